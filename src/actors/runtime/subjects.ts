@@ -1,0 +1,28 @@
+/**
+ * Every bus subject is built here, so no other module spells one inline.
+ * The namespace (BUS_NAMESPACE) keeps deployments or test runs sharing one
+ * NATS server apart.
+ */
+export interface Subjects {
+  readonly namespace: string;
+  /** Broadcast that cached records of `kind` changed (e.g. API keys); every process listens. */
+  cacheInvalidation(kind: string): string;
+  /** Health echo served by every process; used by readiness and tests of the bus. */
+  processEcho(): string;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]+$/;
+
+function token(value: string): string {
+  if (!TOKEN.test(value)) throw new Error(`Invalid subject token "${value}"`);
+  return value;
+}
+
+export function createSubjects(namespace: string): Subjects {
+  const root = token(namespace);
+  return Object.freeze({
+    namespace: root,
+    cacheInvalidation: (kind: string) => `${root}.cache.invalidate.${token(kind)}`,
+    processEcho: () => `${root}.process.echo`,
+  });
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from './shared/config.js';
+import type { Logger } from './shared/logger.js';
+import { closeBackends, describeBackends, openBackends } from './backends.js';
+import { EdgeServer } from './edge/server.js';
+import { HttpMetrics } from './edge/metrics.js';
+import { buildOpenApiDocument } from './edge/openapi.js';
+import type { RouteDefinition } from './edge/route.js';
+import { apiDocsRoutes } from './edge/routes/api-docs.js';
+import { operationsRoutes } from './edge/routes/operations.js';
+import { checkReadiness } from './services/operations/readiness.js';
+import { SolverPool } from './solvers/solver-pool.js';
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export interface RunningApplication {
+  port: number;
+  /** Graceful stop: no new connections, in-flight requests finish, then pools and clients close. */
+  stop(): Promise<void>;
+}
+
+/** The composition root: builds every component from the config and starts serving. */
+export async function startApplication(config: Config, logger: Logger): Promise<RunningApplication> {
+  const backends = await openBackends(config, logger);
+  const solvers = new SolverPool({ threads: config.WORKER_THREADS });
+  const metrics = new HttpMetrics();
+
+  const readiness = () =>
+    checkReadiness(
+      [
+        { name: 'sql', check: () => backends.sql.ping() },
+        { name: 'counters', check: () => backends.counters.ping() },
+        { name: 'bus', check: () => backends.bus.ping() },
+        { name: 'workers', check: () => solvers.run('describeSharedData', undefined) },
+      ],
+      config.READY_TIMEOUT_MS,
+    );
+
+  const routes: RouteDefinition[] = [];
+  let openApi: unknown;
+  const document = () =>
+    (openApi ??= buildOpenApiDocument(routes, {
+      title: 'Location Platform API',
+      version: packageJson.version,
+      description:
+        'Place search, Arabic-aware geocoding, Plus Codes, routing, navigation, optimization and tiles for the Middle East. Map data © OpenStreetMap contributors (ODbL).',
+    }));
+  routes.push(
+    ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
+    ...apiDocsRoutes(document),
+  );
+
+  const server = new EdgeServer({
+    host: config.HOST,
+    port: config.PORT,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    logger,
+    metrics,
+    routes,
+  });
+  const port = await server.listen();
+  logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    stop: () =>
+      (stopping ??= (async () => {
+        const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
+        if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
+        await solvers.close();
+        await closeBackends(backends, logger);
+      })()),
+  };
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { ApiError } from '../shared/errors.js';
+import type { BodyKind, MultipartForm } from './route.js';
+import { parseMultipart } from './multipart.js';
+
+/**
+ * The one place where request input is decoded and validated. Handlers only
+ * ever see values that passed their route's schemas.
+ */
+
+type Location = 'params' | 'query' | 'body';
+
+const TRUTHY = new Set(['true', '1', 'yes', 'on']);
+const FALSY = new Set(['false', '0', 'no', 'off']);
+
+/** A query-string boolean: `true|1|yes|on` and `false|0|no|off`, case-insensitive (spec part 1). */
+export function queryBoolean() {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    const lowered = value.trim().toLowerCase();
+    if (TRUTHY.has(lowered)) return true;
+    if (FALSY.has(lowered)) return false;
+    return value;
+  }, z.boolean({ error: 'must be one of true, 1, yes, on, false, 0, no, off' }));
+}
+
+/** Decodes a raw query string; a repeated name becomes an array of its values. */
+export function parseQueryString(raw: string): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = Object.create(null);
+  if (!raw) return result;
+  for (const [name, value] of new URLSearchParams(raw)) {
+    const existing = result[name];
+    if (existing === undefined) result[name] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else result[name] = [existing, value];
+  }
+  return result;
+}
+
+/** Validates `value` against `schema`, turning failures into one 400 VALIDATION_ERROR. */
+export function validate<T>(location: Location, schema: z.ZodType<T> | undefined, value: unknown): T {
+  if (!schema) return value as T;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw validationError(location, result.error.issues);
+}
+
+function validationError(location: Location, issues: readonly z.core.$ZodIssue[]): ApiError {
+  const described = issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const field = location === 'body' ? path || 'body' : path ? `${location}.${path}` : location;
+    return { location, path, field, message: issue.message, code: issue.code };
+  });
+  return new ApiError('VALIDATION_ERROR', {
+    message: described.map((issue) => `${issue.field}: ${issue.message}`),
+    details: { issues: described.map(({ location: where, path, message, code }) => ({ location: where, path, message, code })) },
+  });
+}
+
+function isJsonContentType(contentType: string): boolean {
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
+}
+
+/** Turns the raw body into the value the body schema validates. */
+export function decodeBody(kind: BodyKind, raw: Buffer, contentType: string | undefined): unknown {
+  if (kind === 'none' || raw.length === 0) return kind === 'multipart' ? emptyForm() : undefined;
+  if (kind === 'multipart') {
+    if (!contentType || !contentType.toLowerCase().startsWith('multipart/form-data')) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be multipart/form-data' });
+    }
+    return parseMultipart(raw, contentType);
+  }
+  if (contentType !== undefined && !isJsonContentType(contentType)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Content-Type must be application/json' });
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new ApiError('VALIDATION_ERROR', {
+      message: [`body: malformed JSON (${(error as Error).message})`],
+      details: { reason: 'malformed_json' },
+    });
+  }
+}
+
+function emptyForm(): MultipartForm {
+  return { fields: {}, files: [] };
+}

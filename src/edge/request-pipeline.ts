@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { corsHeaders } from './cors.js';
+import { toErrorResponse } from './error-response.js';
+import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
+import { decodeBody, parseQueryString, validate } from './input.js';
+import type { HttpMetrics } from './metrics.js';
+import { defaultStatus, effectiveBodyKind, HttpReply, type HttpMethod, type RequestContext, type RouteDefinition } from './route.js';
+
+/**
+ * Runs before a route's input is validated, with the raw request in hand:
+ * the access gate (keys, scopes, quotas) plugs in here. Throwing an ApiError
+ * refuses the request.
+ */
+export type RequestGuard = (route: RouteDefinition, context: GuardContext) => void | Promise<void>;
+
+export interface GuardContext {
+  readonly requestId: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly rawQuery: Readonly<Record<string, string | string[]>>;
+  readonly remoteAddress: string;
+  readonly log: Logger;
+  setHeader(name: string, value: string): void;
+}
+
+export interface PipelineDeps {
+  logger: Logger;
+  metrics: HttpMetrics;
+  guards: readonly RequestGuard[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** Query parameters that carry secrets and are masked in the request log. */
+const SECRET_QUERY_PARAMS = /([?&](?:api_key|apiKey|token|access_token)=)[^&]*/g;
+
+/** A caller-supplied x-request-id is kept when sane, so traces join up across services. */
+function requestIdOf(headers: Record<string, string>): string {
+  const given = headers['x-request-id'];
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function paramsObject(names: readonly string[], values: readonly string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  names.forEach((name, index) => {
+    params[name] = safeDecode(values[index] ?? '');
+  });
+  return params;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', { message: ['params: malformed percent-encoding'] });
+  }
+}
+
+export interface PipelineRoute {
+  /** Label for logs and metrics: the route pattern, or "unmatched". */
+  label: string;
+  route: RouteDefinition | undefined;
+  paramNames: readonly string[];
+}
+
+/** Builds the processor that turns one route's requests into responses. */
+export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps): RequestProcessor {
+  const { route, label, paramNames } = target;
+  return async (incoming: IncomingRequest): Promise<OutgoingResponse> => {
+    const startedAt = process.hrtime.bigint();
+    const requestId = requestIdOf(incoming.headers);
+    const log = deps.logger;
+    const extraHeaders: Record<string, string> = {};
+    const setHeader = (name: string, value: string) => {
+      extraHeaders[name.toLowerCase()] = value;
+    };
+    let response: OutgoingResponse;
+    try {
+      if (!route) {
+        throw new ApiError('NOT_FOUND', { message: `Cannot ${incoming.method} ${incoming.url}` });
+      }
+      response = await runRoute(route, incoming, requestId, log, setHeader, paramNames, deps.guards);
+    } catch (error) {
+      const mapped = toErrorResponse(error, requestId, log);
+      response = {
+        status: mapped.status,
+        headers: { 'content-type': JSON_CONTENT_TYPE, ...mapped.headers },
+        body: JSON.stringify(mapped.body),
+        // An unread (oversize) body leaves the connection unusable.
+        closeConnection: error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE',
+      };
+    }
+    response.headers = {
+      ...response.headers,
+      ...extraHeaders,
+      ...corsHeaders(incoming.headers.origin),
+      'x-request-id': requestId,
+    };
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    deps.metrics.observe(incoming.method, label, response.status, seconds);
+    log.info(
+      {
+        requestId,
+        method: incoming.method,
+        url: incoming.query ? `${incoming.url}?${incoming.query}`.replace(SECRET_QUERY_PARAMS, '$1[redacted]') : incoming.url,
+        route: label,
+        status: response.status,
+        durationMs: Math.round(seconds * 1e6) / 1e3,
+        remoteAddress: incoming.remoteAddress,
+      },
+      'request',
+    );
+    return response;
+  };
+}
+
+async function runRoute(
+  route: RouteDefinition,
+  incoming: IncomingRequest,
+  requestId: string,
+  log: Logger,
+  setHeader: (name: string, value: string) => void,
+  paramNames: readonly string[],
+  guards: readonly RequestGuard[],
+): Promise<OutgoingResponse> {
+  const rawQuery = parseQueryString(incoming.query);
+  for (const guard of guards) {
+    await guard(route, { requestId, headers: incoming.headers, rawQuery, remoteAddress: incoming.remoteAddress, log, setHeader });
+  }
+  const params = validate('params', route.params, paramsObject(paramNames, incoming.params));
+  const query = validate('query', route.query, rawQuery);
+  const raw = await incoming.body;
+  const body = validate('body', route.body, decodeBody(effectiveBodyKind(route), raw, incoming.headers['content-type']));
+  const context: RequestContext = {
+    requestId,
+    method: route.method,
+    path: incoming.url,
+    params,
+    query,
+    body,
+    headers: incoming.headers,
+    remoteAddress: incoming.remoteAddress,
+    log,
+    signal: incoming.signal,
+    setHeader,
+  };
+  const result = await route.handler(context);
+  return toOutgoing(result, route.method);
+}
+
+function toOutgoing(result: unknown, method: HttpMethod): OutgoingResponse {
+  if (result instanceof HttpReply) {
+    const headers: Record<string, string> = { ...result.headers };
+    if (result.contentType) headers['content-type'] = result.contentType;
+    return { status: result.status, headers, ...(result.body === undefined ? {} : { body: result.body }) };
+  }
+  return {
+    status: defaultStatus(method),
+    headers: { 'content-type': JSON_CONTENT_TYPE },
+    // A handler returning undefined answers JSON null, never an empty 200 body.
+    body: JSON.stringify(result ?? null),
+  };
+}
+

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { ApiError } from '../../shared/errors.js';
+import type { ReadinessReport } from '../../services/operations/readiness.js';
+import type { HttpMetrics } from '../metrics.js';
+import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
+
+export interface OperationsDeps {
+  readiness(): Promise<ReadinessReport>;
+  metrics: HttpMetrics;
+  /** Which backend implementation each dependency uses (embedded or real). */
+  backends: Record<string, string>;
+  version: string;
+}
+
+const dependencyStatus = z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() });
+
+/** Liveness, readiness and metrics: unauthenticated, at the root, outside /api/v1. */
+export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
+  const startedAtMs = Date.now();
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/health',
+      mount: 'root',
+      summary: 'Liveness: the process is up and its event loop answers',
+      tags: ['operations'],
+      access: 'public',
+      response: z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.number() }),
+      handler: () => ({
+        status: 'ok' as const,
+        version: deps.version,
+        uptimeSeconds: Math.round((Date.now() - startedAtMs) / 1000),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/ready',
+      mount: 'root',
+      summary: 'Readiness: SQL, counters, bus and solver workers answer',
+      description: 'Answers 503 `NOT_READY` naming the failed dependencies in `message` and `details.failed`.',
+      tags: ['operations'],
+      access: 'public',
+      errors: ['NOT_READY'],
+      response: z.object({
+        status: z.literal('ready'),
+        backends: z.record(z.string(), z.string()),
+        checks: z.record(z.string(), dependencyStatus),
+      }),
+      handler: async () => {
+        const report = await deps.readiness();
+        if (!report.ready) {
+          throw new ApiError('NOT_READY', {
+            message: `Not ready: ${report.failed.join(', ')} unavailable`,
+            details: { failed: report.failed, checks: report.checks, backends: deps.backends },
+          });
+        }
+        return { status: 'ready' as const, backends: deps.backends, checks: report.checks };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/metrics',
+      mount: 'root',
+      summary: 'Prometheus metrics: request counts and latency histograms per route and status',
+      tags: ['operations'],
+      access: 'public',
+      responseContentType: 'text/plain',
+      handler: async () => {
+        const { contentType, text } = await deps.metrics.render();
+        return HttpReply.content(text, contentType);
+      },
+    }),
+  ];
+}

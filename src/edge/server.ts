@@ -1,0 +1,110 @@
+import uWS, { type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import type { Logger } from '../shared/logger.js';
+import { preflightHeaders } from './cors.js';
+import { InFlightTracker, uwsHandler, type RequestProcessor } from './http.js';
+import type { HttpMetrics } from './metrics.js';
+import { createRouteProcessor, type RequestGuard } from './request-pipeline.js';
+import { effectiveBodyKind, mountedPath, type RouteDefinition } from './route.js';
+
+export interface EdgeServerOptions {
+  host: string;
+  port: number;
+  /** Default body limit; routes may override. */
+  bodyLimitBytes: number;
+  logger: Logger;
+  metrics: HttpMetrics;
+  guards?: readonly RequestGuard[];
+  routes: readonly RouteDefinition[];
+}
+
+type UwsMethod = 'get' | 'post' | 'put' | 'patch' | 'del';
+const UWS_METHOD: Record<RouteDefinition['method'], UwsMethod> = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'del',
+};
+
+/** `/places/{slug}` → uWS pattern `/places/:slug` and the parameter names in order. */
+export function toUwsPattern(path: string): { pattern: string; paramNames: string[] } {
+  const paramNames: string[] = [];
+  const pattern = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    paramNames.push(name);
+    return `:${name}`;
+  });
+  return { pattern, paramNames };
+}
+
+/** The uWebSockets.js app serving every route table, plus CORS preflight and the 404 fallback. */
+export class EdgeServer {
+  private readonly app: TemplatedApp;
+  private readonly tracker = new InFlightTracker();
+  private listenSocket: us_listen_socket | undefined;
+
+  constructor(private readonly options: EdgeServerOptions) {
+    this.app = uWS.App();
+    const deps = { logger: options.logger, metrics: options.metrics, guards: options.guards ?? [] };
+    const seen = new Set<string>();
+    for (const route of options.routes) {
+      const fullPath = mountedPath(route);
+      const { pattern, paramNames } = toUwsPattern(fullPath);
+      const identity = `${route.method} ${pattern.replace(/:[^/]+/g, ':')}`;
+      if (seen.has(identity)) throw new Error(`Route registered twice: ${route.method} ${fullPath}`);
+      seen.add(identity);
+      const processor = createRouteProcessor({ label: fullPath, route, paramNames }, deps);
+      const bodyPolicy = {
+        read: effectiveBodyKind(route) !== 'none',
+        limitBytes: route.bodyLimitBytes ?? options.bodyLimitBytes,
+      };
+      this.app[UWS_METHOD[route.method]](pattern, uwsHandler(paramNames.length, bodyPolicy, processor, this.tracker));
+    }
+    const preflight: RequestProcessor = async (incoming) => ({
+      status: 204,
+      headers: preflightHeaders(incoming.headers.origin),
+    });
+    this.app.options('/*', uwsHandler(0, { read: false, limitBytes: 0 }, preflight, this.tracker));
+    const notFound = createRouteProcessor({ label: 'unmatched', route: undefined, paramNames: [] }, deps);
+    // Read (and bound) any body of an unknown route too, so the connection stays usable for the next request.
+    this.app.any('/*', uwsHandler(0, { read: true, limitBytes: options.bodyLimitBytes }, notFound, this.tracker));
+  }
+
+  /** Starts listening; resolves with the bound port (useful with PORT=0). */
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(this.options.host, this.options.port, (socket) => {
+        if (!socket) {
+          reject(new Error(`Cannot listen on ${this.options.host}:${this.options.port}`));
+          return;
+        }
+        this.listenSocket = socket;
+        resolve(uWS.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  get inFlight(): number {
+    return this.tracker.size;
+  }
+
+  /**
+   * Stops accepting connections, lets in-flight requests finish (answers now
+   * close their connection) for at most `graceMs`, then closes every socket.
+   */
+  async shutdown(graceMs: number): Promise<{ timedOut: boolean }> {
+    if (this.listenSocket) {
+      uWS.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = undefined;
+    }
+    this.tracker.draining = true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      this.tracker.idle().then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+    ]);
+    clearTimeout(timer);
+    // `close` exists at run time (uWS ≥ 20.2x) but is missing from this build's typings.
+    (this.app as TemplatedApp & { close(): void }).close();
+    return { timedOut };
+  }
+}

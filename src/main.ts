@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from './shared/config.js';
+import { createLogger } from './shared/logger.js';
+import { startApplication } from './application.js';
+
+/** Process entry: the only place that reads process.env and installs signal handlers. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  let app;
+  try {
+    app = await startApplication(config, logger);
+  } catch (error) {
+    process.stderr.write(`start-up failed: ${(error as Error).message}\n`);
+    logger.fatal({ err: error }, 'start-up failed');
+    logger.flush(() => process.exit(1));
+    return;
+  }
+  logger.flush();
+
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    app.stop().then(
+      () => {
+        logger.info('stopped');
+        logger.flush(() => process.exit(0));
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        logger.flush(() => process.exit(1));
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/** Default JSON body limit: 1 MiB. Routes may override it. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** How long SIGTERM waits for in-flight requests before closing anyway. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Per-dependency timeout of the readiness probe. */
+export const DEFAULT_READY_TIMEOUT_MS = 1_500;
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? undefined : value))
+    .optional()
+    .refine(
+      (value) => {
+        if (value === undefined) return true;
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL with protocol ${protocols.join(' or ')}` },
+    );
+
+const integer = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const identifier = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits or _ (max 41 characters)')
+    .default(fallback);
+
+/**
+ * The environment the process reads, validated once at start.
+ * Nothing else in the code base reads `process.env`.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** TCP port of the edge; 0 picks a free port (tests). */
+  PORT: integer(0, 65535, 8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Postgres connection string; unset = embedded PGlite. */
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  /** Postgres schema the product's tables live in (lets parallel test runs share a database). */
+  DATABASE_SCHEMA: identifier('public'),
+  /** Redis connection string; unset = in-memory counters. */
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  /** Prefix of every Redis key this deployment writes. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,40}$/).default('svc:'),
+  /** NATS server list (comma separated nats:// URLs); unset = in-process bus. */
+  NATS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((part) => part.trim()).filter(Boolean) : undefined))
+    .refine((servers) => servers === undefined || servers.every((server) => /^(nats|tls):\/\/[^\s]+$/.test(server)), {
+      message: 'must be nats:// URLs separated by commas',
+    }),
+  /** First token of every bus subject, so deployments (or test runs) sharing a NATS server stay apart. */
+  BUS_NAMESPACE: identifier('svc'),
+  /** Where the embedded database and data packs live; `memory://` keeps the database in memory. */
+  DATA_DIR: z.string().min(1).default('./var'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
+  /** Solver worker threads; 0 = one per core. */
+  WORKER_THREADS: integer(0, 64, 0),
+  SHUTDOWN_GRACE_MS: integer(0, 600_000, DEFAULT_SHUTDOWN_GRACE_MS),
+  READY_TIMEOUT_MS: integer(50, 60_000, DEFAULT_READY_TIMEOUT_MS),
+});
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
+    );
+  }
+  return Object.freeze(parsed.data);
+}

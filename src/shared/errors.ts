@@ -1,0 +1,63 @@
+import { STATUS_CODES } from 'node:http';
+
+/**
+ * The one registry of error codes. Every error the API answers with is an
+ * ApiError built from one of these entries and serialised by the edge's single
+ * error mapper into `{ statusCode, message, error, code, details, requestId }`.
+ * docs/errors.md documents each code; a test keeps the two in step.
+ */
+export const errorCodes = {
+  VALIDATION_ERROR: { status: 400, message: 'Validation failed' },
+  PROVIDER_ACCOUNT: { status: 400, message: 'This account signs in through a provider' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
+  FORBIDDEN: { status: 403, message: 'Forbidden' },
+  KEY_WEBSITE_NOT_ALLOWED: { status: 403, message: 'API key not allowed from this website' },
+  KEY_IP_NOT_ALLOWED: { status: 403, message: 'API key not allowed from this address' },
+  QUOTA_EXCEEDED: { status: 403, message: 'Quota exceeded' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  NOT_READY: { status: 503, message: 'Not ready' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** The HTTP reason phrase used as the `error` field ("Bad Request", "Not Found", ...). */
+export function statusName(status: number): string {
+  return STATUS_CODES[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+}
+
+export interface ApiErrorOptions {
+  /** Overrides the registry's default message; an array for field-level validation messages. */
+  message?: string | string[];
+  details?: Record<string, unknown>;
+  /** Extra response headers (e.g. Retry-After). */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly messages: string | string[];
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
+    const entry = errorCodes[code];
+    const messages = options.message ?? entry.message;
+    super(Array.isArray(messages) ? messages.join('; ') : messages);
+    this.name = 'ApiError';
+    this.code = code;
+    this.statusCode = entry.status;
+    this.messages = messages;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { SharedDataSet } from './shared-data.js';
+import type { TaskResult } from './task-result.js';
+import type * as workerTasks from './worker.js';
+
+/** The task names the worker exports, with their input and output types. */
+export type SolverTasks = typeof workerTasks;
+export type SolverTaskName = keyof SolverTasks;
+type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
+type TaskOutput<N extends SolverTaskName> = ReturnType<SolverTasks[N]> extends TaskResult<infer V> ? V : never;
+
+export interface SolverPoolOptions {
+  /** Worker threads; 0 = one per core. */
+  threads: number;
+  shared?: SharedDataSet;
+  /** Overrides the worker script (tests). */
+  workerFile?: string;
+}
+
+/**
+ * The compiled worker script. When this module runs from TypeScript sources
+ * (vitest), workers still need JavaScript, so they load the build in dist/.
+ */
+function defaultWorkerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  const sibling = here.replace(/solver-pool\.(ts|js)$/, 'worker.js');
+  if (existsSync(sibling)) return sibling;
+  return fileURLToPath(new URL('../../dist/solvers/worker.js', import.meta.url));
+}
+
+/** Named solver tasks on piscina worker threads, sharing read-only data by reference. */
+export class SolverPool {
+  private readonly piscina: Piscina;
+
+  constructor(options: SolverPoolOptions) {
+    const threads = options.threads > 0 ? options.threads : availableParallelism();
+    this.piscina = new Piscina({
+      filename: options.workerFile ?? defaultWorkerFile(),
+      minThreads: 1,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+      workerData: { shared: options.shared ?? {} },
+    });
+  }
+
+  get threads(): number {
+    return this.piscina.threads.length;
+  }
+
+  /** Runs one task; `signal` cancels it when the caller (say, an aborted request) no longer needs it. */
+  async run<N extends SolverTaskName>(
+    name: N,
+    input: TaskInput<N>,
+    signal?: AbortSignal,
+  ): Promise<TaskResult<TaskOutput<N>>> {
+    return this.piscina.run(input, { name, ...(signal ? { signal } : {}) }) as Promise<TaskResult<TaskOutput<N>>>;
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.close();
+  }
+}

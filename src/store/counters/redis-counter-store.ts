@@ -1,0 +1,112 @@
+import { createClient } from 'redis';
+import type { Logger } from '../../shared/logger.js';
+import type { CounterStore, WindowHit } from './counter-store.js';
+
+/**
+ * Increments every KEYS[i] by ARGV[2i-1] and, when the key was just created,
+ * makes it expire at the epoch-ms ARGV[2i]. Running as one script makes the
+ * whole batch atomic and costs one round trip.
+ */
+const INCREMENT_WINDOWS_LUA = `
+local results = {}
+for i, key in ipairs(KEYS) do
+  local by = tonumber(ARGV[2 * i - 1])
+  local value = redis.call('INCRBY', key, by)
+  if value == by then
+    redis.call('PEXPIREAT', key, ARGV[2 * i])
+  end
+  results[i] = value
+end
+return results
+`;
+
+/** Commands are refused, not queued, while Redis is unreachable: a request must not hang on it. */
+const CONNECT_TIMEOUT_MS = 2_000;
+const MAX_RECONNECT_DELAY_MS = 2_000;
+
+export interface RedisCounterStoreOptions {
+  url: string;
+  /** Prepended to every key. */
+  prefix: string;
+  logger: Logger;
+}
+
+export class RedisCounterStore implements CounterStore {
+  readonly kind = 'redis' as const;
+  private readonly client;
+  private readonly prefix: string;
+  private scriptSha: string | undefined;
+  private lastErrorLoggedAtMs = 0;
+
+  constructor(options: RedisCounterStoreOptions) {
+    this.prefix = options.prefix;
+    this.client = createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS),
+      },
+    });
+    this.client.on('error', (error: Error) => {
+      // The client retries by itself; log at most every 10 s so an outage does not flood the log.
+      const nowMs = Date.now();
+      if (nowMs - this.lastErrorLoggedAtMs > 10_000) {
+        this.lastErrorLoggedAtMs = nowMs;
+        options.logger.warn({ err: error.message }, 'redis unavailable');
+      }
+    });
+  }
+
+  /** Starts connecting; resolves once connected or after the first failure (reconnects go on). */
+  async connect(): Promise<void> {
+    await this.client.connect().catch(() => undefined);
+  }
+
+  async incrementWindows(hits: readonly WindowHit[]): Promise<number[]> {
+    if (hits.length === 0) return [];
+    const keys = hits.map((hit) => this.prefix + hit.key);
+    const args = hits.flatMap((hit) => [String(hit.by ?? 1), String(Math.ceil(hit.windowEndsAtMs))]);
+    const reply = await this.runScript(keys, args);
+    return (reply as unknown[]).map(Number);
+  }
+
+  async readCounter(key: string): Promise<number> {
+    const value = await this.client.get(this.prefix + key);
+    return value === null ? 0 : Number(value);
+  }
+
+  async setValue(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.client.set(this.prefix + key, value, { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } });
+  }
+
+  async getValue(key: string): Promise<string | null> {
+    const value = await this.client.get(this.prefix + key);
+    return value === null ? null : String(value);
+  }
+
+  async deleteValue(key: string): Promise<void> {
+    await this.client.del(this.prefix + key);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async close(): Promise<void> {
+    if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
+    else this.client.destroy();
+  }
+
+  private async runScript(keys: string[], args: string[]): Promise<unknown> {
+    if (this.scriptSha) {
+      try {
+        return await this.client.evalSha(this.scriptSha, { keys, arguments: args });
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      }
+    }
+    this.scriptSha = String(await this.client.scriptLoad(INCREMENT_WINDOWS_LUA));
+    return this.client.evalSha(this.scriptSha, { keys, arguments: args });
+  }
+}

@@ -1,0 +1,7 @@
+import type { Migration } from '../migrate.js';
+
+/**
+ * The product's schema history, applied in order at start. Append only: a
+ * released migration is never edited; fix forward with a new version.
+ */
+export const migrations: readonly Migration[] = [];

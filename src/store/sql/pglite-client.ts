@@ -1,0 +1,45 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+
+export interface PgliteClientOptions {
+  /** A directory, or `memory://` for a database that lives only as long as the process. */
+  dataDir: string;
+  schema: string;
+}
+
+function executorFor(db: PGlite | Transaction): SqlExecutor {
+  return {
+    async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+      const result = await db.query<T>(text, params as unknown[]);
+      return result.rows;
+    },
+    async exec(script: string): Promise<void> {
+      await db.exec(script);
+    },
+  };
+}
+
+/**
+ * Embedded Postgres (PGlite, real Postgres compiled to WASM) used when no
+ * DATABASE_URL is configured. Same SQL, same migrations as production.
+ */
+export async function createPgliteClient(options: PgliteClientOptions): Promise<SqlClient> {
+  if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
+  const db = await PGlite.create(options.dataDir);
+  await db.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
+  const base = executorFor(db);
+  return {
+    kind: 'pglite',
+    ...base,
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(executorFor(tx)));
+    },
+    async ping(): Promise<void> {
+      await db.query('select 1');
+    },
+    async close(): Promise<void> {
+      await db.close();
+    },
+  };
+}

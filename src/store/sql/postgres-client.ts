@@ -1,0 +1,50 @@
+import postgres from 'postgres';
+import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+
+export interface PostgresClientOptions {
+  url: string;
+  schema: string;
+  /** Pool size; the edge is I/O bound so a small pool per process suffices. */
+  maxConnections?: number;
+}
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+function executorFor(sql: Sql): SqlExecutor {
+  return {
+    async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      return rows as unknown as T[];
+    },
+    async exec(script: string): Promise<void> {
+      // `simple()` uses the simple query protocol, which accepts several statements.
+      await sql.unsafe(script).simple();
+    },
+  };
+}
+
+/** Postgres through the `postgres` driver, used when DATABASE_URL is set. */
+export function createPostgresClient(options: PostgresClientOptions): SqlClient {
+  const sql = postgres(options.url, {
+    max: options.maxConnections ?? 10,
+    onnotice: () => {},
+    connect_timeout: 10,
+    connection: { search_path: options.schema, application_name: 'svc-edge' },
+    // Dates stay ISO strings and bigints stay exact; repositories convert explicitly.
+    types: { bigint: postgres.BigInt },
+  });
+  const base = executorFor(sql);
+  return {
+    kind: 'postgres',
+    ...base,
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return (await sql.begin((tx) => work(executorFor(tx)))) as T;
+    },
+    async ping(): Promise<void> {
+      await sql`select 1`;
+    },
+    async close(): Promise<void> {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** A row as returned by the driver: column name to value. */
+export type Row = Record<string, unknown>;
+
+/** What repositories need from a SQL database; both Postgres and PGlite implement it. */
+export interface SqlExecutor {
+  /** Runs one parameterised statement ($1, $2, ...) and returns its rows. */
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs statements without parameters (DDL scripts; may hold several statements). */
+  exec(script: string): Promise<void>;
+}
+
+export interface SqlClient extends SqlExecutor {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `work` in one transaction; rolls back if it throws. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { uniqueName, usingRealServices } from './services.js';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface ServerProcess {
+  baseUrl: string;
+  port: number;
+  child: ChildProcess;
+  /** Every line the process wrote, stdout and stderr. */
+  output: string[];
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the built server (`dist/main.js`) as a separate process on a free
+ * port: the tests talk to it only over HTTP. It uses the real services when the
+ * test run has their URLs in its environment, with names of its own so
+ * parallel test files do not see each other's data.
+ */
+export async function startServerProcess(env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
+  const isolation: Record<string, string> = usingRealServices
+    ? { DATABASE_SCHEMA: uniqueName('t'), REDIS_PREFIX: `${uniqueName('t')}:`, BUS_NAMESPACE: uniqueName('t') }
+    : {};
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: 'memory://',
+      LOG_LEVEL: 'info',
+      WORKER_THREADS: '1',
+      ...isolation,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 30_000);
+    const onLine = (line: string) => {
+      output.push(line);
+      if (!line.includes('"msg":"listening"')) return;
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { port: number }).port);
+    };
+    collectLines(child.stdout!, onLine);
+    collectLines(child.stderr!, (line) => output.push(line));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output.join('\n')}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs the server expecting it to exit by itself (bad configuration, say). */
+export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, DATA_DIR: 'memory://', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  collectLines(child.stdout!, (line) => output.push(line));
+  collectLines(child.stderr!, (line) => output.push(line));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output: output.join('\n') };
+}
+
+function collectLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    pending += chunk;
+    let newline: number;
+    while ((newline = pending.indexOf('\n')) >= 0) {
+      onLine(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+    }
+  });
+}
