@@ -50,7 +50,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   let counters: CounterStore;
   if (config.REDIS_URL) {
     const redis = new RedisCounterStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
-    await withDeadline(redis.connect(), STARTUP_CONNECT_WAIT_MS);
+    await redis.connect(STARTUP_CONNECT_WAIT_MS);
     counters = redis;
   } else {
     counters = new MemoryCounterStore();
@@ -67,8 +67,20 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   return { sql, counters, bus };
 }
 
+/** A backend that does not close within this bound is abandoned; the process is exiting anyway. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
 export async function closeBackends(backends: Backends, logger: Logger): Promise<void> {
-  const results = await Promise.allSettled([backends.bus.close(), backends.counters.close(), backends.sql.close()]);
+  const bounded = (work: Promise<void>) =>
+    Promise.race([
+      work,
+      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('close timed out')), CLOSE_TIMEOUT_MS).unref()),
+    ]);
+  const results = await Promise.allSettled([
+    bounded(backends.bus.close()),
+    bounded(backends.counters.close()),
+    bounded(backends.sql.close()),
+  ]);
   for (const result of results) {
     if (result.status === 'rejected') logger.warn({ err: result.reason }, 'backend did not close cleanly');
   }
@@ -76,10 +88,4 @@ export async function closeBackends(backends: Backends, logger: Logger): Promise
 
 export function describeBackends(backends: Backends): Record<string, string> {
   return { sql: backends.sql.kind, counters: backends.counters.kind, bus: backends.bus.kind };
-}
-
-async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

@@ -15,6 +15,6 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['password', '*.password', 'headers.authorization', 'headers["x-api-key"]'], censor: '[redacted]' },
     },
-    pino.destination({ sync: false, minLength: 4096 }),
+    pino.destination({ sync: false }),
   );
 }

@@ -58,9 +58,25 @@ export class RedisCounterStore implements CounterStore {
     });
   }
 
-  /** Starts connecting; resolves once connected or after the first failure (reconnects go on). */
-  async connect(): Promise<void> {
-    await this.client.connect().catch(() => undefined);
+  /**
+   * Starts connecting and resolves once connected or after `waitMs`; while
+   * Redis is away the client keeps reconnecting in the background and commands
+   * fail at once.
+   */
+  async connect(waitMs = CONNECT_TIMEOUT_MS): Promise<boolean> {
+    const attempt = this.client.connect().then(
+      () => true,
+      () => false,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    let onError: (() => void) | undefined;
+    // A refused first attempt answers at once rather than after the whole wait.
+    const refused = new Promise<boolean>((resolve) => this.client.once('error', (onError = () => resolve(false))));
+    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+    const connected = await Promise.race([attempt, refused, deadline]);
+    clearTimeout(timer);
+    if (onError) this.client.off('error', onError);
+    return connected;
   }
 
   async incrementWindows(hits: readonly WindowHit[]): Promise<number[]> {
@@ -94,8 +110,9 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async close(): Promise<void> {
-    if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
-    else this.client.destroy();
+    // A graceful close waits for replies; a client that is not ready may never get one.
+    if (this.client.isReady) await this.client.close().catch(() => this.client.destroy());
+    else if (this.client.isOpen) this.client.destroy();
   }
 
   private async runScript(keys: string[], args: string[]): Promise<unknown> {

@@ -39,17 +39,22 @@ export class NatsBus implements Bus {
   private connection: NatsConnection | undefined;
   private readonly registrations = new Set<Registration>();
   private readonly connecting: Promise<void>;
+  private firstAttemptFailed: () => void = () => {};
+  private readonly firstAttempt = new Promise<void>((resolve) => (this.firstAttemptFailed = resolve));
   private closed = false;
 
   constructor(private readonly options: NatsBusOptions) {
     this.connecting = this.connectForever();
   }
 
-  /** Resolves once connected, or after `timeoutMs` (the bus keeps trying). */
+  /**
+   * Resolves true once connected; false when the first attempt fails or after
+   * `timeoutMs` (the bus keeps trying in the background either way).
+   */
   async waitUntilConnected(timeoutMs: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([this.connecting, timeout]);
+    await Promise.race([this.connecting, this.firstAttempt, timeout]);
     clearTimeout(timer);
     return this.connection !== undefined;
   }
@@ -135,6 +140,7 @@ export class NatsBus implements Bus {
         this.options.logger.info({ servers: this.options.servers }, 'bus connected to NATS');
         return;
       } catch (error) {
+        this.firstAttemptFailed();
         if (attempt++ % 10 === 0) this.options.logger.warn({ err: (error as Error).message }, 'NATS unavailable; retrying');
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_WAIT_MS).unref());
       }

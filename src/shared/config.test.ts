@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_BODY_LIMIT_BYTES, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      DATA_DIR: './var',
+      BODY_LIMIT_BYTES: DEFAULT_BODY_LIMIT_BYTES,
+    });
+    expect([config.DATABASE_URL, config.REDIS_URL, config.NATS_URL]).toEqual([undefined, undefined, undefined]);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('treats empty URLs as unset and splits NATS server lists', () => {
+    const config = loadConfig({ DATABASE_URL: '', REDIS_URL: ' ', NATS_URL: 'nats://a:4222, nats://b:4222' });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.NATS_URL).toEqual(['nats://a:4222', 'nats://b:4222']);
+  });
+
+  it('names every bad variable', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', REDIS_URL: 'not a url', NATS_URL: 'http://x', BODY_LIMIT_BYTES: 'lots' });
+    } catch (failure) {
+      error = failure;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const names = (error as ConfigError).issues.map((issue) => issue.split(':')[0]);
+    expect(names.sort()).toEqual(['BODY_LIMIT_BYTES', 'DATABASE_URL', 'NATS_URL', 'PORT', 'REDIS_URL']);
+  });
+
+  it('refuses names that could escape into SQL or subjects', () => {
+    expect(() => loadConfig({ DATABASE_SCHEMA: 'public; drop table x' })).toThrow(/DATABASE_SCHEMA/);
+    expect(() => loadConfig({ BUS_NAMESPACE: 'a.b' })).toThrow(/BUS_NAMESPACE/);
+  });
+});

@@ -1,0 +1,155 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodes } from '../src/shared/errors.js';
+import { startServerProcess, runServerToExit, type ServerProcess } from './support/server-process.js';
+import { usingRealServices } from './support/services.js';
+
+let server: ServerProcess;
+beforeAll(async () => {
+  server = await startServerProcess();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('operations endpoints', () => {
+  it('reports liveness', async () => {
+    const response = await fetch(`${server.baseUrl}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok', version: expect.any(String) });
+  });
+
+  it('reports readiness of every backend, real or embedded as configured', async () => {
+    const response = await fetch(`${server.baseUrl}/ready`);
+    const body = await response.json();
+    expect(response.status).toBe(200);
+    expect(body.status).toBe('ready');
+    expect(body.backends).toEqual(
+      usingRealServices ? { sql: 'postgres', counters: 'redis', bus: 'nats' } : { sql: 'pglite', counters: 'memory', bus: 'memory' },
+    );
+    for (const name of ['sql', 'counters', 'bus', 'workers']) expect(body.checks[name]).toMatchObject({ ok: true });
+  });
+
+  it('exposes Prometheus metrics per route and status', async () => {
+    await fetch(`${server.baseUrl}/health`);
+    await fetch(`${server.baseUrl}/api/v1/missing`);
+    const response = await fetch(`${server.baseUrl}/metrics`);
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/health",status="200"\} [1-9]/);
+    expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]/);
+    expect(text).toContain('http_request_duration_seconds_bucket');
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('writes one structured log line per request with its request id', async () => {
+    await fetch(`${server.baseUrl}/health`, { headers: { 'x-request-id': 'log-line-check-1' } });
+    await fetch(`${server.baseUrl}/health?api_key=svc_secretsecret`, { headers: { 'x-request-id': 'log-line-check-2' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const line = server.output.find((entry) => entry.includes('log-line-check-1'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ msg: 'request', method: 'GET', url: '/health', status: 200, route: '/health' });
+    const withKey = server.output.find((entry) => entry.includes('log-line-check-2'));
+    expect(withKey).toBeDefined();
+    expect(withKey).not.toContain('svc_secretsecret');
+  });
+});
+
+describe('API documentation', () => {
+  it('serves an OpenAPI 3.1 document generated from the route tables', async () => {
+    const response = await fetch(`${server.baseUrl}/api/v1/openapi.json`);
+    const document = await response.json();
+    expect(response.status).toBe(200);
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/metrics', '/api/v1/openapi.json']));
+    expect(document.paths['/ready'].get.responses['503']).toBeDefined();
+    expect(document.components.schemas.Error.properties.code.enum).toEqual(Object.keys(errorCodes));
+  });
+
+  it('serves the docs page and its assets locally, with attribution', async () => {
+    const page = await fetch(`${server.baseUrl}/docs`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('/api/v1/openapi.json'.replace('/api/v1/openapi.json', '/docs/init.js'));
+    expect(html).toContain('OpenStreetMap contributors');
+    expect(html).not.toMatch(/https?:\/\/(?!www\.openstreetmap\.org)/);
+    const bundle = await fetch(`${server.baseUrl}/docs/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    const init = await (await fetch(`${server.baseUrl}/docs/init.js`)).text();
+    expect(init).toContain('/api/v1/openapi.json');
+  });
+
+  it('serves no file outside the asset list', async () => {
+    for (const path of ['/docs/package.json', '/docs/..%2F..%2Fpackage.json', '/docs/index.html']) {
+      const response = await fetch(`${server.baseUrl}${path}`);
+      expect(response.status).toBe(404);
+      expect((await response.json()).code).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('degraded backends', () => {
+  it('answers /ready 503 naming the counter store when Redis is unreachable, and stays live', async () => {
+    const degraded = await startServerProcess({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const response = await fetch(`${degraded.baseUrl}/ready`);
+      const body = await response.json();
+      expect(response.status).toBe(503);
+      expect(body).toMatchObject({ statusCode: 503, code: 'NOT_READY', error: 'Service Unavailable' });
+      expect(body.message).toContain('counters');
+      expect(body.details.failed).toEqual(['counters']);
+      expect(typeof body.requestId).toBe('string');
+      expect((await fetch(`${degraded.baseUrl}/health`)).status).toBe(200);
+    } finally {
+      await degraded.stop();
+    }
+  });
+
+  it('answers /ready 503 naming the bus when NATS is unreachable', async () => {
+    const degraded = await startServerProcess({ NATS_URL: 'nats://127.0.0.1:1' });
+    try {
+      const body = await (await fetch(`${degraded.baseUrl}/ready`)).json();
+      expect(body.statusCode).toBe(503);
+      expect(body.details.failed).toEqual(['bus']);
+    } finally {
+      await degraded.stop();
+    }
+  });
+
+  it('answers /ready within its timeout when a dependency hangs', async () => {
+    // A TCP peer that accepts and never speaks: Redis that hangs rather than refuses.
+    const silent: Server = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const degraded = await startServerProcess({ REDIS_URL: `redis://127.0.0.1:${port}`, READY_TIMEOUT_MS: '300' });
+    try {
+      const startedAt = Date.now();
+      const response = await fetch(`${degraded.baseUrl}/ready`);
+      expect(response.status).toBe(503);
+      expect(Date.now() - startedAt).toBeLessThan(3_000);
+    } finally {
+      await degraded.stop();
+      silent.close();
+    }
+  });
+});
+
+describe('process lifecycle', () => {
+  it('stops cleanly on SIGTERM', async () => {
+    const running = await startServerProcess();
+    expect((await fetch(`${running.baseUrl}/health`)).status).toBe(200);
+    const code = await running.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(running.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    await expect(fetch(`${running.baseUrl}/health`)).rejects.toThrow();
+  });
+
+  it('refuses to start on a bad configuration value, naming the variable', async () => {
+    const result = await runServerToExit({ PORT: 'eighty', LOG_LEVEL: 'loud' });
+    expect(result.code).toBe(78);
+    expect(result.output).toContain('PORT');
+    expect(result.output).toContain('LOG_LEVEL');
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyMigrations, type Migration } from '../src/store/sql/migrate.js';
+import { createPgliteClient } from '../src/store/sql/pglite-client.js';
+import { createPostgresClient } from '../src/store/sql/postgres-client.js';
+import type { SqlClient } from '../src/store/sql/sql-client.js';
+import { realServices, uniqueName } from './support/services.js';
+
+const clients: SqlClient[] = [];
+const schemasToDrop: string[] = [];
+
+afterAll(async () => {
+  if (schemasToDrop.length) {
+    const admin = createPostgresClient({ url: realServices.databaseUrl, schema: 'public' });
+    for (const schema of schemasToDrop) await admin.exec(`drop schema if exists "${schema}" cascade`);
+    await admin.close();
+  }
+  await Promise.all(clients.map((client) => client.close()));
+});
+
+async function postgresClient(schema: string): Promise<SqlClient> {
+  const client = createPostgresClient({ url: realServices.databaseUrl, schema, maxConnections: 4 });
+  clients.push(client);
+  // Fails (not skips) when Postgres is missing.
+  await client.ping();
+  return client;
+}
+
+async function pgliteClient(schema: string): Promise<SqlClient> {
+  const client = await createPgliteClient({ dataDir: 'memory://', schema });
+  clients.push(client);
+  return client;
+}
+
+const migrations: Migration[] = [
+  { version: 1, name: 'places', sql: 'create table places (id serial primary key, name text not null, name_ar text)' },
+  { version: 2, name: 'places_index', sql: 'create index places_name on places (name)' },
+];
+
+describe.each([
+  ['pglite', pgliteClient],
+  ['postgres', postgresClient],
+])('SqlClient on %s', (kind, makeClient) => {
+  const newSchema = () => {
+    const schema = uniqueName('s').toLowerCase();
+    if (kind === 'postgres') schemasToDrop.push(schema);
+    return schema;
+  };
+
+  it('applies migrations once and is idempotent on the next start', async () => {
+    const schema = newSchema();
+    const sql = await makeClient(schema);
+    expect(await applyMigrations(sql, schema, migrations)).toEqual({ applied: [1, 2], alreadyApplied: [] });
+    expect(await applyMigrations(sql, schema, migrations)).toEqual({ applied: [], alreadyApplied: [1, 2] });
+    const more = [...migrations, { version: 3, name: 'places_city', sql: 'alter table places add column city text' }];
+    expect(await applyMigrations(sql, schema, more)).toEqual({ applied: [3], alreadyApplied: [1, 2] });
+  });
+
+  it('applies each migration exactly once when several starts race', async () => {
+    const schema = newSchema();
+    // Postgres: three connections pools, as three processes would have. PGlite is one
+    // process's database, so its race is three concurrent starts on the same instance.
+    const racers =
+      kind === 'postgres'
+        ? await Promise.all([makeClient(schema), makeClient(schema), makeClient(schema)])
+        : await makeClient(schema).then((client) => [client, client, client]);
+    const reports = await Promise.all(racers.map((sql) => applyMigrations(sql, schema, migrations)));
+    expect(reports.flatMap((report) => report.applied).sort()).toEqual([1, 2]);
+    const rows = await racers[0]!.query<{ count: string | number | bigint }>('select count(*) as count from schema_migrations');
+    expect(Number(rows[0]!.count)).toBe(2);
+  });
+
+  it('binds parameters, so hostile strings are stored verbatim', async () => {
+    const schema = newSchema();
+    const sql = await makeClient(schema);
+    await applyMigrations(sql, schema, migrations);
+    const hostile = "Robert'); drop table places; --";
+    await sql.query('insert into places (name, name_ar) values ($1, $2)', [hostile, 'شارع الطيران']);
+    const rows = await sql.query<{ name: string; name_ar: string }>('select name, name_ar from places');
+    expect(rows).toEqual([{ name: hostile, name_ar: 'شارع الطيران' }]);
+  });
+
+  it('rolls a failed transaction back', async () => {
+    const schema = newSchema();
+    const sql = await makeClient(schema);
+    await applyMigrations(sql, schema, migrations);
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.query('insert into places (name) values ($1)', ['kept?']);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await sql.query('select * from places')).toEqual([]);
+    const name = await sql.transaction(async (tx) => {
+      const [row] = await tx.query<{ name: string }>('insert into places (name) values ($1) returning name', ['kept']);
+      return row!.name;
+    });
+    expect(name).toBe('kept');
+    expect(await sql.query('select name from places')).toEqual([{ name: 'kept' }]);
+  });
+
+  it('refuses migrations out of order', async () => {
+    const schema = newSchema();
+    const sql = await makeClient(schema);
+    await expect(applyMigrations(sql, schema, [migrations[1]!, migrations[0]!])).rejects.toThrow(/not after/);
+  });
+});
