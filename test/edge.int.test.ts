@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { queryBoolean } from '../src/edge/input.js';
 import { defineRoute, HttpReply, type MultipartForm } from '../src/edge/route.js';
 import { ApiError } from '../src/shared/errors.js';
+import { readJson } from './support/services.js';
 import { startTestEdge, type TestEdge } from './support/test-edge.js';
 
 const BIG_BODY_BYTES = 5 * 1024 * 1024;
@@ -49,7 +50,7 @@ const routes = [
     access: 'public',
     bodyKind: 'multipart',
     handler: ({ body }) => {
-      const form = body as MultipartForm;
+      const form = body as unknown as MultipartForm;
       return {
         fields: form.fields,
         files: form.files.map((file) => ({ field: file.field, filename: file.filename, type: file.contentType, bytes: file.data.length, text: file.data.toString('utf8') })),
@@ -131,20 +132,20 @@ describe('routing and status codes', () => {
       body: JSON.stringify({ name: 'pump', count: 3 }),
     });
     expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({ created: 'pump', count: 3 });
+    expect(await readJson(response)).toEqual({ created: 'pump', count: 3 });
   });
 
   it('decodes path parameters and spec booleans in the query', async () => {
     for (const [raw, expected] of [['true', true], ['1', true], ['yes', true], ['ON', true], ['false', false], ['0', false], ['no', false], ['off', false]] as const) {
       const response = await fetch(url(`/things/caf%C3%A9/parts/42?verbose=${raw}&tag=a&tag=b`));
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ params: { thingId: 'café', partId: 42 }, query: { verbose: expected, tag: ['a', 'b'] } });
+      expect(await readJson(response)).toEqual({ params: { thingId: 'café', partId: 42 }, query: { verbose: expected, tag: ['a', 'b'] } });
     }
   });
 
   it('refuses a non-boolean flag with a 400 naming the query field', async () => {
     const response = await fetch(url('/things/a/parts/1?verbose=maybe'));
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(400);
     expectErrorShape(body, 400, 'VALIDATION_ERROR');
     expect(body.message).toEqual([expect.stringContaining('query.verbose')]);
@@ -152,7 +153,7 @@ describe('routing and status codes', () => {
 
   it('answers unknown routes with 404 in the error shape', async () => {
     const response = await fetch(url('/no/such/route'));
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(404);
     expectErrorShape(body, 404, 'NOT_FOUND');
     expect(body.error).toBe('Not Found');
@@ -174,7 +175,7 @@ describe('input validation', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: '', count: -1, extra: true }),
     });
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(400);
     expectErrorShape(body, 400, 'VALIDATION_ERROR');
     expect(body.error).toBe('Bad Request');
@@ -186,7 +187,7 @@ describe('input validation', () => {
 
   it('gives 400 (not 500) on malformed JSON', async () => {
     const response = await fetch(url('/things'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "x",' });
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(400);
     expectErrorShape(body, 400, 'VALIDATION_ERROR');
     expect(body.details).toEqual({ reason: 'malformed_json' });
@@ -195,13 +196,13 @@ describe('input validation', () => {
   it('gives 400 on a missing body where one is required', async () => {
     const response = await fetch(url('/things'), { method: 'POST' });
     expect(response.status).toBe(400);
-    expectErrorShape(await response.json(), 400, 'VALIDATION_ERROR');
+    expectErrorShape(await readJson(response), 400, 'VALIDATION_ERROR');
   });
 
   it('gives 415 for a body that is not JSON', async () => {
     const response = await fetch(url('/things'), { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<a/>' });
     expect(response.status).toBe(415);
-    expectErrorShape(await response.json(), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectErrorShape(await readJson(response), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 });
 
@@ -212,7 +213,7 @@ describe('body limits', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'x'.repeat(200) }),
     });
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(413);
     expectErrorShape(body, 413, 'PAYLOAD_TOO_LARGE');
     expect(body.details).toEqual({ limitBytes: 64 });
@@ -238,7 +239,7 @@ describe('body limits', () => {
     const text = 'y'.repeat(64 - JSON.stringify({ text: '' }).length);
     const response = await fetch(url('/small'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
     expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({ length: text.length });
+    expect(await readJson(response)).toEqual({ length: text.length });
   });
 });
 
@@ -249,7 +250,7 @@ describe('multipart', () => {
     form.set('audio', new Blob([Buffer.from('RIFF....WAVE')], { type: 'audio/wav' }), 'clip.wav');
     const response = await fetch(url('/upload'), { method: 'POST', body: form });
     expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({
+    expect(await readJson(response)).toEqual({
       fields: { language: 'ar' },
       files: [{ field: 'audio', filename: 'clip.wav', type: 'audio/wav', bytes: 12, text: 'RIFF....WAVE' }],
     });
@@ -276,7 +277,7 @@ describe('errors', () => {
     const response = await fetch(url('/teapot'));
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');
-    const body = await response.json();
+    const body = await readJson(response);
     expectErrorShape(body, 429, 'RATE_LIMITED');
     expect(body.details).toEqual({ limit: 1 });
   });
@@ -286,7 +287,7 @@ describe('request id', () => {
   it('echoes a sane caller request id', async () => {
     const response = await fetch(url('/no-route'), { headers: { 'x-request-id': 'trace-abc.123' } });
     expect(response.headers.get('x-request-id')).toBe('trace-abc.123');
-    expect((await response.json()).requestId).toBe('trace-abc.123');
+    expect((await readJson(response)).requestId).toBe('trace-abc.123');
   });
 
   it('replaces an unsafe request id with a fresh one', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineRoute } from '../src/edge/route.js';
+import { readJson } from './support/services.js';
 import { startTestEdge } from './support/test-edge.js';
 
 describe('graceful shutdown', () => {
@@ -30,7 +31,7 @@ describe('graceful shutdown', () => {
     release();
     const response = await inFlight;
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ done: true });
+    expect(await readJson(response)).toEqual({ done: true });
     expect(response.headers.get('connection')).toBe('close');
     expect(await shutdown).toEqual({ timedOut: false });
   });

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '../src/shared/errors.js';
 import { startServerProcess, runServerToExit, type ServerProcess } from './support/server-process.js';
-import { usingRealServices } from './support/services.js';
+import { usingRealServices, readJson } from './support/services.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -16,12 +16,12 @@ describe('operations endpoints', () => {
   it('reports liveness', async () => {
     const response = await fetch(`${server.baseUrl}/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: 'ok', version: expect.any(String) });
+    expect(await readJson(response)).toMatchObject({ status: 'ok', version: expect.any(String) });
   });
 
   it('reports readiness of every backend, real or embedded as configured', async () => {
     const response = await fetch(`${server.baseUrl}/ready`);
-    const body = await response.json();
+    const body = await readJson(response);
     expect(response.status).toBe(200);
     expect(body.status).toBe('ready');
     expect(body.backends).toEqual(
@@ -59,7 +59,7 @@ describe('operations endpoints', () => {
 describe('API documentation', () => {
   it('serves an OpenAPI 3.1 document generated from the route tables', async () => {
     const response = await fetch(`${server.baseUrl}/api/v1/openapi.json`);
-    const document = await response.json();
+    const document = await readJson(response);
     expect(response.status).toBe(200);
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/metrics', '/api/v1/openapi.json']));
@@ -85,7 +85,7 @@ describe('API documentation', () => {
     for (const path of ['/docs/package.json', '/docs/..%2F..%2Fpackage.json', '/docs/index.html']) {
       const response = await fetch(`${server.baseUrl}${path}`);
       expect(response.status).toBe(404);
-      expect((await response.json()).code).toBe('NOT_FOUND');
+      expect((await readJson(response)).code).toBe('NOT_FOUND');
     }
   });
 });
@@ -95,7 +95,7 @@ describe('degraded backends', () => {
     const degraded = await startServerProcess({ REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       const response = await fetch(`${degraded.baseUrl}/ready`);
-      const body = await response.json();
+      const body = await readJson(response);
       expect(response.status).toBe(503);
       expect(body).toMatchObject({ statusCode: 503, code: 'NOT_READY', error: 'Service Unavailable' });
       expect(body.message).toContain('counters');
@@ -110,7 +110,7 @@ describe('degraded backends', () => {
   it('answers /ready 503 naming the bus when NATS is unreachable', async () => {
     const degraded = await startServerProcess({ NATS_URL: 'nats://127.0.0.1:1' });
     try {
-      const body = await (await fetch(`${degraded.baseUrl}/ready`)).json();
+      const body = await readJson(await fetch(`${degraded.baseUrl}/ready`));
       expect(body.statusCode).toBe(503);
       expect(body.details.failed).toEqual(['bus']);
     } finally {

@@ -23,8 +23,8 @@ export interface IncomingRequest {
   remoteAddress: string;
   /** The whole body; rejects with 413 when it exceeds the limit. */
   body: Promise<Buffer>;
-  /** Aborted when the client disconnects before the answer. */
-  signal: AbortSignal;
+  /** Aborted when the client disconnects before the answer (created on first use). */
+  readonly signal: AbortSignal;
 }
 
 export interface OutgoingResponse {
@@ -82,7 +82,8 @@ export function uwsHandler(
 ): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
     tracker.begin();
-    const abort = new AbortController();
+    // Most handlers never look at the signal; an AbortController per request is measurable, so make it lazily.
+    let abort: AbortController | undefined;
     const state = { aborted: false, finished: false };
     const finish = () => {
       if (state.finished) return;
@@ -91,7 +92,7 @@ export function uwsHandler(
     };
     res.onAborted(() => {
       state.aborted = true;
-      abort.abort();
+      abort?.abort();
       finish();
     });
 
@@ -109,10 +110,16 @@ export function uwsHandler(
       params,
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
       body: body.read ? readBody(res, headers['content-length'], body.limitBytes) : EMPTY_BODY,
-      signal: abort.signal,
+      get signal() {
+        if (!abort) {
+          abort = new AbortController();
+          if (state.aborted) abort.abort();
+        }
+        return abort.signal;
+      },
     };
     // The pipeline may answer before reading the body (an early 401, say); keep a rejection from going unhandled.
-    incoming.body.catch(() => undefined);
+    if (body.read) incoming.body.catch(() => undefined);
 
     process(incoming).then(
       (response) => writeResponse(res, state, response, tracker.draining, finish),
@@ -164,22 +171,18 @@ function writeResponse(
   finish: () => void,
 ): void {
   if (state.aborted) return;
-  const body = response.body === undefined ? undefined : typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+  const body = response.body;
   const closeConnection = Boolean(response.closeConnection) || draining;
   res.cork(() => {
     res.writeStatus(`${response.status} ${STATUS_CODES[response.status] ?? ''}`);
     for (const name in response.headers) res.writeHeader(name, response.headers[name]!);
-    if (!body || body.length === 0) {
-      res.end(undefined, closeConnection);
-      finish();
-      return;
-    }
-    if (closeConnection || body.length <= SMALL_BODY_BYTES) {
+    // Small bodies (strings are handed to uWS as they are: no Buffer copy) go out with one `end`.
+    if (body === undefined || closeConnection || body.length <= SMALL_BODY_BYTES / 4) {
       res.end(body, closeConnection);
       finish();
       return;
     }
-    streamWithBackpressure(res, state, body, finish);
+    streamWithBackpressure(res, state, typeof body === 'string' ? Buffer.from(body) : body, finish);
   });
 }
 

@@ -8,6 +8,8 @@ export class HttpMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
+  /** Label-bound children per (method, route, status): hashing labels on every request is measurable. */
+  private readonly children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -28,9 +30,15 @@ export class HttpMetrics {
 
   /** `route` is the route pattern (bounded cardinality), never the raw URL. */
   observe(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.latency.observe(labels, seconds);
+    const key = `${method} ${status} ${route}`;
+    let child = this.children.get(key);
+    if (!child) {
+      const labels = { method, route, status: String(status) };
+      child = { count: this.requests.labels(labels), time: this.latency.labels(labels) };
+      this.children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(seconds);
   }
 
   async render(): Promise<{ contentType: string; text: string }> {

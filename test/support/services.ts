@@ -16,3 +16,9 @@ export const usingRealServices = Boolean(process.env.DATABASE_URL || process.env
 export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 }
+
+/** Parses a JSON response body for assertions (tests inspect arbitrary shapes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}

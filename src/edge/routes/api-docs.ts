@@ -6,7 +6,8 @@ import { ApiError } from '../../shared/errors.js';
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 
 const require = createRequire(import.meta.url);
-const swaggerUiDir: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+// The package's main module evaluates the whole 1.7 MB UI bundle in Node; only its path helper is needed.
+const swaggerUiDir: string = (require('swagger-ui-dist/absolute-path.js') as () => string)();
 
 /** The only files of swagger-ui-dist we serve; a fixed list, so no path from the URL reaches the file system. */
 const ASSETS: Record<string, string> = {

@@ -1,0 +1,17 @@
+/** `npm run bench -- <name>`: runs one benchmark (or all) and prints CSV rows with their conditions. */
+import { runEdgeBenchmark } from './edge.js';
+
+const benchmarks: Record<string, () => Promise<void>> = {
+  edge: runEdgeBenchmark,
+};
+
+const requested = process.argv.slice(2);
+const names = requested.length ? requested : Object.keys(benchmarks);
+for (const name of names) {
+  const run = benchmarks[name];
+  if (!run) {
+    console.error(`unknown benchmark "${name}"; known: ${Object.keys(benchmarks).join(', ')}`);
+    process.exit(2);
+  }
+  await run();
+}

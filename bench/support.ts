@@ -1,0 +1,136 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  headers?: Record<string, string>;
+}
+
+/** Runs autocannon once; a short warm-up first so JIT and pools are hot. */
+export async function measure(name: string, options: LoadOptions): Promise<LoadResult> {
+  await autocannon({ url: options.url, connections: options.connections, duration: 2, headers: options.headers });
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    headers: options.headers,
+  });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export interface StartedProcess {
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The server under test runs on this CPU, the load generator (this process) on the other one. */
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+
+/**
+ * On a small machine the load generator and the server fight for the same
+ * cores; pinning each to its own CPU (when taskset exists and there are two)
+ * makes runs comparable. Returns a description for the conditions header.
+ */
+export function pinLoadGenerator(): string {
+  if (availableParallelism() < 2) return 'not pinned (one CPU)';
+  try {
+    execFileSync('taskset', ['-cp', String(LOAD_CPU), String(process.pid)], { stdio: 'ignore' });
+    pinning = true;
+    return `server pinned to CPU ${SERVER_CPU}, load generator to CPU ${LOAD_CPU} (taskset)`;
+  } catch {
+    return 'not pinned (taskset unavailable)';
+  }
+}
+let pinning = false;
+
+/** A port that was free a moment ago, for a server we start next. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server did not listen on ${port}`);
+}
+
+/**
+ * Starts a server process on `port` with its output discarded at the file
+ * level (as a log shipper would take it), so the load generator in this
+ * process does not also pay for reading the server's logs.
+ */
+export async function startProcess(script: string, args: string[], port: number, env: Record<string, string> = {}): Promise<StartedProcess> {
+  const command = pinning ? ['taskset', '-c', String(SERVER_CPU), process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitForPort(port, child);
+  return {
+    port,
+    child,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function conditions(extra: Record<string, string | number>): string {
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  return Object.entries({
+    machine: `${availableParallelism()} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    ...extra,
+  })
+    .map(([key, value]) => `# ${key}: ${value}`)
+    .join('\n');
+}
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
