@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { uniqueName, usingRealServices } from './services.js';
+import postgres from 'postgres';
+import { realServices, uniqueName, usingRealServices } from './services.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -61,9 +62,21 @@ export async function startServerProcess(env: Record<string, string | undefined>
     output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      const code = await exited;
+      if (isolation.DATABASE_SCHEMA) await dropSchema(isolation.DATABASE_SCHEMA);
+      return code;
     },
   };
+}
+
+/** Removes a test server's private schema so repeated runs leave the shared database clean. */
+async function dropSchema(schema: string): Promise<void> {
+  const sql = postgres(realServices.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await sql.end();
+  }
 }
 
 /** Runs the server expecting it to exit by itself (bad configuration, say). */

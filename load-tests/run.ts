@@ -1,0 +1,19 @@
+/** `npm run load -- <scenario>`: runs load scenarios against a locally started server; exits 1 when a target is missed. */
+import { runEdgeLoad } from './edge.js';
+
+const scenarios: Record<string, () => Promise<boolean>> = {
+  edge: runEdgeLoad,
+};
+
+const requested = process.argv.slice(2);
+const names = requested.length ? requested : Object.keys(scenarios);
+let allMet = true;
+for (const name of names) {
+  const run = scenarios[name];
+  if (!run) {
+    console.error(`unknown scenario "${name}"; known: ${Object.keys(scenarios).join(', ')}`);
+    process.exit(2);
+  }
+  allMet = (await run()) && allMet;
+}
+process.exit(allMet ? 0 : 1);
