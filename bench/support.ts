@@ -120,9 +120,10 @@ export async function startProcess(script: string, args: string[], port: number,
 }
 
 export function conditions(extra: Record<string, string | number>): string {
-  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  const all = cpus();
+  // cpus() lists every CPU of the machine, whatever this process is pinned to.
   return Object.entries({
-    machine: `${availableParallelism()} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
+    machine: `${all.length} cores (${all[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
     node: process.version,
     ...extra,
   })

@@ -73,6 +73,61 @@ export class InFlightTracker {
   }
 }
 
+/**
+ * One request/response pair. A class rather than closures and object literals:
+ * it is allocated for every request, and a stable shape keeps that cheap.
+ */
+class UwsExchange implements IncomingRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly query: string;
+  readonly headers: Record<string, string> = {};
+  readonly params: string[] = [];
+  readonly remoteAddress: string;
+  body: Promise<Buffer> = EMPTY_BODY;
+  aborted = false;
+  private finished = false;
+  /** Most handlers never look at the signal, so the controller is made on first use. */
+  private abortController: AbortController | undefined;
+
+  constructor(
+    readonly res: HttpResponse,
+    req: HttpRequest,
+    paramCount: number,
+    private readonly tracker: InFlightTracker,
+  ) {
+    const headers = this.headers;
+    req.forEach((name, value) => {
+      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    });
+    for (let index = 0; index < paramCount; index++) this.params.push(req.getParameter(index) ?? '');
+    this.method = req.getMethod().toUpperCase();
+    this.url = req.getUrl();
+    this.query = req.getQuery() ?? '';
+    this.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+  }
+
+  get signal(): AbortSignal {
+    if (!this.abortController) {
+      this.abortController = new AbortController();
+      if (this.aborted) this.abortController.abort();
+    }
+    return this.abortController.signal;
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.abortController?.abort();
+    this.finish();
+  }
+
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.tracker.end();
+  }
+}
+
 /** Builds the uWS handler that feeds one route's processor. */
 export function uwsHandler(
   paramCount: number,
@@ -82,50 +137,18 @@ export function uwsHandler(
 ): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
     tracker.begin();
-    // Most handlers never look at the signal; an AbortController per request is measurable, so make it lazily.
-    let abort: AbortController | undefined;
-    const state = { aborted: false, finished: false };
-    const finish = () => {
-      if (state.finished) return;
-      state.finished = true;
-      tracker.end();
-    };
-    res.onAborted(() => {
-      state.aborted = true;
-      abort?.abort();
-      finish();
-    });
-
-    const headers: Record<string, string> = {};
-    req.forEach((name, value) => {
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-    });
-    const params: string[] = [];
-    for (let index = 0; index < paramCount; index++) params.push(req.getParameter(index) ?? '');
-    const incoming: IncomingRequest = {
-      method: req.getMethod().toUpperCase(),
-      url: req.getUrl(),
-      query: req.getQuery() ?? '',
-      headers,
-      params,
-      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
-      body: body.read ? readBody(res, headers['content-length'], body.limitBytes) : EMPTY_BODY,
-      get signal() {
-        if (!abort) {
-          abort = new AbortController();
-          if (state.aborted) abort.abort();
-        }
-        return abort.signal;
-      },
-    };
-    // The pipeline may answer before reading the body (an early 401, say); keep a rejection from going unhandled.
-    if (body.read) incoming.body.catch(() => undefined);
-
-    process(incoming).then(
-      (response) => writeResponse(res, state, response, tracker.draining, finish),
+    const exchange = new UwsExchange(res, req, paramCount, tracker);
+    res.onAborted(() => exchange.abort());
+    if (body.read) {
+      exchange.body = readBody(res, exchange.headers['content-length'], body.limitBytes);
+      // The pipeline may answer before reading the body (an early 401, say); keep a rejection from going unhandled.
+      exchange.body.catch(() => undefined);
+    }
+    process(exchange).then(
+      (response) => writeResponse(exchange, response, tracker.draining),
       () => {
         // The pipeline maps every error to a response; reaching here is a bug, answered rather than left hanging.
-        writeResponse(res, state, { status: 500, headers: {}, body: '' }, true, finish);
+        writeResponse(exchange, { status: 500, headers: {}, body: '' }, true);
       },
     );
   };
@@ -163,14 +186,9 @@ function readBody(res: HttpResponse, contentLength: string | undefined, limitByt
   });
 }
 
-function writeResponse(
-  res: HttpResponse,
-  state: { aborted: boolean },
-  response: OutgoingResponse,
-  draining: boolean,
-  finish: () => void,
-): void {
-  if (state.aborted) return;
+function writeResponse(exchange: UwsExchange, response: OutgoingResponse, draining: boolean): void {
+  if (exchange.aborted) return;
+  const res = exchange.res;
   const body = response.body;
   const closeConnection = Boolean(response.closeConnection) || draining;
   res.cork(() => {
@@ -179,29 +197,30 @@ function writeResponse(
     // Small bodies (strings are handed to uWS as they are: no Buffer copy) go out with one `end`.
     if (body === undefined || closeConnection || body.length <= SMALL_BODY_BYTES / 4) {
       res.end(body, closeConnection);
-      finish();
+      exchange.finish();
       return;
     }
-    streamWithBackpressure(res, state, typeof body === 'string' ? Buffer.from(body) : body, finish);
+    streamWithBackpressure(exchange, typeof body === 'string' ? Buffer.from(body) : body);
   });
 }
 
 /** Bodies up to this size go out with one `end`; larger ones respect socket backpressure. */
 const SMALL_BODY_BYTES = 64 * 1024;
 
-function streamWithBackpressure(res: HttpResponse, state: { aborted: boolean }, body: Buffer, finish: () => void): void {
+function streamWithBackpressure(exchange: UwsExchange, body: Buffer): void {
+  const res = exchange.res;
   const total = body.length;
   const startOffset = res.getWriteOffset();
   const [, done] = res.tryEnd(body, total);
   if (done) {
-    finish();
+    exchange.finish();
     return;
   }
   // The socket is full: resume from where it stopped each time it drains.
   res.onWritable((offset) => {
-    if (state.aborted) return true;
+    if (exchange.aborted) return true;
     const [ok, finished] = res.tryEnd(body.subarray(offset - startOffset), total);
-    if (finished) finish();
+    if (finished) exchange.finish();
     return ok;
   });
 }

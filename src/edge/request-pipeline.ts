@@ -65,6 +65,49 @@ export interface PipelineRoute {
   paramNames: readonly string[];
 }
 
+/**
+ * The per-request state the guards and the handler see. A class (one stable
+ * shape, no per-request closures but `setHeader`) because one is allocated for
+ * every request.
+ */
+class PipelineRequest implements GuardContext, RequestContext {
+  readonly responseHeaders: Record<string, string> = {};
+  readonly rawQuery: Record<string, string | string[]>;
+  params: unknown = undefined;
+  query: unknown = undefined;
+  body: unknown = undefined;
+
+  constructor(
+    private readonly incoming: IncomingRequest,
+    readonly requestId: string,
+    readonly method: HttpMethod,
+    readonly log: Logger,
+  ) {
+    this.rawQuery = parseQueryString(incoming.query);
+  }
+
+  get path(): string {
+    return this.incoming.url;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.incoming.headers;
+  }
+
+  get remoteAddress(): string {
+    return this.incoming.remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    return this.incoming.signal;
+  }
+
+  /** An arrow property, so handlers may destructure it. */
+  readonly setHeader = (name: string, value: string): void => {
+    this.responseHeaders[name.toLowerCase()] = value;
+  };
+}
+
 /** Builds the processor that turns one route's requests into responses. */
 export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps): RequestProcessor {
   const { route, label, paramNames } = target;
@@ -72,16 +115,14 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     const startedAt = process.hrtime.bigint();
     const requestId = requestIdOf(incoming.headers);
     const log = deps.logger;
-    const extraHeaders: Record<string, string> = {};
-    const setHeader = (name: string, value: string) => {
-      extraHeaders[name.toLowerCase()] = value;
-    };
+    let request: PipelineRequest | undefined;
     let response: OutgoingResponse;
     try {
       if (!route) {
         throw new ApiError('NOT_FOUND', { message: `Cannot ${incoming.method} ${incoming.url}` });
       }
-      response = await runRoute(route, incoming, requestId, log, setHeader, paramNames, deps.guards);
+      request = new PipelineRequest(incoming, requestId, route.method, log);
+      response = await runRoute(route, request, incoming, paramNames, deps.guards);
     } catch (error) {
       const mapped = toErrorResponse(error, requestId, log);
       response = {
@@ -93,7 +134,7 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
       };
     }
     const headers = response.headers;
-    for (const name in extraHeaders) headers[name] = extraHeaders[name]!;
+    if (request) for (const name in request.responseHeaders) headers[name] = request.responseHeaders[name]!;
     const origin = incoming.headers.origin;
     if (origin) Object.assign(headers, corsHeaders(origin));
     headers['x-request-id'] = requestId;
@@ -117,40 +158,22 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
 
 async function runRoute(
   route: RouteDefinition,
+  request: PipelineRequest,
   incoming: IncomingRequest,
-  requestId: string,
-  log: Logger,
-  setHeader: (name: string, value: string) => void,
   paramNames: readonly string[],
   guards: readonly RequestGuard[],
 ): Promise<OutgoingResponse> {
-  const rawQuery = parseQueryString(incoming.query);
   for (const guard of guards) {
-    const pending = guard(route, { requestId, headers: incoming.headers, rawQuery, remoteAddress: incoming.remoteAddress, log, setHeader });
+    const pending = guard(route, request);
     if (pending) await pending;
   }
-  const params = validate('params', route.params, paramsObject(paramNames, incoming.params));
-  const query = validate('query', route.query, rawQuery);
+  request.params = validate('params', route.params, paramsObject(paramNames, incoming.params));
+  request.query = validate('query', route.query, request.rawQuery);
   // Each await is a trip through the microtask queue; routes without a body skip this one.
   const bodyKind = effectiveBodyKind(route);
   const raw = bodyKind === 'none' ? NO_BODY : await incoming.body;
-  const body = validate('body', route.body, decodeBody(bodyKind, raw, incoming.headers['content-type']));
-  const context: RequestContext = {
-    requestId,
-    method: route.method,
-    path: incoming.url,
-    params,
-    query,
-    body,
-    headers: incoming.headers,
-    remoteAddress: incoming.remoteAddress,
-    log,
-    get signal() {
-      return incoming.signal;
-    },
-    setHeader,
-  };
-  const result = route.handler(context);
+  request.body = validate('body', route.body, decodeBody(bodyKind, raw, incoming.headers['content-type']));
+  const result = route.handler(request);
   return toOutgoing(result instanceof Promise ? await result : result, route.method);
 }
 
