@@ -8,6 +8,14 @@ import { buildOpenApiDocument } from './edge/openapi.js';
 import type { RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
+import { authRoutes } from './edge/routes/auth.js';
+import { createBearerGuard } from './edge/auth/bearer-guard.js';
+import { AccessTokens } from './services/accounts/access-tokens.js';
+import { AccountService } from './services/accounts/account-service.js';
+import { LoginThrottle } from './services/accounts/login-throttle.js';
+import { loadOrCreateServerSecret } from './store/pg/server-secrets.js';
+import { SessionRepository } from './store/pg/sessions.js';
+import { UserRepository } from './store/pg/users.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 
@@ -24,6 +32,12 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const backends = await openBackends(config, logger);
   const solvers = new SolverPool({ threads: config.WORKER_THREADS });
   const metrics = new HttpMetrics();
+  const accounts = new AccountService(
+    new UserRepository(backends.sql),
+    new SessionRepository(backends.sql),
+    new AccessTokens(config.JWT_SECRET ?? (await loadOrCreateServerSecret(backends.sql, 'access-token-hs256'))),
+    new LoginThrottle(backends.counters),
+  );
 
   const readiness = () =>
     checkReadiness(
@@ -48,6 +62,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   routes.push(
     ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
     ...apiDocsRoutes(document),
+    ...authRoutes(accounts),
   );
 
   const server = new EdgeServer({
@@ -56,6 +71,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     logger,
     metrics,
+    guards: [createBearerGuard(accounts)],
     routes,
   });
   const port = await server.listen();

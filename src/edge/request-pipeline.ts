@@ -6,7 +6,7 @@ import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { decodeBody, parseQueryString, validate } from './input.js';
 import type { HttpMetrics } from './metrics.js';
-import { defaultStatus, effectiveBodyKind, HttpReply, type HttpMethod, type RequestContext, type RouteDefinition } from './route.js';
+import { defaultStatus, effectiveBodyKind, HttpReply, type HttpMethod, type Principal, type RequestContext, type RouteDefinition } from './route.js';
 
 /**
  * Runs before a route's input is validated, with the raw request in hand:
@@ -21,6 +21,8 @@ export interface GuardContext {
   readonly rawQuery: Readonly<Record<string, string | string[]>>;
   readonly remoteAddress: string;
   readonly log: Logger;
+  /** Guards that authenticate the caller record who it is here. */
+  principal: Principal | undefined;
   setHeader(name: string, value: string): void;
 }
 
@@ -76,6 +78,10 @@ class PipelineRequest implements GuardContext, RequestContext {
   params: unknown = undefined;
   query: unknown = undefined;
   body: unknown = undefined;
+  principal: Principal | undefined = undefined;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly remoteAddress: string;
 
   constructor(
     private readonly incoming: IncomingRequest,
@@ -84,20 +90,12 @@ class PipelineRequest implements GuardContext, RequestContext {
     readonly log: Logger,
   ) {
     this.rawQuery = parseQueryString(incoming.query);
+    this.path = incoming.url;
+    this.headers = incoming.headers;
+    this.remoteAddress = incoming.remoteAddress;
   }
 
-  get path(): string {
-    return this.incoming.url;
-  }
-
-  get headers(): Readonly<Record<string, string>> {
-    return this.incoming.headers;
-  }
-
-  get remoteAddress(): string {
-    return this.incoming.remoteAddress;
-  }
-
+  /** Lazy (see IncomingRequest.signal): read it as `context.signal`, not through a rest copy of the context. */
   get signal(): AbortSignal {
     return this.incoming.signal;
   }

@@ -26,6 +26,14 @@ export interface MultipartForm {
   files: UploadedFile[];
 }
 
+/** Who is calling, as established by the guards (a signed-in user's bearer token). */
+export interface Principal {
+  kind: 'user';
+  userId: string;
+  sessionId: string;
+  roles: readonly string[];
+}
+
 /** What a handler sees: validated input and the request's identity. */
 export interface RequestContext<P = unknown, Q = unknown, B = unknown> {
   readonly requestId: string;
@@ -40,6 +48,8 @@ export interface RequestContext<P = unknown, Q = unknown, B = unknown> {
   /** Address of the TCP peer as text (IPv4 or IPv6). */
   readonly remoteAddress: string;
   readonly log: Logger;
+  /** Set by the guards on routes that require credentials. */
+  readonly principal: Principal | undefined;
   /** Aborted when the client goes away; pass it to long work. */
   readonly signal: AbortSignal;
   /** Adds a response header (quota headers and the like). */

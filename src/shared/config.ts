@@ -64,6 +64,12 @@ export const configSchema = z.object({
   BUS_NAMESPACE: identifier('svc'),
   /** Where the embedded database and data packs live; `memory://` keeps the database in memory. */
   DATA_DIR: z.string().min(1).default('./var'),
+  /** HS256 key for access tokens (at least 32 characters); unset = a random key kept in the database. */
+  JWT_SECRET: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */

@@ -25,17 +25,21 @@ export async function startServerProcess(env: Record<string, string | undefined>
   const isolation: Record<string, string> = usingRealServices
     ? { DATABASE_SCHEMA: uniqueName('t'), REDIS_PREFIX: `${uniqueName('t')}:`, BUS_NAMESPACE: uniqueName('t') }
     : {};
+  const effectiveEnv: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'info',
+    WORKER_THREADS: '1',
+    ...isolation,
+    ...env,
+  };
+  // A private schema on a real database is dropped when the server stops.
+  const privateSchema =
+    effectiveEnv.DATABASE_URL && effectiveEnv.DATABASE_SCHEMA && effectiveEnv.DATABASE_SCHEMA !== 'public' ? effectiveEnv.DATABASE_SCHEMA : undefined;
   const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: 'memory://',
-      LOG_LEVEL: 'info',
-      WORKER_THREADS: '1',
-      ...isolation,
-      ...env,
-    },
+    env: effectiveEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -63,7 +67,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      if (isolation.DATABASE_SCHEMA) await dropSchema(isolation.DATABASE_SCHEMA);
+      if (privateSchema) await dropSchema(privateSchema);
       return code;
     },
   };

@@ -1,7 +1,8 @@
 import type { Migration } from '../migrate.js';
+import { accountsMigration } from './001-accounts.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [];
+export const migrations: readonly Migration[] = [accountsMigration];

@@ -1,0 +1,43 @@
+import { ApiError } from '../../shared/errors.js';
+import type { AccountService } from '../../services/accounts/account-service.js';
+import type { GuardContext, RequestGuard } from '../request-pipeline.js';
+import type { Principal, RouteDefinition } from '../route.js';
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+const ADMIN_ROLES = ['admin', 'super_admin'];
+
+/** The bearer token of the request, if it carries one. */
+export function bearerTokenOf(headers: Readonly<Record<string, string>>): string | undefined {
+  return BEARER.exec(headers.authorization ?? '')?.[1];
+}
+
+/**
+ * Establishes the signed-in user on routes whose access class needs one
+ * (`bearer`, `admin`). The session is checked on every request, so a revoked
+ * session stops working on the very next request in every process.
+ */
+export function createBearerGuard(accounts: AccountService): RequestGuard {
+  return async (route: RouteDefinition, context: GuardContext) => {
+    if (route.access !== 'bearer' && route.access !== 'admin') return;
+    const token = bearerTokenOf(context.headers);
+    if (!token) throw new ApiError('UNAUTHENTICATED', { message: 'Bearer token required' });
+    const authenticated = await accounts.authenticate(token);
+    if (!authenticated) throw new ApiError('UNAUTHENTICATED', { message: 'Invalid or expired token' });
+    const principal: Principal = {
+      kind: 'user',
+      userId: authenticated.user.id,
+      sessionId: authenticated.session.id,
+      roles: authenticated.user.roles,
+    };
+    if (route.access === 'admin' && !principal.roles.some((role) => ADMIN_ROLES.includes(role))) {
+      throw new ApiError('FORBIDDEN', { message: 'Admin role required' });
+    }
+    context.principal = principal;
+  };
+}
+
+/** The principal of a route that declared `bearer` or `admin` access (the guard ran). */
+export function principalOf(context: { principal: Principal | undefined }): Principal {
+  if (!context.principal) throw new ApiError('UNAUTHENTICATED');
+  return context.principal;
+}

@@ -1,0 +1,47 @@
+import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
+
+/** Claims of an access token: the user and the session it is bound to. */
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+}
+
+const ISSUER = 'svc-location-platform';
+const AUDIENCE = 'svc-api';
+const ALGORITHM = 'HS256';
+
+/**
+ * Long-lived bearer JWTs bound to a session. The token alone proves nothing:
+ * every use also checks that its session is still valid, so revoking the
+ * session ends the token everywhere at once.
+ */
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(claims: AccessClaims, expiresAt: Date): Promise<string> {
+    return new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(claims.userId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+  }
+
+  /** The claims of a genuine, unexpired token; null for anything else (wrong key, `alg: none`, expired, malformed). */
+  async verify(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return { userId: payload.sub, sessionId: payload.sid };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  }
+}

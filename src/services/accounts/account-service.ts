@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../shared/errors.js';
+import type { SessionRecord, SessionRepository } from '../../store/pg/sessions.js';
+import type { Avatar, Privacy, UserRecord, UserRepository } from '../../store/pg/users.js';
+import type { AccessTokens } from './access-tokens.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { hashPassword, verifyPassword } from './password-hasher.js';
+
+/** Sessions are long-lived (spec: "long-lived"); documented in docs/accounts.md. */
+export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
+/** lastSeenAt is refreshed at most this often per session. */
+const TOUCH_INTERVAL_SECONDS = 60;
+
+export interface ClientInfo {
+  ipAddress: string;
+  userAgent: string;
+}
+
+export interface Authenticated {
+  user: UserRecord;
+  session: SessionRecord;
+}
+
+export interface SignInEnvelope {
+  user: { id: string; email: string; name: string; roles: string[] };
+  sessionId: string;
+  accessToken: string;
+}
+
+/** A hash to verify against when the account does not exist, so both paths take the same time. */
+const decoyHash = hashPassword(randomUUID());
+
+export function publicUser(user: UserRecord) {
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles };
+}
+
+export class AccountService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly tokens: AccessTokens,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  async register(input: { email: string; password: string; name?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+    const user = await this.users.create({
+      id: randomUUID(),
+      email: input.email,
+      name: input.name ?? '',
+      passwordHash: await hashPassword(input.password),
+    });
+    if (!user) {
+      throw new ApiError('VALIDATION_ERROR', { message: ['email: an account with this e-mail already exists'], details: { reason: 'email_taken' } });
+    }
+    return this.openSession(user, client);
+  }
+
+  async login(input: { email: string; password: string }, client: ClientInfo): Promise<SignInEnvelope> {
+    await this.throttle.assertAllowed(input.email, client.ipAddress);
+    const user = await this.users.findByEmail(input.email);
+    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
+    if (!user || !user.passwordHash || !valid) {
+      await this.throttle.recordFailure(input.email, client.ipAddress);
+      throw new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
+    }
+    if (user.disabled) {
+      throw new ApiError('VALIDATION_ERROR', { message: 'Account disabled', details: { reason: 'account_disabled' } });
+    }
+    return this.openSession(user, client);
+  }
+
+  /** The user and session behind a bearer token, or null when the token or its session is no longer valid. */
+  async authenticate(token: string): Promise<Authenticated | null> {
+    const claims = await this.tokens.verify(token);
+    if (!claims) return null;
+    const session = await this.sessions.findOwned(claims.userId, claims.sessionId);
+    if (!session || session.revokedAt !== null || Date.parse(session.expiresAt) <= Date.now()) return null;
+    const user = await this.users.findById(claims.userId);
+    if (!user || user.disabled) return null;
+    await this.sessions.touch(user.id, session.id, TOUCH_INTERVAL_SECONDS);
+    return { user, session };
+  }
+
+  /** The caller's own user and session records. */
+  async getAccount(userId: string, sessionId: string): Promise<Authenticated> {
+    const [user, session] = await Promise.all([this.users.findById(userId), this.sessions.findOwned(userId, sessionId)]);
+    if (!user || !session) throw new ApiError('UNAUTHENTICATED');
+    return { user, session };
+  }
+
+  async updateProfile(userId: string, changes: { name?: string; avatar?: Avatar | null; privacy?: Privacy | null }): Promise<UserRecord> {
+    const user = await this.users.updateProfile(userId, changes);
+    if (!user) throw new ApiError('UNAUTHENTICATED');
+    return user;
+  }
+
+  listSessions(userId: string): Promise<SessionRecord[]> {
+    return this.sessions.listValid(userId);
+  }
+
+  /** Revokes one of the caller's sessions; another user's session id is "not found" (no existence leak). */
+  async revokeSession(userId: string, sessionId: string): Promise<number> {
+    const revoked = await this.sessions.revoke(userId, sessionId);
+    if (revoked === 0) throw new ApiError('NOT_FOUND', { message: 'Session not found' });
+    return revoked;
+  }
+
+  revokeOtherSessions(userId: string, currentSessionId: string): Promise<number> {
+    return this.sessions.revokeOthers(userId, currentSessionId);
+  }
+
+  private async openSession(user: UserRecord, client: ClientInfo): Promise<SignInEnvelope> {
+    const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
+    const session = await this.sessions.create({
+      id: randomUUID(),
+      userId: user.id,
+      ipAddress: client.ipAddress,
+      userAgent: client.userAgent.slice(0, 512),
+      expiresAt,
+    });
+    const accessToken = await this.tokens.issue({ userId: user.id, sessionId: session.id }, expiresAt);
+    return { user: publicUser(user), sessionId: session.id, accessToken };
+  }
+}

@@ -1,0 +1,54 @@
+import { ApiError } from '../../shared/errors.js';
+import type { CounterStore } from '../../store/counters/counter-store.js';
+
+/**
+ * Brute-force lockout for password sign-in (documented in docs/accounts.md):
+ * failures are counted in fixed 15-minute windows per account and per client
+ * address; at the threshold, sign-in is refused with 429 until the window ends.
+ */
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const MAX_FAILURES_PER_ACCOUNT = 10;
+export const MAX_FAILURES_PER_ADDRESS = 50;
+
+export class LoginThrottle {
+  constructor(
+    private readonly counters: CounterStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private window(): { id: number; endsAtMs: number } {
+    const id = Math.floor(this.now() / LOGIN_WINDOW_MS);
+    return { id, endsAtMs: (id + 1) * LOGIN_WINDOW_MS };
+  }
+
+  private keys(email: string, address: string): [string, string] {
+    const { id } = this.window();
+    return [`login-fail:account:${email}:${id}`, `login-fail:address:${address}:${id}`];
+  }
+
+  /** Throws 429 RATE_LIMITED while the account or the address is locked out. */
+  async assertAllowed(email: string, address: string): Promise<void> {
+    const [accountKey, addressKey] = this.keys(email, address);
+    const [accountFailures, addressFailures] = await Promise.all([
+      this.counters.readCounter(accountKey),
+      this.counters.readCounter(addressKey),
+    ]);
+    if (accountFailures >= MAX_FAILURES_PER_ACCOUNT || addressFailures >= MAX_FAILURES_PER_ADDRESS) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((this.window().endsAtMs - this.now()) / 1000));
+      throw new ApiError('RATE_LIMITED', {
+        message: 'Too many failed sign-in attempts; try again later',
+        details: { retryAfterSeconds },
+        headers: { 'retry-after': String(retryAfterSeconds) },
+      });
+    }
+  }
+
+  async recordFailure(email: string, address: string): Promise<void> {
+    const [accountKey, addressKey] = this.keys(email, address);
+    const windowEndsAtMs = this.window().endsAtMs;
+    await this.counters.incrementWindows([
+      { key: accountKey, windowEndsAtMs },
+      { key: addressKey, windowEndsAtMs },
+    ]);
+  }
+}

@@ -1,0 +1,104 @@
+import type { SqlExecutor } from '../sql/sql-client.js';
+
+export interface Avatar {
+  type: 'image' | 'emoji' | 'letter';
+  value: string;
+  bgColor?: string;
+}
+
+export interface Privacy {
+  saveHistory?: boolean;
+  personalization?: boolean;
+  shareAnalytics?: boolean;
+  useLocation?: boolean;
+}
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string | null;
+  roles: string[];
+  avatar: Avatar | null;
+  privacy: Privacy | null;
+  disabled: boolean;
+  createdAt: string;
+}
+
+interface UserRow extends Record<string, unknown> {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  roles: string[];
+  avatar: Avatar | null;
+  privacy: Privacy | null;
+  disabled: boolean;
+  created_at: Date | string;
+}
+
+const COLUMNS = 'id, email, name, password_hash, roles, avatar, privacy, disabled, created_at';
+
+function toRecord(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    passwordHash: row.password_hash,
+    roles: row.roles,
+    avatar: row.avatar,
+    privacy: row.privacy,
+    disabled: row.disabled,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Users, stored in Postgres; every query is by the user's own id or e-mail. */
+export class UserRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  /** Inserts a user; returns null when the e-mail is taken. */
+  async create(user: { id: string; email: string; name: string; passwordHash: string | null }): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>(
+      `insert into users (id, email, name, password_hash) values ($1, $2, $3, $4)
+       on conflict (email) do nothing returning ${COLUMNS}`,
+      [user.id, user.email, user.name, user.passwordHash],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>(`select ${COLUMNS} from users where id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>(`select ${COLUMNS} from users where email = $1`, [email]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Changes only the fields given; `null` clears avatar or privacy. */
+  async updateProfile(
+    id: string,
+    changes: { name?: string; avatar?: Avatar | null; privacy?: Privacy | null },
+  ): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>(
+      `update users set
+         name = case when $2::boolean then $3 else name end,
+         avatar = case when $4::boolean then $5::jsonb else avatar end,
+         privacy = case when $6::boolean then $7::jsonb else privacy end,
+         updated_at = now()
+       where id = $1 returning ${COLUMNS}`,
+      [
+        id,
+        changes.name !== undefined,
+        changes.name ?? null,
+        changes.avatar !== undefined,
+        changes.avatar === undefined || changes.avatar === null ? null : JSON.stringify(changes.avatar),
+        changes.privacy !== undefined,
+        changes.privacy === undefined || changes.privacy === null ? null : JSON.stringify(changes.privacy),
+      ],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+}
