@@ -16,6 +16,11 @@ import { LoginThrottle } from './services/accounts/login-throttle.js';
 import { loadOrCreateServerSecret } from './store/pg/server-secrets.js';
 import { SessionRepository } from './store/pg/sessions.js';
 import { UserRepository } from './store/pg/users.js';
+import { developerRoutes } from './edge/routes/developer.js';
+import { DeveloperPortal } from './services/developer/developer-portal.js';
+import { ApiKeyRepository } from './store/pg/api-keys.js';
+import { OrganizationRepository } from './store/pg/organizations.js';
+import { ProjectRepository } from './store/pg/projects.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 
@@ -32,11 +37,21 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const backends = await openBackends(config, logger);
   const solvers = new SolverPool({ threads: config.WORKER_THREADS });
   const metrics = new HttpMetrics();
+  const users = new UserRepository(backends.sql);
   const accounts = new AccountService(
-    new UserRepository(backends.sql),
+    users,
     new SessionRepository(backends.sql),
     new AccessTokens(config.JWT_SECRET ?? (await loadOrCreateServerSecret(backends.sql, 'access-token-hs256'))),
     new LoginThrottle(backends.counters),
+  );
+  const portal = new DeveloperPortal(
+    {
+      users,
+      organizations: new OrganizationRepository(backends.sql),
+      projects: new ProjectRepository(backends.sql),
+      apiKeys: new ApiKeyRepository(backends.sql),
+    },
+    backends.counters,
   );
 
   const readiness = () =>
@@ -63,6 +78,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
     ...apiDocsRoutes(document),
     ...authRoutes(accounts),
+    ...developerRoutes(portal),
   );
 
   const server = new EdgeServer({

@@ -77,6 +77,16 @@ export class UserRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** Adds a role if missing (idempotent); returns the user's roles afterwards. */
+  async addRole(id: string, role: string): Promise<string[] | null> {
+    const rows = await this.sql.query<{ roles: string[] }>(
+      `update users set roles = case when $2 = any(roles) then roles else array_append(roles, $2) end, updated_at = now()
+       where id = $1 returning roles`,
+      [id, role],
+    );
+    return rows[0]?.roles ?? null;
+  }
+
   /** Changes only the fields given; `null` clears avatar or privacy. */
   async updateProfile(
     id: string,

@@ -1,0 +1,157 @@
+import type { SqlExecutor } from '../sql/sql-client.js';
+
+export interface ApiKeyRecord {
+  id: string;
+  projectId: string;
+  label: string;
+  lastFour: string;
+  scopes: Record<string, boolean>;
+  plan: string;
+  quotaPerMinute: number;
+  quotaPerDay: number;
+  unlimited: boolean;
+  active: boolean;
+  restrictions: { referrers: string[]; ips: string[] };
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+interface Row extends Record<string, unknown> {
+  id: string;
+  project_id: string;
+  label: string;
+  last_four: string;
+  scopes: Record<string, boolean>;
+  plan: string;
+  quota_per_minute: number;
+  quota_per_day: number;
+  unlimited: boolean;
+  active: boolean;
+  restrictions: { referrers: string[]; ips: string[] };
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+}
+
+const COLUMNS =
+  'id, project_id, label, last_four, scopes, plan, quota_per_minute, quota_per_day, unlimited, active, restrictions, created_at, last_used_at';
+
+const toRecord = (row: Row): ApiKeyRecord => ({
+  id: row.id,
+  projectId: row.project_id,
+  label: row.label,
+  lastFour: row.last_four,
+  scopes: row.scopes,
+  plan: row.plan,
+  quotaPerMinute: Number(row.quota_per_minute),
+  quotaPerDay: Number(row.quota_per_day),
+  unlimited: row.unlimited,
+  active: row.active,
+  restrictions: row.restrictions,
+  createdAt: new Date(row.created_at).toISOString(),
+  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),
+});
+
+/** The editable settings of a key. */
+export interface ApiKeySettings {
+  label: string;
+  scopes: Record<string, boolean>;
+  plan: string;
+  quotaPerMinute: number;
+  quotaPerDay: number;
+  active: boolean;
+  restrictions: { referrers: string[]; ips: string[] };
+}
+
+/** API keys: only the SHA-256 of the secret and its last four characters are stored; every query is scoped to the owner. */
+export class ApiKeyRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  /** Inserts under one of the owner's projects; null when the project is not the owner's. */
+  async create(ownerId: string, key: { id: string; projectId: string; keyHash: string; lastFour: string } & ApiKeySettings): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(
+      `insert into api_keys (id, owner_id, project_id, label, key_hash, last_four, scopes, plan, quota_per_minute, quota_per_day, active, restrictions)
+       select $1, $2, p.id, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12::jsonb from projects p where p.id = $3 and p.owner_id = $2
+       returning ${COLUMNS}`,
+      [
+        key.id,
+        ownerId,
+        key.projectId,
+        key.label,
+        key.keyHash,
+        key.lastFour,
+        JSON.stringify(key.scopes),
+        key.plan,
+        key.quotaPerMinute,
+        key.quotaPerDay,
+        key.active,
+        JSON.stringify(key.restrictions),
+      ],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async list(ownerId: string, projectId?: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.sql.query<Row>(
+      `select ${COLUMNS} from api_keys where owner_id = $1 and ($2::uuid is null or project_id = $2) order by created_at, id limit 1000`,
+      [ownerId, projectId ?? null],
+    );
+    return rows.map(toRecord);
+  }
+
+  async find(ownerId: string, id: string): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(`select ${COLUMNS} from api_keys where owner_id = $1 and id = $2`, [ownerId, id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async update(ownerId: string, id: string, settings: ApiKeySettings): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(
+      `update api_keys set label = $3, scopes = $4::jsonb, plan = $5, quota_per_minute = $6, quota_per_day = $7,
+         active = $8, restrictions = $9::jsonb, updated_at = now()
+       where owner_id = $1 and id = $2 returning ${COLUMNS}`,
+      [
+        ownerId,
+        id,
+        settings.label,
+        JSON.stringify(settings.scopes),
+        settings.plan,
+        settings.quotaPerMinute,
+        settings.quotaPerDay,
+        settings.active,
+        JSON.stringify(settings.restrictions),
+      ],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Replaces the secret: the old one stops matching at once. */
+  async rotate(ownerId: string, id: string, keyHash: string, lastFour: string): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(
+      `update api_keys set key_hash = $3, last_four = $4, updated_at = now() where owner_id = $1 and id = $2 returning ${COLUMNS}`,
+      [ownerId, id, keyHash, lastFour],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async delete(ownerId: string, id: string): Promise<boolean> {
+    const rows = await this.sql.query('delete from api_keys where owner_id = $1 and id = $2 returning id', [ownerId, id]);
+    return rows.length > 0;
+  }
+
+  async counts(ownerId: string): Promise<{ total: number; active: number }> {
+    const rows = await this.sql.query<{ total: unknown; active: unknown }>(
+      'select count(*) as total, count(*) filter (where active) as active from api_keys where owner_id = $1',
+      [ownerId],
+    );
+    return { total: Number(rows[0]!.total), active: Number(rows[0]!.active) };
+  }
+
+  /** Raw and weighted requests of the key in the month starting `periodStart` (YYYY-MM-DD). */
+  async monthlyUsage(ownerId: string, id: string, periodStart: string): Promise<{ raw: number; weighted: number }> {
+    const rows = await this.sql.query<{ raw_requests: unknown; weighted_requests: unknown }>(
+      `select u.raw_requests, u.weighted_requests from api_key_usage_monthly u
+       join api_keys k on k.id = u.key_id where k.owner_id = $1 and u.key_id = $2 and u.period_start = $3`,
+      [ownerId, id, periodStart],
+    );
+    return { raw: Number(rows[0]?.raw_requests ?? 0), weighted: Number(rows[0]?.weighted_requests ?? 0) };
+  }
+}
