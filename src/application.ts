@@ -21,6 +21,11 @@ import { DeveloperPortal } from './services/developer/developer-portal.js';
 import { ApiKeyRepository } from './store/pg/api-keys.js';
 import { OrganizationRepository } from './store/pg/organizations.js';
 import { ProjectRepository } from './store/pg/projects.js';
+import { adminRoutes } from './edge/routes/admin.js';
+import { meRoutes } from './edge/routes/me.js';
+import { OperatorActions } from './services/admin/operator-actions.js';
+import { NotificationRepository } from './store/pg/notifications.js';
+import { PushTokenRepository } from './store/pg/push-tokens.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 
@@ -44,12 +49,14 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     new AccessTokens(config.JWT_SECRET ?? (await loadOrCreateServerSecret(backends.sql, 'access-token-hs256'))),
     new LoginThrottle(backends.counters),
   );
+  const apiKeys = new ApiKeyRepository(backends.sql);
+  const notifications = new NotificationRepository(backends.sql);
   const portal = new DeveloperPortal(
     {
       users,
       organizations: new OrganizationRepository(backends.sql),
       projects: new ProjectRepository(backends.sql),
-      apiKeys: new ApiKeyRepository(backends.sql),
+      apiKeys,
     },
     backends.counters,
   );
@@ -79,6 +86,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...apiDocsRoutes(document),
     ...authRoutes(accounts),
     ...developerRoutes(portal),
+    ...meRoutes({ notifications, pushTokens: new PushTokenRepository(backends.sql) }),
+    ...adminRoutes(new OperatorActions({ users, apiKeys, notifications })),
   );
 
   const server = new EdgeServer({

@@ -123,6 +123,20 @@ export class ApiKeyRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /**
+   * Operator-only changes (no owner scope): unlimited and quotas beyond the
+   * self-serve caps. Absent fields stay as they are.
+   */
+  async setOperatorLimits(id: string, limits: { unlimited?: boolean; quotaPerMinute?: number; quotaPerDay?: number }): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(
+      `update api_keys set unlimited = coalesce($2, unlimited), quota_per_minute = coalesce($3, quota_per_minute),
+         quota_per_day = coalesce($4, quota_per_day), updated_at = now()
+       where id = $1 returning ${COLUMNS}`,
+      [id, limits.unlimited ?? null, limits.quotaPerMinute ?? null, limits.quotaPerDay ?? null],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   /** Replaces the secret: the old one stops matching at once. */
   async rotate(ownerId: string, id: string, keyHash: string, lastFour: string): Promise<ApiKeyRecord | null> {
     const rows = await this.sql.query<Row>(

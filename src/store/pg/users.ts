@@ -87,6 +87,19 @@ export class UserRepository {
     return rows[0]?.roles ?? null;
   }
 
+  async removeRole(id: string, role: string): Promise<string[] | null> {
+    const rows = await this.sql.query<{ roles: string[] }>(
+      'update users set roles = array_remove(roles, $2), updated_at = now() where id = $1 returning roles',
+      [id, role],
+    );
+    return rows[0]?.roles ?? null;
+  }
+
+  async setDisabled(id: string, disabled: boolean): Promise<UserRecord | null> {
+    const rows = await this.sql.query<UserRow>(`update users set disabled = $2, updated_at = now() where id = $1 returning ${COLUMNS}`, [id, disabled]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   /** Changes only the fields given; `null` clears avatar or privacy. */
   async updateProfile(
     id: string,

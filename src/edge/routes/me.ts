@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ApiError } from '../../shared/errors.js';
+import type { NotificationRepository } from '../../store/pg/notifications.js';
+import type { PushTokenRepository } from '../../store/pg/push-tokens.js';
+import { principalOf } from '../auth/bearer-guard.js';
+import { defineRoute, type RouteDefinition } from '../route.js';
+
+export interface MeDeps {
+  notifications: NotificationRepository;
+  pushTokens: PushTokenRepository;
+}
+
+const route = { tags: ['me'], access: 'bearer' as const };
+
+/** The signed-in user's own data (spec part 1 §4.4). */
+export function meRoutes(deps: MeDeps): RouteDefinition[] {
+  return [
+    defineRoute({
+      ...route,
+      method: 'POST',
+      path: '/me/push-tokens',
+      summary: 'Register a push token (re-binds a token already registered to someone else)',
+      body: z.object({ token: z.string().trim().min(8).max(4096), platform: z.enum(['web', 'android', 'ios']) }),
+      handler: async (context) => ({
+        ok: true,
+        ...(await deps.pushTokens.register(principalOf(context).userId, context.body.token, context.body.platform)),
+      }),
+    }),
+    defineRoute({
+      ...route,
+      method: 'DELETE',
+      path: '/me/push-tokens/{token}',
+      summary: 'Unregister one of your push tokens',
+      errors: ['NOT_FOUND'],
+      params: z.object({ token: z.string().min(1).max(4096) }),
+      handler: async (context) => {
+        if (!(await deps.pushTokens.unregister(principalOf(context).userId, context.params.token))) {
+          throw new ApiError('NOT_FOUND', { message: 'Push token not found' });
+        }
+        return { ok: true };
+      },
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/me/notifications',
+      summary: 'Your notification inbox, newest first',
+      description: 'Records are written at send time whether or not a push reached a device; the inbox is not a delivery receipt.',
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+        offset: z.coerce.number().int().min(0).default(0),
+        type: z.string().min(1).max(64).optional(),
+      }),
+      handler: async (context) => {
+        const { limit, offset, type } = context.query;
+        const page = await deps.notifications.page(principalOf(context).userId, { limit, offset, ...(type ? { type } : {}) });
+        return { items: page.items, total: page.total, limit, offset };
+      },
+    }),
+  ];
+}
