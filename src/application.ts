@@ -8,24 +8,7 @@ import { buildOpenApiDocument } from './edge/openapi.js';
 import type { RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
-import { authRoutes } from './edge/routes/auth.js';
-import { createBearerGuard } from './edge/auth/bearer-guard.js';
-import { AccessTokens } from './services/accounts/access-tokens.js';
-import { AccountService } from './services/accounts/account-service.js';
-import { LoginThrottle } from './services/accounts/login-throttle.js';
-import { loadOrCreateServerSecret } from './store/pg/server-secrets.js';
-import { SessionRepository } from './store/pg/sessions.js';
-import { UserRepository } from './store/pg/users.js';
-import { developerRoutes } from './edge/routes/developer.js';
-import { DeveloperPortal } from './services/developer/developer-portal.js';
-import { ApiKeyRepository } from './store/pg/api-keys.js';
-import { OrganizationRepository } from './store/pg/organizations.js';
-import { ProjectRepository } from './store/pg/projects.js';
-import { adminRoutes } from './edge/routes/admin.js';
-import { meRoutes } from './edge/routes/me.js';
-import { OperatorActions } from './services/admin/operator-actions.js';
-import { NotificationRepository } from './store/pg/notifications.js';
-import { PushTokenRepository } from './store/pg/push-tokens.js';
+import { createAccountsModule } from './modules/accounts-module.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 
@@ -42,24 +25,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const backends = await openBackends(config, logger);
   const solvers = new SolverPool({ threads: config.WORKER_THREADS });
   const metrics = new HttpMetrics();
-  const users = new UserRepository(backends.sql);
-  const accounts = new AccountService(
-    users,
-    new SessionRepository(backends.sql),
-    new AccessTokens(config.JWT_SECRET ?? (await loadOrCreateServerSecret(backends.sql, 'access-token-hs256'))),
-    new LoginThrottle(backends.counters),
-  );
-  const apiKeys = new ApiKeyRepository(backends.sql);
-  const notifications = new NotificationRepository(backends.sql);
-  const portal = new DeveloperPortal(
-    {
-      users,
-      organizations: new OrganizationRepository(backends.sql),
-      projects: new ProjectRepository(backends.sql),
-      apiKeys,
-    },
-    backends.counters,
-  );
+  const accounts = await createAccountsModule(config, backends);
 
   const readiness = () =>
     checkReadiness(
@@ -84,10 +50,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   routes.push(
     ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
     ...apiDocsRoutes(document),
-    ...authRoutes(accounts),
-    ...developerRoutes(portal),
-    ...meRoutes({ notifications, pushTokens: new PushTokenRepository(backends.sql) }),
-    ...adminRoutes(new OperatorActions({ users, apiKeys, notifications })),
+    ...accounts.routes,
   );
 
   const server = new EdgeServer({
@@ -96,7 +59,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     logger,
     metrics,
-    guards: [createBearerGuard(accounts)],
+    guards: accounts.guards,
     routes,
   });
   const port = await server.listen();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
+import type { AccountData } from '../../services/accounts/account-data.js';
 import { publicUser, type AccountService } from '../../services/accounts/account-service.js';
 import type { SessionRecord } from '../../store/pg/sessions.js';
 import type { UserRecord } from '../../store/pg/users.js';
@@ -59,8 +60,30 @@ function sessionOf(session: SessionRecord, currentSessionId: string) {
 }
 
 /** Accounts and sessions (spec part 1 §4.2). */
-export function authRoutes(accounts: AccountService): RouteDefinition[] {
+export function authRoutes(accounts: AccountService, accountData: AccountData): RouteDefinition[] {
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/auth/me/export',
+      summary: 'Everything held about your account, as one JSON document',
+      tags: ['accounts'],
+      access: 'bearer',
+      handler: (context) => accountData.export(principalOf(context).userId),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/auth/me',
+      summary: 'Delete your account and everything it owns',
+      description: 'Body `{ confirm: "DELETE", password }`; the password is required when the account has one.',
+      tags: ['accounts'],
+      access: 'bearer',
+      bodyKind: 'json',
+      body: z.object({ confirm: z.literal('DELETE', { error: 'must be the word DELETE' }), password: z.string().max(1024).optional() }),
+      handler: async (context) => {
+        await accountData.delete(principalOf(context).userId, context.body.password);
+        return { deleted: true };
+      },
+    }),
     defineRoute({
       method: 'POST',
       path: '/auth/register',

@@ -4,6 +4,7 @@ import type { NotificationRepository } from '../../store/pg/notifications.js';
 import type { PushTokenRepository } from '../../store/pg/push-tokens.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
+import { pagingQuery } from '../schemas/paging.js';
 
 export interface MeDeps {
   notifications: NotificationRepository;
@@ -46,11 +47,7 @@ export function meRoutes(deps: MeDeps): RouteDefinition[] {
       path: '/me/notifications',
       summary: 'Your notification inbox, newest first',
       description: 'Records are written at send time whether or not a push reached a device; the inbox is not a delivery receipt.',
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-        offset: z.coerce.number().int().min(0).default(0),
-        type: z.string().min(1).max(64).optional(),
-      }),
+      query: z.object({ ...pagingQuery, type: z.string().min(1).max(64).optional() }),
       handler: async (context) => {
         const { limit, offset, type } = context.query;
         const page = await deps.notifications.page(principalOf(context).userId, { limit, offset, ...(type ? { type } : {}) });

@@ -66,6 +66,12 @@ export class SessionRepository {
     return rows.map(toRecord);
   }
 
+  /** Every session of the user, revoked and expired ones too (for the data export). */
+  async listAll(userId: string): Promise<SessionRecord[]> {
+    const rows = await this.sql.query<SessionRow>(`select ${COLUMNS} from sessions where user_id = $1 order by created_at desc`, [userId]);
+    return rows.map(toRecord);
+  }
+
   /** Marks the session seen, at most once per `minIntervalSeconds`, so a busy client does not write on every request. */
   async touch(userId: string, sessionId: string, minIntervalSeconds: number): Promise<void> {
     await this.sql.query(

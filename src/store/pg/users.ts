@@ -100,6 +100,11 @@ export class UserRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** Deletes the user; every owned record goes with it (foreign keys cascade). */
+  async delete(id: string): Promise<boolean> {
+    return (await this.sql.query('delete from users where id = $1 returning id', [id])).length > 0;
+  }
+
   /** Changes only the fields given; `null` clears avatar or privacy. */
   async updateProfile(
     id: string,

@@ -1,0 +1,71 @@
+import type { Backends } from '../backends.js';
+import { createBearerGuard } from '../edge/auth/bearer-guard.js';
+import type { RequestGuard } from '../edge/request-pipeline.js';
+import type { RouteDefinition } from '../edge/route.js';
+import { adminRoutes } from '../edge/routes/admin.js';
+import { authRoutes } from '../edge/routes/auth.js';
+import { developerRoutes } from '../edge/routes/developer.js';
+import { historyRoutes } from '../edge/routes/history.js';
+import { liveShareRoutes } from '../edge/routes/live-shares.js';
+import { meRoutes } from '../edge/routes/me.js';
+import { savedPlacesRoutes } from '../edge/routes/saved-places.js';
+import { AccessTokens } from '../services/accounts/access-tokens.js';
+import { AccountData } from '../services/accounts/account-data.js';
+import { AccountService } from '../services/accounts/account-service.js';
+import { LoginThrottle } from '../services/accounts/login-throttle.js';
+import { OperatorActions } from '../services/admin/operator-actions.js';
+import { DeveloperPortal } from '../services/developer/developer-portal.js';
+import type { Config } from '../shared/config.js';
+import { ApiKeyRepository } from '../store/pg/api-keys.js';
+import { HistoryRepository } from '../store/pg/history.js';
+import { LiveShareRepository } from '../store/pg/live-shares.js';
+import { NotificationRepository } from '../store/pg/notifications.js';
+import { OrganizationRepository } from '../store/pg/organizations.js';
+import { ProjectRepository } from '../store/pg/projects.js';
+import { PushTokenRepository } from '../store/pg/push-tokens.js';
+import { SavedListRepository } from '../store/pg/saved-lists.js';
+import { SavedPlaceRepository } from '../store/pg/saved-places.js';
+import { loadOrCreateServerSecret } from '../store/pg/server-secrets.js';
+import { SessionRepository } from '../store/pg/sessions.js';
+import { UserRepository } from '../store/pg/users.js';
+
+export interface AccountsModule {
+  guards: RequestGuard[];
+  routes: RouteDefinition[];
+}
+
+/**
+ * Accounts, sessions, the developer portal, operator actions and the user's
+ * own data (spec part 1): repositories, services and route tables wired together.
+ */
+export async function createAccountsModule(config: Config, backends: Backends): Promise<AccountsModule> {
+  const { sql, counters } = backends;
+  const users = new UserRepository(sql);
+  const sessions = new SessionRepository(sql);
+  const apiKeys = new ApiKeyRepository(sql);
+  const notifications = new NotificationRepository(sql);
+  const savedPlaces = new SavedPlaceRepository(sql);
+  const savedLists = new SavedListRepository(sql);
+  const history = new HistoryRepository(sql);
+  const liveShares = new LiveShareRepository(sql);
+
+  const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
+  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), new LoginThrottle(counters));
+  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares });
+  const portal = new DeveloperPortal(
+    { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
+    counters,
+  );
+  return {
+    guards: [createBearerGuard(accounts)],
+    routes: [
+      ...authRoutes(accounts, accountData),
+      ...developerRoutes(portal),
+      ...meRoutes({ notifications, pushTokens: new PushTokenRepository(sql) }),
+      ...savedPlacesRoutes(savedPlaces, savedLists),
+      ...historyRoutes(history, users),
+      ...liveShareRoutes(liveShares),
+      ...adminRoutes(new OperatorActions({ users, apiKeys, notifications })),
+    ],
+  };
+}

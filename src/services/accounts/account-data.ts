@@ -1,0 +1,70 @@
+import { ApiError } from '../../shared/errors.js';
+import type { HistoryRepository } from '../../store/pg/history.js';
+import type { LiveShareRepository } from '../../store/pg/live-shares.js';
+import type { SavedListRepository } from '../../store/pg/saved-lists.js';
+import type { SavedPlaceRepository } from '../../store/pg/saved-places.js';
+import type { SessionRepository } from '../../store/pg/sessions.js';
+import type { UserRepository } from '../../store/pg/users.js';
+import { verifyPassword } from './password-hasher.js';
+
+export interface AccountDataRepositories {
+  users: UserRepository;
+  sessions: SessionRepository;
+  savedPlaces: SavedPlaceRepository;
+  savedLists: SavedListRepository;
+  history: HistoryRepository;
+  liveShares: LiveShareRepository;
+}
+
+/** Everything we hold about an account: the export (data portability) and the deletion. */
+export class AccountData {
+  constructor(private readonly repositories: AccountDataRepositories) {}
+
+  /** One JSON document with every section of spec part 1 §4.2; no secret (hash, token) is included. */
+  async export(userId: string) {
+    const { users, sessions, savedPlaces, savedLists, history, liveShares } = this.repositories;
+    const user = await users.findById(userId);
+    if (!user) throw new ApiError('UNAUTHENTICATED');
+    const [places, lists, entries, shares, allSessions] = await Promise.all([
+      savedPlaces.listAll(userId),
+      savedLists.list(userId),
+      history.listAll(userId),
+      liveShares.listAll(userId),
+      sessions.listAll(userId),
+    ]);
+    return {
+      exportedAt: new Date().toISOString(),
+      account: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        roles: user.roles,
+        profile: { avatar: user.avatar, privacy: user.privacy },
+        hasPassword: user.passwordHash !== null,
+        createdAt: user.createdAt,
+      },
+      savedLocations: { places, lists },
+      mapHistory: entries,
+      liveShares: shares,
+      // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
+      signDisregards: [],
+      sessions: allSessions.map(({ userId: _owner, ...session }) => session),
+    };
+  }
+
+  /**
+   * Deletes the account and, by cascade, its sessions, saved places and lists,
+   * history, live shares, push tokens, notifications, organizations, projects and keys.
+   */
+  async delete(userId: string, password: string | undefined): Promise<void> {
+    const user = await this.repositories.users.findById(userId);
+    if (!user) throw new ApiError('UNAUTHENTICATED');
+    if (user.passwordHash !== null) {
+      if (!password) throw new ApiError('VALIDATION_ERROR', { message: ['password: required to delete an account that has one'] });
+      if (!(await verifyPassword(password, user.passwordHash))) {
+        throw new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
+      }
+    }
+    await this.repositories.users.delete(userId);
+  }
+}
