@@ -73,6 +73,14 @@ describe.each([
     expect(await store.getValue('session')).toBeNull();
   });
 
+  it('hands a single-use value to exactly one of concurrent takers', async () => {
+    const store = await makeStore();
+    await store.setValue('state', 'once', 60_000);
+    const taken = await Promise.all(Array.from({ length: 10 }, () => store.takeValue('state')));
+    expect(taken.filter((value) => value === 'once')).toHaveLength(1);
+    expect(await store.getValue('state')).toBeNull();
+  });
+
   it('answers a ping', async () => {
     const store = await makeStore();
     await expect(store.ping()).resolves.toBeUndefined();

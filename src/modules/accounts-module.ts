@@ -28,6 +28,10 @@ import { SavedPlaceRepository } from '../store/pg/saved-places.js';
 import { loadOrCreateServerSecret } from '../store/pg/server-secrets.js';
 import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
+import { IdentityRepository } from '../store/pg/identities.js';
+import { authProviderRoutes } from '../edge/routes/auth-providers.js';
+import { OidcProvider } from '../services/accounts/oidc/oidc-provider.js';
+import { SocialSignIn } from '../services/accounts/oidc/social-sign-in.js';
 
 export interface AccountsModule {
   guards: RequestGuard[];
@@ -50,7 +54,15 @@ export async function createAccountsModule(config: Config, backends: Backends): 
   const liveShares = new LiveShareRepository(sql);
 
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
-  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), new LoginThrottle(counters));
+  const identities = new IdentityRepository(sql);
+  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), new LoginThrottle(counters), identities);
+  const signIn = new SocialSignIn(
+    config.OIDC_PROVIDERS.map((provider) => new OidcProvider(provider)),
+    users,
+    identities,
+    accounts,
+    counters,
+  );
   const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares });
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
@@ -60,6 +72,7 @@ export async function createAccountsModule(config: Config, backends: Backends): 
     guards: [createBearerGuard(accounts)],
     routes: [
       ...authRoutes(accounts, accountData),
+      ...authProviderRoutes({ signIn, publicBaseUrl: config.PUBLIC_BASE_URL, captchaSiteKey: config.CAPTCHA_SITE_KEY }),
       ...developerRoutes(portal),
       ...meRoutes({ notifications, pushTokens: new PushTokenRepository(sql) }),
       ...savedPlacesRoutes(savedPlaces, savedLists),

@@ -34,6 +34,43 @@ const identifier = (fallback: string) =>
     .regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits or _ (max 41 characters)')
     .default(fallback);
 
+/** Issuer URLs must be https, except on loopback (a local provider in development and tests). */
+function isAllowedIssuer(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** One generic OpenID Connect provider for social and identity-provider sign-in. */
+export const oidcProviderSchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
+  label: z.string().min(1).max(60),
+  issuer: z.string().refine(isAllowedIssuer, { message: 'must be an https URL (http only on loopback)' }),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1).optional(),
+  scopes: z.string().default('openid email profile'),
+});
+export type OidcProviderConfig = z.infer<typeof oidcProviderSchema>;
+
+const jsonList = <T extends z.ZodType>(item: T) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (!value) return [];
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be a JSON array' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(item));
+
 /**
  * The environment the process reads, validated once at start.
  * Nothing else in the code base reads `process.env`.
@@ -70,6 +107,12 @@ export const configSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
+  /** JSON array of OpenID Connect providers: `[{ id, label, issuer, clientId, clientSecret?, scopes? }]`. */
+  OIDC_PROVIDERS: jsonList(oidcProviderSchema),
+  /** Public origin of the API (e.g. https://api.example.com), used in OAuth redirect URIs; unset = from the Host header. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Captcha site key shown to the browser sign-in form; captcha is enabled when set. */
+  CAPTCHA_SITE_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */

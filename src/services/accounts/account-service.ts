@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { SessionRecord, SessionRepository } from '../../store/pg/sessions.js';
+import type { IdentityRepository } from '../../store/pg/identities.js';
 import type { Avatar, Privacy, UserRecord, UserRepository } from '../../store/pg/users.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -40,6 +41,7 @@ export class AccountService {
     private readonly sessions: SessionRepository,
     private readonly tokens: AccessTokens,
     private readonly throttle: LoginThrottle,
+    private readonly identities: IdentityRepository,
   ) {}
 
   async register(input: { email: string; password: string; name?: string }, client: ClientInfo): Promise<SignInEnvelope> {
@@ -52,12 +54,19 @@ export class AccountService {
     if (!user) {
       throw new ApiError('VALIDATION_ERROR', { message: ['email: an account with this e-mail already exists'], details: { reason: 'email_taken' } });
     }
-    return this.openSession(user, client);
+    return this.openSessionFor(user, client);
   }
 
   async login(input: { email: string; password: string }, client: ClientInfo): Promise<SignInEnvelope> {
     await this.throttle.assertAllowed(input.email, client.ipAddress);
     const user = await this.users.findByEmail(input.email);
+    if (user && user.passwordHash === null) {
+      // A provider-only account: say how to sign in instead; this is not a failed attempt.
+      throw new ApiError('PROVIDER_ACCOUNT', {
+        message: 'This account signs in through an identity provider',
+        details: { signInMethod: 'oidc', provider: await this.identities.firstProviderOf(user.id), exchangeEndpoint: '/api/v1/auth/idp' },
+      });
+    }
     const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
     if (!user || !user.passwordHash || !valid) {
       await this.throttle.recordFailure(input.email, client.ipAddress);
@@ -66,7 +75,7 @@ export class AccountService {
     if (user.disabled) {
       throw new ApiError('VALIDATION_ERROR', { message: 'Account disabled', details: { reason: 'account_disabled' } });
     }
-    return this.openSession(user, client);
+    return this.openSessionFor(user, client);
   }
 
   /** The user and session behind a bearer token, or null when the token or its session is no longer valid. */
@@ -109,7 +118,8 @@ export class AccountService {
     return this.sessions.revokeOthers(userId, currentSessionId);
   }
 
-  private async openSession(user: UserRecord, client: ClientInfo): Promise<SignInEnvelope> {
+  /** Opens a session for an already authenticated user (password, social or IdP sign-in). */
+  async openSessionFor(user: UserRecord, client: ClientInfo): Promise<SignInEnvelope> {
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
     const session = await this.sessions.create({
       id: randomUUID(),

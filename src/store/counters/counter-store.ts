@@ -25,6 +25,8 @@ export interface CounterStore {
   setValue(key: string, value: string, ttlMs: number): Promise<void>;
   getValue(key: string): Promise<string | null>;
   deleteValue(key: string): Promise<void>;
+  /** Reads and deletes a value atomically: of two concurrent takes, only one gets it (single-use tokens). */
+  takeValue(key: string): Promise<string | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

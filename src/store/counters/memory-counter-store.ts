@@ -52,6 +52,12 @@ export class MemoryCounterStore implements CounterStore {
     this.entries.delete(key);
   }
 
+  async takeValue(key: string): Promise<string | null> {
+    const value = this.live(key, this.now())?.value ?? null;
+    this.entries.delete(key);
+    return value;
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {

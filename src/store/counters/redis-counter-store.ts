@@ -105,6 +105,11 @@ export class RedisCounterStore implements CounterStore {
     await this.client.del(this.prefix + key);
   }
 
+  async takeValue(key: string): Promise<string | null> {
+    const value = await this.client.getDel(this.prefix + key);
+    return value === null ? null : String(value);
+  }
+
   async ping(): Promise<void> {
     await this.client.ping();
   }

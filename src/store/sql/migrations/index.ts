@@ -3,9 +3,10 @@ import { accountsMigration } from './001-accounts.js';
 import { developerPortalMigration } from './002-developer-portal.js';
 import { notificationsMigration } from './003-notifications.js';
 import { userDataMigration } from './004-user-data.js';
+import { identitiesMigration } from './005-identities.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration];

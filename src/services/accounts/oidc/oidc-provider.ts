@@ -1,0 +1,130 @@
+import { createRemoteJWKSet, jwtVerify, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
+import type { OidcProviderConfig } from '../../../shared/config.js';
+
+/** Outbound calls to a provider give up after this long. */
+const PROVIDER_TIMEOUT_MS = 5_000;
+/** Only asymmetric algorithms: an HS256 token "signed" with the public client id must never verify. */
+const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+
+interface Discovery {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+}
+
+export interface VerifiedIdentity {
+  provider: string;
+  subject: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+}
+
+export class OidcError extends Error {
+  constructor(readonly reason: string, message: string) {
+    super(message);
+    this.name = 'OidcError';
+  }
+}
+
+/**
+ * A generic OpenID Connect provider from operator configuration (never from
+ * user input, so its URLs are not an SSRF vector). Discovery and keys are
+ * fetched lazily and cached; ID tokens are verified against the provider's JWKS
+ * with issuer and audience pinned.
+ */
+export class OidcProvider {
+  private discovery: Promise<Discovery> | undefined;
+  private jwks: JWTVerifyGetKey | undefined;
+
+  constructor(readonly config: OidcProviderConfig) {}
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  private discover(): Promise<Discovery> {
+    this.discovery ??= (async () => {
+      const url = `${this.config.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+      const response = await fetch(url, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS), redirect: 'error' });
+      if (!response.ok) throw new OidcError('provider_unavailable', `discovery answered ${response.status}`);
+      const document = (await response.json()) as Discovery;
+      if (document.issuer !== this.config.issuer) throw new OidcError('provider_misconfigured', 'discovery issuer does not match the configured issuer');
+      return document;
+    })().catch((error: unknown) => {
+      this.discovery = undefined;
+      throw error instanceof OidcError ? error : new OidcError('provider_unavailable', (error as Error).message);
+    });
+    return this.discovery;
+  }
+
+  async authorizationUrl(parameters: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
+    const { authorization_endpoint: endpoint } = await this.discover();
+    const url = new URL(endpoint);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.config.clientId,
+      redirect_uri: parameters.redirectUri,
+      scope: this.config.scopes,
+      state: parameters.state,
+      nonce: parameters.nonce,
+      code_challenge: parameters.codeChallenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    return url.toString();
+  }
+
+  /** Exchanges an authorization code (with its PKCE verifier) for the ID token. */
+  async exchangeCode(parameters: { code: string; redirectUri: string; codeVerifier: string }): Promise<string> {
+    const { token_endpoint: endpoint } = await this.discover();
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: parameters.code,
+      redirect_uri: parameters.redirectUri,
+      client_id: this.config.clientId,
+      code_verifier: parameters.codeVerifier,
+      ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}),
+    });
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form,
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+      redirect: 'error',
+    }).catch((error: Error) => {
+      throw new OidcError('provider_unavailable', error.message);
+    });
+    if (!response.ok) throw new OidcError('code_rejected', `token endpoint answered ${response.status}`);
+    const body = (await response.json()) as { id_token?: unknown };
+    if (typeof body.id_token !== 'string') throw new OidcError('code_rejected', 'no id_token in the token response');
+    return body.id_token;
+  }
+
+  /** Verifies signature, issuer, audience, expiry (and nonce when given); returns the identity. */
+  async verifyIdToken(idToken: string, expectedNonce?: string): Promise<VerifiedIdentity> {
+    const { jwks_uri: jwksUri } = await this.discover();
+    this.jwks ??= createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: PROVIDER_TIMEOUT_MS });
+    try {
+      const { payload } = await jwtVerify(idToken, this.jwks, {
+        issuer: this.config.issuer,
+        audience: this.config.clientId,
+        algorithms: ID_TOKEN_ALGORITHMS,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      if (expectedNonce !== undefined && payload.nonce !== expectedNonce) throw new OidcError('invalid_token', 'nonce mismatch');
+      if (typeof payload.email !== 'string' || !payload.email) throw new OidcError('invalid_token', 'the token carries no e-mail');
+      return {
+        provider: this.config.id,
+        subject: String(payload.sub),
+        email: payload.email.trim().toLowerCase(),
+        emailVerified: payload.email_verified === true || payload.email_verified === 'true',
+        name: typeof payload.name === 'string' ? payload.name.slice(0, 160) : '',
+      };
+    } catch (error) {
+      if (error instanceof OidcError) throw error;
+      if (error instanceof joseErrors.JOSEError) throw new OidcError('invalid_token', error.code);
+      throw new OidcError('provider_unavailable', (error as Error).message);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { SqlExecutor } from '../sql/sql-client.js';
+
+/** Links between our users and their accounts at OpenID Connect providers. */
+export class IdentityRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  async findUserId(provider: string, subject: string): Promise<string | null> {
+    const rows = await this.sql.query<{ user_id: string }>('select user_id from user_identities where provider = $1 and subject = $2', [provider, subject]);
+    return rows[0]?.user_id ?? null;
+  }
+
+  /** Links (idempotently) the provider account to the user. */
+  async link(provider: string, subject: string, userId: string, email: string): Promise<void> {
+    await this.sql.query(
+      `insert into user_identities (provider, subject, user_id, email) values ($1, $2, $3, $4)
+       on conflict (provider, subject) do update set user_id = excluded.user_id, email = excluded.email`,
+      [provider, subject, userId, email],
+    );
+  }
+
+  /** The first provider the user signs in with, if any. */
+  async firstProviderOf(userId: string): Promise<string | null> {
+    const rows = await this.sql.query<{ provider: string }>('select provider from user_identities where user_id = $1 order by created_at limit 1', [userId]);
+    return rows[0]?.provider ?? null;
+  }
+}
