@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, PASSWORD, registerUser, uniqueEmail, type ApiClient } from './support/api-client.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, PASSWORD, registerUser, uniqueEmail } from './support/api-client.js';
+import { startServerProcess } from './support/server-process.js';
+import { useServer } from './support/server-fixture.js';
 import { realServices, uniqueName } from './support/services.js';
 
-let server: ServerProcess;
-let api: ApiClient;
-beforeAll(async () => {
-  server = await startServerProcess();
-  api = apiClient(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const fixture = useServer();
+const api = fixture.api;
 
 describe('register', () => {
   it('creates the account, stores the e-mail lowercased and the name trimmed, and signs in', async () => {

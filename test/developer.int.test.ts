@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, registerUser, type ApiClient } from './support/api-client.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, registerUser } from './support/api-client.js';
+import { useServer } from './support/server-fixture.js';
 
-let server: ServerProcess;
-let api: ApiClient;
-beforeAll(async () => {
-  server = await startServerProcess();
-  api = apiClient(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const fixture = useServer();
+const api = fixture.api;
 
 /** A signed-in developer with an organization and a project. */
 async function developer(label = 'dev') {

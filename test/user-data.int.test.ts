@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, PASSWORD, registerUser, type ApiClient } from './support/api-client.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, PASSWORD, registerUser } from './support/api-client.js';
+import { useServer } from './support/server-fixture.js';
 
-let server: ServerProcess;
-let api: ApiClient;
-beforeAll(async () => {
-  server = await startServerProcess();
-  api = apiClient(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const fixture = useServer();
+const api = fixture.api;
 
 const tayaran = { name: 'شارع الطيران', lat: 30.0626, lng: 31.3219, detail: 'Nasr City, Cairo' };
 
@@ -144,11 +137,11 @@ describe('export and deletion', () => {
     const user = await registerUser(api);
     const share = (await api.post('/me/live-shares', { lat: 30, lng: 31 }, user.token)).body;
     expect((await api.delete('/auth/me', user.token)).status).toBe(400);
-    const wrongWord = await fetch(`${server.baseUrl}/api/v1/auth/me`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: 'delete', password: PASSWORD }) });
+    const wrongWord = await fetch(`${fixture.server.baseUrl}/api/v1/auth/me`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: 'delete', password: PASSWORD }) });
     expect(wrongWord.status).toBe(400);
-    const noPassword = await fetch(`${server.baseUrl}/api/v1/auth/me`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: 'DELETE' }) });
+    const noPassword = await fetch(`${fixture.server.baseUrl}/api/v1/auth/me`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: 'DELETE' }) });
     expect(noPassword.status).toBe(400);
-    const deleted = await fetch(`${server.baseUrl}/api/v1/auth/me`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: 'DELETE', password: PASSWORD }) });
+    const deleted = await fetch(`${fixture.server.baseUrl}/api/v1/auth/me`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: 'DELETE', password: PASSWORD }) });
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({ deleted: true });
     expect((await api.get('/auth/me', user.token)).status).toBe(401);

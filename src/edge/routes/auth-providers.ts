@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { SocialSignIn } from '../../services/accounts/oidc/social-sign-in.js';
+import { clientInfoOf } from '../auth/client-info.js';
 import { defineRoute, HttpReply, type RequestContext, type RouteDefinition } from '../route.js';
 
 export interface AuthProvidersDeps {
@@ -13,9 +14,6 @@ export interface AuthProvidersDeps {
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 const providerParams = z.object({ provider: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) });
 
-function clientOf(context: Pick<RequestContext, 'remoteAddress' | 'headers'>) {
-  return { ipAddress: context.remoteAddress, userAgent: context.headers['user-agent'] ?? '' };
-}
 
 /** Social and identity-provider sign-in (spec part 1 §4.2), over generic OpenID Connect providers. */
 export function authProviderRoutes(deps: AuthProvidersDeps): RouteDefinition[] {
@@ -60,7 +58,7 @@ export function authProviderRoutes(deps: AuthProvidersDeps): RouteDefinition[] {
       access: 'public',
       params: providerParams,
       query: z.object({ code: z.string().max(4096).optional(), state: z.string().max(256).optional(), error: z.string().max(256).optional() }),
-      handler: async (context) => HttpReply.redirect(await deps.signIn.callback(context.params.provider, context.query, clientOf(context))),
+      handler: async (context) => HttpReply.redirect(await deps.signIn.callback(context.params.provider, context.query, clientInfoOf(context))),
     }),
     defineRoute({
       method: 'POST',
@@ -69,7 +67,7 @@ export function authProviderRoutes(deps: AuthProvidersDeps): RouteDefinition[] {
       tags: ['accounts'],
       access: 'public',
       body: z.object({ linkToken: z.string().min(1).max(256), password: z.string().max(1024).optional() }),
-      handler: (context) => deps.signIn.confirmLink(context.body.linkToken, context.body.password, clientOf(context)),
+      handler: (context) => deps.signIn.confirmLink(context.body.linkToken, context.body.password, clientInfoOf(context)),
     }),
     defineRoute({
       method: 'POST',
@@ -79,7 +77,7 @@ export function authProviderRoutes(deps: AuthProvidersDeps): RouteDefinition[] {
       access: 'public',
       errors: ['UNAUTHENTICATED', 'SERVICE_UNAVAILABLE'],
       body: z.object({ idToken: z.string().min(10).max(16_384) }),
-      handler: (context) => deps.signIn.exchangeIdToken(context.body.idToken, clientOf(context)),
+      handler: (context) => deps.signIn.exchangeIdToken(context.body.idToken, clientInfoOf(context)),
     }),
   ];
 }

@@ -6,6 +6,7 @@ import type { SessionRecord } from '../../store/pg/sessions.js';
 import type { UserRecord } from '../../store/pg/users.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { queryBoolean } from '../input.js';
+import { clientInfoOf } from '../auth/client-info.js';
 import { defineRoute, type RequestContext, type RouteDefinition } from '../route.js';
 
 const email = z
@@ -37,9 +38,6 @@ const sessionView = z.object({
   current: z.boolean(),
 });
 
-function clientOf(context: Pick<RequestContext, 'remoteAddress' | 'headers'>) {
-  return { ipAddress: context.remoteAddress, userAgent: context.headers['user-agent'] ?? '' };
-}
 
 function profileUser(user: UserRecord) {
   return { ...publicUser(user), profile: { avatar: user.avatar, privacy: user.privacy } };
@@ -92,7 +90,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       access: 'public',
       body: z.object({ email, password, name: z.string().trim().max(160).optional(), captchaToken: z.string().max(4096).optional() }),
       response: envelope,
-      handler: (context) => accounts.register(context.body, clientOf(context)),
+      handler: (context) => accounts.register(context.body, clientInfoOf(context)),
     }),
     defineRoute({
       method: 'POST',
@@ -104,7 +102,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       errors: ['RATE_LIMITED'],
       body: z.object({ email, password: z.string().min(1).max(1024), captchaToken: z.string().max(4096).optional() }),
       response: envelope,
-      handler: (context) => accounts.login(context.body, clientOf(context)),
+      handler: (context) => accounts.login(context.body, clientInfoOf(context)),
     }),
     defineRoute({
       method: 'GET',
