@@ -79,6 +79,16 @@ describe.each([
     expect(rows).toEqual([{ name: hostile, name_ar: 'شارع الطيران' }]);
   });
 
+  it('stores JSON passed as text and reads it back as an object', async () => {
+    // Repositories pass JSON as text and cast in SQL ($1::text::jsonb): a bare $1::jsonb
+    // parameter makes the postgres driver encode the string once more.
+    const schema = newSchema();
+    const sql = await makeClient(schema);
+    await applyMigrations(sql, schema, [{ version: 1, name: 'documents', sql: 'create table documents (body jsonb not null)' }]);
+    await sql.query('insert into documents (body) values ($1::text::jsonb)', [JSON.stringify({ name: 'مدينة نصر', tags: ['a'] })]);
+    expect(await sql.query('select body from documents')).toEqual([{ body: { name: 'مدينة نصر', tags: ['a'] } }]);
+  });
+
   it('rolls a failed transaction back', async () => {
     const schema = newSchema();
     const sql = await makeClient(schema);

@@ -70,7 +70,7 @@ export class ApiKeyRepository {
   async create(ownerId: string, key: { id: string; projectId: string; keyHash: string; lastFour: string } & ApiKeySettings): Promise<ApiKeyRecord | null> {
     const rows = await this.sql.query<Row>(
       `insert into api_keys (id, owner_id, project_id, label, key_hash, last_four, scopes, plan, quota_per_minute, quota_per_day, active, restrictions)
-       select $1, $2, p.id, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12::jsonb from projects p where p.id = $3 and p.owner_id = $2
+       select $1, $2, p.id, $4, $5, $6, $7::text::jsonb, $8, $9, $10, $11, $12::text::jsonb from projects p where p.id = $3 and p.owner_id = $2
        returning ${COLUMNS}`,
       [
         key.id,
@@ -105,8 +105,8 @@ export class ApiKeyRepository {
 
   async update(ownerId: string, id: string, settings: ApiKeySettings): Promise<ApiKeyRecord | null> {
     const rows = await this.sql.query<Row>(
-      `update api_keys set label = $3, scopes = $4::jsonb, plan = $5, quota_per_minute = $6, quota_per_day = $7,
-         active = $8, restrictions = $9::jsonb, updated_at = now()
+      `update api_keys set label = $3, scopes = $4::text::jsonb, plan = $5, quota_per_minute = $6, quota_per_day = $7,
+         active = $8, restrictions = $9::text::jsonb, updated_at = now()
        where owner_id = $1 and id = $2 returning ${COLUMNS}`,
       [
         ownerId,

@@ -57,7 +57,7 @@ export class LiveShareRepository {
   async create(userId: string, share: { id: string; tokenHash: string; expiresAt: Date } & LiveSharePosition): Promise<LiveShareRecord> {
     const rows = await this.sql.query<Row>(
       `insert into live_shares (id, user_id, token_hash, lat, lng, heading, eta_seconds, destination, expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9) returning ${COLUMNS}`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb, $9) returning ${COLUMNS}`,
       [
         share.id,
         userId,

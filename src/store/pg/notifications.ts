@@ -70,7 +70,7 @@ export class NotificationRepository {
     const rows = await this.sql.query<{ count: unknown }>(
       `with inserted as (
          insert into notifications (id, user_id, type, title, body, url, data)
-         select gen_random_uuid(), u.id, $1, $2, $3, $4, $5::jsonb from users u where not u.disabled
+         select gen_random_uuid(), u.id, $1, $2, $3, $4, $5::text::jsonb from users u where not u.disabled
          returning 1
        ) select count(*) as count from inserted`,
       [notification.type, notification.title, notification.body, notification.url, notification.data === null ? null : JSON.stringify(notification.data)],

@@ -113,8 +113,8 @@ export class UserRepository {
     const rows = await this.sql.query<UserRow>(
       `update users set
          name = case when $2::boolean then $3 else name end,
-         avatar = case when $4::boolean then $5::jsonb else avatar end,
-         privacy = case when $6::boolean then $7::jsonb else privacy end,
+         avatar = case when $4::boolean then $5::text::jsonb else avatar end,
+         privacy = case when $6::boolean then $7::text::jsonb else privacy end,
          updated_at = now()
        where id = $1 returning ${COLUMNS}`,
       [

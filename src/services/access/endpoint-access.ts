@@ -1,0 +1,304 @@
+/**
+ * Every endpoint the spec names (parts 1 to 3, endpoint tables and prose), with who may call it and
+ * which key scopes it needs. This table is the single source for the access gate: access rules are
+ * scattered across section headings, table columns and prose in the spec, so they are settled once
+ * here, where they can be reviewed against the spec side by side, instead of being re-derived in each
+ * route. A test compares every registered route to this table, so a route added without a row, or a
+ * row whose route is gone, fails the build rather than shipping with a guessed (and possibly open)
+ * access class. Rows follow spec order so a reader can walk the spec and the table together; an
+ * endpoint named in several places appears once, at the section that defines it, with every naming
+ * section listed in `source`.
+ */
+
+/** Who may call an endpoint (spec part 1 §4.3, §5). */
+export type AccessClass =
+  | 'open' // no credentials needed; an API key, if presented, is still held to its scopes and quotas
+  | 'key-or-bearer' // a developer API key or a signed-in user's bearer token; anonymous gets 401
+  | 'bearer' // a signed-in user's bearer token only (developer portal, account, user data)
+  | 'admin'; // bearer token of a user with role admin or super_admin
+
+export interface EndpointAccess {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path relative to /api/v1, OpenAPI style parameters: /places/{slug} */
+  path: string;
+  access: AccessClass;
+  /** Scopes a key must grant, all of them (empty for endpoints that need no scope). */
+  scopes: readonly Scope[];
+  /** Tighter per-IP throttle per minute where the spec names one (part 1 §8 rule 4), else omitted. */
+  throttlePerMinute?: number;
+  /** Never throttled (map-tile layers fetched in bursts, part 1 §8 rule 4), else omitted. */
+  neverThrottled?: boolean;
+  /** Spec section the row comes from, e.g. 'part2 §4.2'. */
+  source: string;
+}
+
+export type Scope =
+  | 'search'
+  | 'geocode'
+  | 'places'
+  | 'routing'
+  | 'traffic'
+  | 'telemetry'
+  | 'tiles'
+  | 'imagery'
+  | 'geo'
+  | 'insights'
+  | 'optimize';
+
+export const ENDPOINT_ACCESS: readonly EndpointAccess[] = [
+  // ───────────────────────────── Part 1: access, accounts ─────────────────────────────
+
+  // §4.1 Developer portal: a user session token, never an API key, so no scopes.
+  { method: 'POST', path: '/developer/enroll', access: 'bearer', scopes: [], source: 'part1 §4.1, part1 §5' },
+  { method: 'GET', path: '/developer/access', access: 'bearer', scopes: [], source: 'part1 §4.1, part1 §5' },
+  { method: 'GET', path: '/developer/overview', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'GET', path: '/developer/scopes', access: 'bearer', scopes: [], source: 'part1 §4.1, part1 §2.2' },
+  { method: 'GET', path: '/developer/summary', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'GET', path: '/developer/organizations', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'POST', path: '/developer/organizations', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'PATCH', path: '/developer/organizations/{id}', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'DELETE', path: '/developer/organizations/{id}', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'GET', path: '/developer/projects', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'POST', path: '/developer/organizations/{id}/projects', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'POST', path: '/developer/projects', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'PATCH', path: '/developer/projects/{id}', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'DELETE', path: '/developer/projects/{id}', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'GET', path: '/developer/api-keys', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'POST', path: '/developer/api-keys', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'GET', path: '/developer/api-keys/{id}/usage', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'GET', path: '/developer/api-keys/{id}/usage/monthly', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+  { method: 'PATCH', path: '/developer/api-keys/{id}', access: 'bearer', scopes: [], source: 'part1 §4.1, part1 §3' },
+  { method: 'POST', path: '/developer/api-keys/{id}/rotate', access: 'bearer', scopes: [], source: 'part1 §4.1, part1 §3' },
+  { method: 'DELETE', path: '/developer/api-keys/{id}', access: 'bearer', scopes: [], source: 'part1 §4.1, part1 §3' },
+  // The sandbox call itself needs only the session; the request it replays is held to the chosen key's scopes.
+  { method: 'POST', path: '/developer/sandbox', access: 'bearer', scopes: [], source: 'part1 §4.1' },
+
+  // §4.2 Accounts and sessions.
+  { method: 'POST', path: '/auth/register', access: 'open', scopes: [], source: 'part1 §4.2' },
+  { method: 'POST', path: '/auth/login', access: 'open', scopes: [], source: 'part1 §4.2' },
+  { method: 'GET', path: '/auth/me', access: 'bearer', scopes: [], source: 'part1 §4.2' },
+  { method: 'PATCH', path: '/auth/me', access: 'bearer', scopes: [], source: 'part1 §4.2' },
+  { method: 'POST', path: '/auth/logout', access: 'bearer', scopes: [], source: 'part1 §4.2, part1 §3' },
+  { method: 'GET', path: '/auth/sessions', access: 'bearer', scopes: [], source: 'part1 §4.2' },
+  { method: 'DELETE', path: '/auth/sessions/{sessionId}', access: 'bearer', scopes: [], source: 'part1 §4.2, part1 §3' },
+  // Spec writes DELETE /auth/sessions?all=1; the gate matches on the path alone.
+  { method: 'DELETE', path: '/auth/sessions', access: 'bearer', scopes: [], source: 'part1 §4.2, part1 §3' },
+  { method: 'GET', path: '/auth/me/export', access: 'bearer', scopes: [], source: 'part1 §4.2' },
+  { method: 'DELETE', path: '/auth/me', access: 'bearer', scopes: [], source: 'part1 §4.2, part1 §3' },
+  { method: 'GET', path: '/auth/providers', access: 'open', scopes: [], source: 'part1 §4.2' },
+  { method: 'GET', path: '/auth/oauth/{provider}/start', access: 'open', scopes: [], source: 'part1 §4.2' },
+  { method: 'GET', path: '/auth/oauth/{provider}/callback', access: 'open', scopes: [], source: 'part1 §4.2' },
+  // Open although it completes a sign-in: the caller has no session yet; the one-time linkToken (and password) is the credential.
+  { method: 'POST', path: '/auth/oauth/link', access: 'open', scopes: [], source: 'part1 §4.2' },
+  { method: 'POST', path: '/auth/idp', access: 'open', scopes: [], source: 'part1 §4.2' },
+  // Named only in §4.2 rule 6. §4.3 lists history as bearer-or-key, but history belongs to a user and an API key
+  // identifies no user, so bearer only (same for the other /me/* rows).
+  { method: 'POST', path: '/me/history', access: 'bearer', scopes: [], source: 'part1 §4.2' },
+
+  // §4.4 Push tokens, notifications, saved places.
+  // §4.3 says push tokens accept a key too; a push token is bound to the current user, which a key cannot name.
+  { method: 'POST', path: '/me/push-tokens', access: 'bearer', scopes: [], source: 'part1 §4.4' },
+  { method: 'DELETE', path: '/me/push-tokens/{token}', access: 'bearer', scopes: [], source: 'part1 §4.4' },
+  { method: 'GET', path: '/me/notifications', access: 'bearer', scopes: [], source: 'part1 §4.4' },
+  // §4.3 says saved places accept a key too; they are a user's own data, which a key cannot name.
+  { method: 'GET', path: '/me/saved-places', access: 'bearer', scopes: [], source: 'part1 §4.4' },
+  { method: 'POST', path: '/me/saved-places', access: 'bearer', scopes: [], source: 'part1 §4.4' },
+
+  // ──────────────────── Part 2: geocoding, places, transit, tiles ────────────────────
+
+  // §4.1 Addressing (scope geo). Open: Plus Code reads are geocoding reads (part 1 §4.3).
+  { method: 'GET', path: '/geo/pluscode', access: 'open', scopes: ['geo'], source: 'part2 §4.1' },
+  { method: 'GET', path: '/geo/pluscode/decode', access: 'open', scopes: ['geo'], source: 'part2 §4.1' },
+  { method: 'GET', path: '/geo/address', access: 'open', scopes: ['geo'], source: 'part2 §4.1' },
+  // A 50-point bulk POST, not a plain read: open would let anonymous callers batch past the per-IP quota (§8 rule 3).
+  { method: 'POST', path: '/geo/address/batch', access: 'key-or-bearer', scopes: ['geo'], source: 'part2 §4.1' },
+  { method: 'GET', path: '/geo/addressing/config', access: 'open', scopes: ['geo'], source: 'part2 §4.1' },
+
+  // §4.2 Geocoding (scope geocode).
+  { method: 'GET', path: '/geocode/search', access: 'open', scopes: ['geocode'], source: 'part2 §4.2' },
+  { method: 'GET', path: '/geocode/autocomplete', access: 'open', scopes: ['geocode'], source: 'part2 §4.2' },
+  { method: 'GET', path: '/geocode/reverse', access: 'open', scopes: ['geocode'], source: 'part2 §4.2' },
+  // Bulk POST treated as compute, not a "geocoding read": anonymous 50-query batches would bypass the per-IP quota.
+  { method: 'POST', path: '/geocode/batch', access: 'key-or-bearer', scopes: ['geocode'], source: 'part2 §4.2' },
+  // Same reasoning as /geocode/batch.
+  { method: 'POST', path: '/geocode/reverse-batch', access: 'key-or-bearer', scopes: ['geocode'], source: 'part2 §4.2' },
+
+  // §4.3 Search (scope search).
+  { method: 'GET', path: '/search', access: 'open', scopes: ['search'], source: 'part2 §4.3, part2 §4.7' },
+  { method: 'GET', path: '/search/suggestions', access: 'open', scopes: ['search'], source: 'part2 §4.3' },
+  // A write: key-or-bearer under the POST rule even though search itself is open, so anonymous
+  // searchers' click events are refused; the spec does not say who records them.
+  { method: 'POST', path: '/search/events', access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, source: 'part2 §4.3, part1 §8' },
+
+  // §4.4 Places (scope places).
+  { method: 'GET', path: '/places', access: 'open', scopes: ['places'], source: 'part2 §4.4, part2 §4.7' },
+  { method: 'GET', path: '/places/thumb', access: 'open', scopes: ['places'], source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/facets', access: 'open', scopes: ['places'], source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/categories', access: 'open', scopes: ['places'], source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/{slug}', access: 'open', scopes: ['places'], source: 'part2 §4.4, part1 §7' },
+  { method: 'GET', path: '/places/{slug}/hours', access: 'open', scopes: ['places'], source: 'part2 §4.4' },
+
+  // §4.5 Holidays (scope places).
+  { method: 'GET', path: '/holidays', access: 'open', scopes: ['places'], source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/today', access: 'open', scopes: ['places'], source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/on', access: 'open', scopes: ['places'], source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/upcoming', access: 'open', scopes: ['places'], source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/hijri', access: 'open', scopes: ['places'], source: 'part2 §4.5' },
+
+  // §4.6 Transit, micromobility, offline (scope per row).
+  { method: 'GET', path: '/transit/stops', access: 'open', scopes: ['places'], source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/routes', access: 'open', scopes: ['places'], source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/gbfs', access: 'open', scopes: ['places'], source: 'part2 §4.6' },
+  { method: 'POST', path: '/transit/plan', access: 'key-or-bearer', scopes: ['routing'], source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], source: 'part2 §4.6' },
+
+  // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
+  // throttled but names none, so no row carries neverThrottled.
+  { method: 'GET', path: '/tiles/styles', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/style', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/tilejson/svc', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+  // Path as the spec writes it; the spec also accepts {y} without the .pbf extension.
+  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+  // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested.
+  { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/glyphs/svc/{fontstack}/{range}.pbf', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+  // Base path as the spec writes it; renderers actually fetch it with .json, .png and @2x.png appended.
+  { method: 'GET', path: '/tiles/sprites/svc/sprite', access: 'open', scopes: ['tiles'], source: 'part2 §4.7' },
+
+  // §4.8 Map data (scope tiles; places for /map/poi).
+  { method: 'GET', path: '/map/config', access: 'open', scopes: ['tiles'], source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
+  { method: 'GET', path: '/map/layers', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/category-styles', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/icons/sprite.svg', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/icons/sprite.json', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  // Listed with map data, so open with tiles; the spec does not say this self-audit is operator-only.
+  { method: 'GET', path: '/map/readiness', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/poi', access: 'open', scopes: ['places'], source: 'part2 §4.8, part2 §4.7' },
+  { method: 'GET', path: '/map/overlays/{layerType}', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}/tile-cover', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}/tiles/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}/vector/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/logistics-zones.geojson', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather/geojson', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather/geojson/tiles/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather/vector/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather/tiles/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather/tile-cover', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather-risk', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/weather/point', access: 'open', scopes: ['tiles'], source: 'part2 §4.8' },
+  // A routing computation POST, so key-or-bearer; §2.10 lists routeRisk under capabilities.publicEndpoints,
+  // which may mean it is meant to be callable anonymously.
+  { method: 'POST', path: '/map/route-risk', access: 'key-or-bearer', scopes: ['routing'], source: 'part2 §4.8' },
+
+  // ──────────────── Part 3: routing, navigation, optimization, and the rest ────────────────
+
+  // §4.1 Routing (scope routing). POSTs need an identified caller (also part 1 §4.3 "POST /routing/*").
+  { method: 'POST', path: '/routing/route', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'GET', path: '/routing/profiles', access: 'open', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'GET', path: '/routing/maneuver-types', access: 'open', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'POST', path: '/routing/plan', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'POST', path: '/routing/matrix', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'POST', path: '/routing/isochrone', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'POST', path: '/routing/map-match', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+  // An engine passthrough in the routing section, so routing, not the opt-in optimize scope of §4.5.
+  { method: 'POST', path: '/routing/optimize', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+  { method: 'POST', path: '/routing/route-attributes', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.1' },
+
+  // §4.2 Navigation (scope routing). Every navigation endpoint, reads included, needs an identified caller.
+  { method: 'POST', path: '/navigation/sessions', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2, part3 §3' },
+  { method: 'GET', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2' },
+  { method: 'PATCH', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2, part3 §3, part3 §6' },
+  { method: 'DELETE', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2, part3 §3' },
+  { method: 'POST', path: '/navigation/sessions/{id}/positions', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2, part3 §3, part3 §6' },
+  { method: 'GET', path: '/navigation/sessions/{id}/events', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2, part3 §6' },
+  { method: 'GET', path: '/navigation/sessions/{id}/eta', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2' },
+  { method: 'POST', path: '/navigation/off-route', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2' },
+  { method: 'POST', path: '/navigation/recalculate', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2, part3 §3' },
+  { method: 'POST', path: '/navigation/progress', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2' },
+  { method: 'POST', path: '/navigation/arrival-check', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2' },
+  // Named only in prose inside the arrival-check row; takes the navigation section's access and scope.
+  { method: 'POST', path: '/navigation/speak', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.2' },
+
+  // §4.3 Itineraries (scope routing; saved ones need a user session token, so no key scope applies).
+  { method: 'POST', path: '/itinerary/plan', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.3' },
+  { method: 'POST', path: '/itinerary/auto', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.3, part3 §4.7' },
+  { method: 'GET', path: '/me/itineraries', access: 'bearer', scopes: [], source: 'part3 §4.3' },
+  { method: 'POST', path: '/me/itineraries', access: 'bearer', scopes: [], source: 'part3 §4.3' },
+  // The spec row reads "POST, PATCH": both methods update.
+  { method: 'POST', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], source: 'part3 §4.3' },
+  { method: 'PATCH', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], source: 'part3 §4.3' },
+  // Row says "public"; the routing scope comes from the section heading, so a presented key still needs it.
+  { method: 'GET', path: '/itineraries/{shareSlug}', access: 'open', scopes: ['routing'], source: 'part3 §4.3' },
+
+  // §4.4 Traffic and commute (scope per row). Learned-traffic reads are public data, so open.
+  { method: 'GET', path: '/traffic/profile', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/labels', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/forecast', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/depart-optimizer', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/dna', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/insights', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  // insights is an opt-in scope for privacy-safe aggregates; letting anonymous callers in would make the opt-in meaningless.
+  { method: 'GET', path: '/traffic/popularity', access: 'key-or-bearer', scopes: ['insights'], source: 'part3 §4.4' },
+  // The spec row lists /traffic/model/status and /traffic/model/validation together; split into two rows.
+  { method: 'GET', path: '/traffic/model/status', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/model/validation', access: 'open', scopes: ['tiles'], source: 'part3 §4.4' },
+  { method: 'POST', path: '/commute/advice', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.4' },
+  // Same reasoning as /traffic/popularity.
+  { method: 'GET', path: '/insights/summary', access: 'key-or-bearer', scopes: ['insights'], source: 'part3 §4.4' },
+  // The analysed-traffic endpoints name no scope; traffic ("Traffic and incidents", part 1 §2.2) rather than
+  // tiles ("traffic model"), since they sit under /traffic and answer traffic questions. Open as public reads.
+  { method: 'GET', path: '/traffic/analysed', access: 'open', scopes: ['traffic'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/week', access: 'open', scopes: ['traffic'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/outlook', access: 'open', scopes: ['traffic'], source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/model', access: 'open', scopes: ['traffic'], source: 'part3 §4.4' },
+  { method: 'POST', path: '/traffic/route', access: 'key-or-bearer', scopes: ['routing', 'traffic'], source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
+  { method: 'POST', path: '/telemetry/trips', access: 'key-or-bearer', scopes: ['telemetry'], source: 'part3 §4.4' },
+
+  // §4.5 Route optimization (scope optimize).
+  // A status probe with no data, so open; a presented key still needs the opt-in scope.
+  { method: 'GET', path: '/optimize/health', access: 'open', scopes: ['optimize'], source: 'part3 §4.5' },
+  { method: 'POST', path: '/optimize/routes', access: 'key-or-bearer', scopes: ['optimize'], source: 'part3 §4.5' },
+  { method: 'POST', path: '/optimize/reoptimize', access: 'key-or-bearer', scopes: ['optimize'], source: 'part3 §4.5' },
+  { method: 'POST', path: '/optimize/binpack', access: 'key-or-bearer', scopes: ['optimize'], source: 'part3 §4.5' },
+  { method: 'POST', path: '/optimize/roster', access: 'key-or-bearer', scopes: ['optimize'], source: 'part3 §4.5' },
+  { method: 'POST', path: '/optimize/jobs', access: 'key-or-bearer', scopes: ['optimize'], source: 'part3 §4.5, part3 §3' },
+  // A job result is the submitter's data, not public data; open would expose it to anyone holding the id.
+  { method: 'GET', path: '/optimize/jobs/{id}', access: 'key-or-bearer', scopes: ['optimize'], source: 'part3 §4.5' },
+
+  // §4.6 EV charging (scope per row).
+  { method: 'GET', path: '/ev/stations', access: 'open', scopes: ['places'], source: 'part3 §4.6' },
+  { method: 'GET', path: '/ev/networks', access: 'open', scopes: ['places'], source: 'part3 §4.6' },
+  { method: 'POST', path: '/ev/plan', access: 'key-or-bearer', scopes: ['routing'], source: 'part3 §4.6' },
+
+  // §4.7 Assistant and voice. Only /ai/agent names its scope (places); the section names none, and part 1 §2.2
+  // puts the assistant under places, so the other /ai/* rows take places too.
+  { method: 'POST', path: '/ai/transcribe', access: 'key-or-bearer', scopes: ['places'], source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/search-understanding', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/route-labels', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/agent', access: 'key-or-bearer', scopes: ['places'], source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/constraints', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, source: 'part3 §4.7, part1 §8' },
+  // Part 1 §8 calls the assistant an endpoint that "needs no key scope"; §2.2 and the /ai/agent row say places.
+  { method: 'POST', path: '/ai/assistant', access: 'key-or-bearer', scopes: ['places'], source: 'part3 §4.7' },
+  // Named only as the agent's report_incident target. Reporting needs an identified caller (part 1 §4.3);
+  // incidents fall under traffic ("Traffic and incidents", part 1 §2.2).
+  { method: 'POST', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], source: 'part3 §4.7' },
+
+  // §4.8 Feedback (scope per row).
+  { method: 'POST', path: '/feedback', access: 'key-or-bearer', scopes: ['places'], source: 'part3 §4.8' },
+  { method: 'GET', path: '/feedback/categories', access: 'open', scopes: ['places'], source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback/implicit', access: 'key-or-bearer', scopes: ['places'], source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/problem-spots', access: 'admin', scopes: [], source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/routing-avoidances', access: 'admin', scopes: [], source: 'part3 §4.8' },
+
+  // §4.9 Plans and entitlements.
+  // Spec says "API key" with no scope; there is no key-only class, so key-or-bearer (a bearer is also let in).
+  { method: 'GET', path: '/billing/plans', access: 'key-or-bearer', scopes: [], source: 'part3 §4.9' },
+  { method: 'GET', path: '/me/entitlements', access: 'bearer', scopes: [], source: 'part3 §4.9' },
+
+  // §4.10 Promoted placements.
+  // Spec says "API key" with no scope; as for /billing/plans.
+  { method: 'GET', path: '/ads/promoted', access: 'key-or-bearer', scopes: [], source: 'part3 §4.10' },
+  // Auth not stated; clicks are billed, so the same identified caller as /ads/promoted rather than anonymous.
+  { method: 'POST', path: '/ads/{id}/click', access: 'key-or-bearer', scopes: [], source: 'part3 §4.10' },
+];
