@@ -18,7 +18,7 @@ const routes = [
     path: '/things',
     summary: 'create a thing',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     body: z.object({ name: z.string().min(1), count: z.number().int().min(0) }),
     handler: ({ body }) => ({ created: body.name, count: body.count }),
   }),
@@ -27,7 +27,7 @@ const routes = [
     path: '/small',
     summary: 'tight body limit',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     bodyLimitBytes: 64,
     body: z.object({ text: z.string() }),
     handler: ({ body }) => ({ length: body.text.length }),
@@ -37,7 +37,7 @@ const routes = [
     path: '/things/{thingId}/parts/{partId}',
     summary: 'path params and query booleans',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     params: z.object({ thingId: z.string(), partId: z.coerce.number().int() }),
     query: z.object({ verbose: queryBoolean().default(false), tag: z.union([z.string(), z.array(z.string())]).optional() }),
     handler: ({ params, query }) => ({ params, query }),
@@ -47,7 +47,7 @@ const routes = [
     path: '/upload',
     summary: 'multipart',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     bodyKind: 'multipart',
     handler: ({ body }) => {
       const form = body as unknown as MultipartForm;
@@ -62,7 +62,7 @@ const routes = [
     path: '/boom',
     summary: 'throws',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     handler: () => {
       throw new Error('secret database password is hunter2');
     },
@@ -72,7 +72,7 @@ const routes = [
     path: '/teapot',
     summary: 'api error with headers',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     handler: () => {
       throw new ApiError('RATE_LIMITED', { details: { limit: 1 }, headers: { 'retry-after': '7' } });
     },
@@ -82,7 +82,7 @@ const routes = [
     path: '/big',
     summary: 'large body',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     handler: () => HttpReply.content(bigPayload, 'application/octet-stream'),
   }),
   defineRoute({
@@ -90,7 +90,7 @@ const routes = [
     path: '/slow',
     summary: 'waits until released',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     handler: async () => {
       await new Promise<void>((resolve) => (releaseSlow = resolve));
       return { finished: true };
@@ -101,7 +101,7 @@ const routes = [
     path: '/nothing',
     summary: 'returns undefined',
     tags: ['test'],
-    access: 'public',
+    access: 'open',
     handler: () => undefined,
   }),
 ];

@@ -14,7 +14,7 @@ describe('graceful shutdown', () => {
         path: '/work',
         summary: 'slow work',
         tags: ['test'],
-        access: 'public',
+        access: 'open',
         handler: async () => {
           started();
           await new Promise<void>((resolve) => (release = resolve));
@@ -43,7 +43,7 @@ describe('graceful shutdown', () => {
         path: '/stuck',
         summary: 'never answers',
         tags: ['test'],
-        access: 'public',
+        access: 'open',
         handler: () => new Promise(() => {}),
       }),
     ]);

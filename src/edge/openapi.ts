@@ -14,7 +14,7 @@ export interface OpenApiInfo {
 const IMPLIED_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'INTERNAL_ERROR'];
 /** Errors added by the route's access class. */
 const ACCESS_ERRORS: Record<RouteDefinition['access'], ErrorCode[]> = {
-  public: [],
+  open: [],
   'key-or-bearer': ['UNAUTHENTICATED', 'FORBIDDEN', 'KEY_WEBSITE_NOT_ALLOWED', 'KEY_IP_NOT_ALLOWED', 'QUOTA_EXCEEDED', 'RATE_LIMITED'],
   bearer: ['UNAUTHENTICATED'],
   admin: ['UNAUTHENTICATED', 'FORBIDDEN'],
@@ -78,7 +78,7 @@ function operationOf(route: RouteDefinition): JsonSchema {
     const mediaType = bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
     operation.requestBody = { required: true, content: { [mediaType]: { schema: toSchema(route.body, 'input') } } };
   }
-  if (route.access !== 'public') {
+  if (route.access !== 'open') {
     operation.security =
       route.access === 'key-or-bearer' ? [{ apiKey: [] }, { apiKeyQuery: [] }, { bearer: [] }] : [{ bearer: [] }];
   }

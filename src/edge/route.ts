@@ -1,14 +1,12 @@
 import type { z } from 'zod';
+import type { AccessClass } from '../services/access/endpoint-access.js';
 import type { ErrorCode } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * Who may call a route (spec part 1 §4.3). Enforcement lives in the access
- * gate; the edge carries the declaration so every route states it.
- */
-export type AccessClass = 'public' | 'key-or-bearer' | 'bearer' | 'admin';
+/** Who may call a route (spec part 1 §4.3); the table in services/access/endpoint-access.ts is the reference. */
+export type { AccessClass };
 
 /** How the body is read: JSON (default for POST/PUT/PATCH), multipart form, or none. */
 export type BodyKind = 'json' | 'multipart' | 'none';

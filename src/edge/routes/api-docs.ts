@@ -51,7 +51,7 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       path: '/openapi.json',
       summary: 'This OpenAPI 3.1 document',
       tags: ['operations'],
-      access: 'public',
+      access: 'open',
       handler: () => HttpReply.json(document()),
     }),
     defineRoute({
@@ -60,7 +60,7 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       mount: 'root',
       summary: 'Interactive API documentation',
       tags: ['operations'],
-      access: 'public',
+      access: 'open',
       hidden: true,
       handler: () => HttpReply.content(DOCS_PAGE, 'text/html; charset=utf-8'),
     }),
@@ -70,7 +70,7 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       mount: 'root',
       summary: 'Documentation page assets',
       tags: ['operations'],
-      access: 'public',
+      access: 'open',
       hidden: true,
       params: z.object({ asset: z.string() }),
       handler: async ({ params }) => {

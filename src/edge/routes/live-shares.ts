@@ -96,7 +96,7 @@ export function liveShareRoutes(shares: LiveShareRepository): RouteDefinition[] 
       path: '/live-shares/{token}',
       summary: 'Public view of a live share, by its token',
       tags: ['live sharing'],
-      access: 'public',
+      access: 'open',
       errors: ['NOT_FOUND'],
       params: z.object({ token: z.string().max(100) }),
       handler: async (context) => {

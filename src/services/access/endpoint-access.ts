@@ -10,6 +10,10 @@
  * section listed in `source`.
  */
 
+import type { Scope } from '../developer/catalog.js';
+
+export type { Scope };
+
 /** Who may call an endpoint (spec part 1 §4.3, §5). */
 export type AccessClass =
   | 'open' // no credentials needed; an API key, if presented, is still held to its scopes and quotas
@@ -32,18 +36,6 @@ export interface EndpointAccess {
   source: string;
 }
 
-export type Scope =
-  | 'search'
-  | 'geocode'
-  | 'places'
-  | 'routing'
-  | 'traffic'
-  | 'telemetry'
-  | 'tiles'
-  | 'imagery'
-  | 'geo'
-  | 'insights'
-  | 'optimize';
 
 export const ENDPOINT_ACCESS: readonly EndpointAccess[] = [
   // ───────────────────────────── Part 1: access, accounts ─────────────────────────────
@@ -301,4 +293,32 @@ export const ENDPOINT_ACCESS: readonly EndpointAccess[] = [
   { method: 'GET', path: '/ads/promoted', access: 'key-or-bearer', scopes: [], source: 'part3 §4.10' },
   // Auth not stated; clicks are billed, so the same identified caller as /ads/promoted rather than anonymous.
   { method: 'POST', path: '/ads/{id}/click', access: 'key-or-bearer', scopes: [], source: 'part3 §4.10' },
+];
+
+/**
+ * Endpoints the spec leaves "not shown" and the product designs (documented in
+ * docs/accounts.md and docs/developer-portal.md), held to the same gate.
+ */
+export const DESIGNED_ENDPOINT_ACCESS: readonly EndpointAccess[] = [
+  { method: 'PATCH', path: '/me/saved-places/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  { method: 'DELETE', path: '/me/saved-places/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  { method: 'GET', path: '/me/saved-lists', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'POST', path: '/me/saved-lists', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'PATCH', path: '/me/saved-lists/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'DELETE', path: '/me/saved-lists/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'GET', path: '/me/history', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'DELETE', path: '/me/history/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'DELETE', path: '/me/history', access: 'bearer', scopes: [], source: 'designed (part1 §2.6a "not shown")' },
+  { method: 'POST', path: '/me/live-shares', access: 'bearer', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  { method: 'GET', path: '/me/live-shares', access: 'bearer', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  { method: 'PATCH', path: '/me/live-shares/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  { method: 'DELETE', path: '/me/live-shares/{id}', access: 'bearer', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  // The public side of a share: whoever holds the token may see the position.
+  { method: 'GET', path: '/live-shares/{token}', access: 'open', scopes: [], source: 'designed (part1 §4.4 "not shown")' },
+  { method: 'GET', path: '/admin/users', access: 'admin', scopes: [], source: 'designed (part1 §3 operator actions)' },
+  { method: 'PATCH', path: '/admin/users/{id}', access: 'admin', scopes: [], source: 'designed (part1 §3 operator actions)' },
+  { method: 'POST', path: '/admin/users/{id}/roles', access: 'admin', scopes: [], source: 'designed (part1 §3 operator actions)' },
+  { method: 'PATCH', path: '/admin/api-keys/{id}', access: 'admin', scopes: [], source: 'designed (part1 §3 operator actions)' },
+  { method: 'POST', path: '/admin/broadcasts', access: 'admin', scopes: [], source: 'designed (part1 §6 admin_broadcast)' },
+  { method: 'GET', path: '/openapi.json', access: 'open', scopes: [], source: 'designed (OpenAPI document)' },
 ];

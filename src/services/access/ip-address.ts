@@ -1,0 +1,70 @@
+import { BlockList, isIP } from 'node:net';
+
+/** The eight 16-bit groups of an IPv6 address (with an embedded dotted IPv4 tail converted). */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address;
+  const dotted = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined ? left.length !== 8 : missing < 0) return undefined;
+  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((group) => parseInt(group, 16));
+  return groups.length === 8 && groups.every((group) => group >= 0 && group <= 0xffff) ? groups : undefined;
+}
+
+/** IPv4-mapped IPv6 (`::ffff:1.2.3.4`, in any spelling) → `1.2.3.4`; other addresses lower-cased as they are. */
+export function normalizeIp(address: string): string {
+  const lowered = address.trim().toLowerCase();
+  if (isIP(lowered) !== 6) return lowered;
+  const groups = ipv6Groups(lowered);
+  if (!groups || groups.slice(0, 5).some((group) => group !== 0) || groups[5] !== 0xffff) return lowered;
+  return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+}
+
+/** A set of addresses and CIDR ranges (IPv4 and IPv6) answering "is this address in it?". */
+export class AddressSet {
+  private readonly blockList = new BlockList();
+  readonly size: number;
+
+  constructor(entries: readonly string[]) {
+    for (const entry of entries) {
+      const [address = '', prefix] = entry.split('/');
+      const normalized = normalizeIp(address);
+      const family = isIP(normalized) === 6 ? 'ipv6' : 'ipv4';
+      if (isIP(normalized) === 0) throw new Error(`Not an IP address or range: ${entry}`);
+      if (prefix === undefined) this.blockList.addAddress(normalized, family);
+      else this.blockList.addSubnet(normalized, Number(prefix), family);
+    }
+    this.size = entries.length;
+  }
+
+  has(address: string): boolean {
+    const normalized = normalizeIp(address);
+    const version = isIP(normalized);
+    if (version === 0) return false;
+    return this.blockList.check(normalized, version === 6 ? 'ipv6' : 'ipv4');
+  }
+}
+
+/**
+ * The client's address: the TCP peer, or, when the peer is a trusted proxy,
+ * the right-most address in X-Forwarded-For that is not itself a trusted proxy
+ * (entries further left can be forged by the client).
+ */
+export function clientAddress(peer: string, forwardedFor: string | undefined, trustedProxies: AddressSet): string {
+  const direct = normalizeIp(peer);
+  if (!forwardedFor || trustedProxies.size === 0 || !trustedProxies.has(direct)) return direct;
+  const hops = forwardedFor
+    .split(',')
+    .map((hop) => normalizeIp(hop))
+    .filter((hop) => isIP(hop) !== 0);
+  for (let index = hops.length - 1; index >= 0; index--) {
+    if (!trustedProxies.has(hops[index]!)) return hops[index]!;
+  }
+  return hops[0] ?? direct;
+}

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeReferrer } from '../developer/key-restrictions.js';
+import { AddressSet, clientAddress, normalizeIp } from './ip-address.js';
+import { ReferrerList, requestSite } from './referrer-matcher.js';
+
+const list = (...entries: string[]) => new ReferrerList(entries.map(normalizeReferrer));
+const site = (origin?: string, referer?: string) => requestSite(origin, referer);
+
+describe('ReferrerList', () => {
+  it('matches hosts exactly, with any port when the entry has none', () => {
+    const allowed = list('https://maps.example.jo/app');
+    expect(allowed.allows(site('https://maps.example.jo'))).toBe(true);
+    expect(allowed.allows(site('http://maps.example.jo:8080'))).toBe(true);
+    expect(allowed.allows(site('https://evil.example.jo'))).toBe(false);
+    expect(allowed.allows(site('https://maps.example.jo.evil.com'))).toBe(false);
+  });
+
+  it('lets *.domain cover subdomains at any depth but not the bare domain', () => {
+    const allowed = list('*.example.sa');
+    expect(allowed.allows(site('https://a.example.sa'))).toBe(true);
+    expect(allowed.allows(site('https://a.b.example.sa'))).toBe(true);
+    expect(allowed.allows(site('https://example.sa'))).toBe(false);
+    expect(allowed.allows(site('https://badexample.sa'))).toBe(false);
+  });
+
+  it('checks the port when the entry names one, using the scheme default otherwise', () => {
+    const allowed = list('localhost:3000', 'secure.example.ae:443');
+    expect(allowed.allows(site('http://localhost:3000'))).toBe(true);
+    expect(allowed.allows(site('http://localhost:3001'))).toBe(false);
+    expect(allowed.allows(site('https://secure.example.ae'))).toBe(true);
+    expect(allowed.allows(site('http://secure.example.ae'))).toBe(false);
+  });
+
+  it('falls back to Referer, and refuses when neither header names a site', () => {
+    const allowed = list('maps.example.jo');
+    expect(allowed.allows(site(undefined, 'https://maps.example.jo/page?q=1'))).toBe(true);
+    expect(allowed.allows(site('null', 'https://maps.example.jo/'))).toBe(true);
+    expect(allowed.allows(site(undefined, undefined))).toBe(false);
+    expect(allowed.allows(site('not a url'))).toBe(false);
+    expect(list().allows(undefined)).toBe(true);
+  });
+
+  it('never lets a host outside the wildcard domain through (property)', () => {
+    const label = fc.stringMatching(/^[a-z0-9]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 0, maxLength: 3 }), label, (prefix, other) => {
+        const host = [...prefix, other, 'com'].join('.');
+        const matches = list('*.example.com').allows(site(`https://${host}`));
+        expect(matches).toBe(host.endsWith('.example.com'));
+      }),
+    );
+  });
+});
+
+describe('AddressSet and clientAddress', () => {
+  it('matches IPv4, IPv6, CIDR ranges and IPv4-mapped IPv6 clients', () => {
+    const set = new AddressSet(['203.0.113.7', '10.0.0.0/8', '2001:db8::/32']);
+    expect(set.has('203.0.113.7')).toBe(true);
+    expect(set.has('::ffff:203.0.113.7')).toBe(true);
+    expect(set.has('10.200.3.4')).toBe(true);
+    expect(set.has('11.0.0.1')).toBe(false);
+    expect(set.has('2001:db8:1::5')).toBe(true);
+    expect(set.has('2001:db9::1')).toBe(false);
+    expect(set.has('garbage')).toBe(false);
+    expect(normalizeIp('0000:0000:0000:0000:0000:ffff:7f00:0001')).toBe('127.0.0.1');
+    expect(normalizeIp('::FFFF:198.51.100.4')).toBe('198.51.100.4');
+    expect(normalizeIp('2001:db8::1')).toBe('2001:db8::1');
+    expect(normalizeIp('::1')).toBe('::1');
+  });
+
+  it('uses X-Forwarded-For only behind a trusted proxy, skipping trusted hops from the right', () => {
+    const proxies = new AddressSet(['10.0.0.0/8']);
+    expect(clientAddress('198.51.100.9', '1.2.3.4', proxies)).toBe('198.51.100.9');
+    expect(clientAddress('10.0.0.5', '1.2.3.4', proxies)).toBe('1.2.3.4');
+    expect(clientAddress('10.0.0.5', '6.6.6.6, 1.2.3.4, 10.0.0.9', proxies)).toBe('1.2.3.4');
+    expect(clientAddress('10.0.0.5', undefined, proxies)).toBe('10.0.0.5');
+    expect(clientAddress('10.0.0.5', '1.2.3.4', new AddressSet([]))).toBe('10.0.0.5');
+  });
+});
