@@ -90,6 +90,12 @@ export class ApiKeyRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** The access gate's lookup: a key by the hash of its secret (no owner scope: the secret is the credential). */
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(`select ${COLUMNS} from api_keys where key_hash = $1`, [keyHash]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   async list(ownerId: string, projectId?: string): Promise<ApiKeyRecord[]> {
     const rows = await this.sql.query<Row>(
       `select ${COLUMNS} from api_keys where owner_id = $1 and ($2::uuid is null or project_id = $2) order by created_at, id limit 1000`,

@@ -1,0 +1,106 @@
+import type { Bus, BusSubscription } from '../../actors/runtime/bus/bus.js';
+import { decodeJson, encodeJson } from '../../actors/runtime/bus/bus.js';
+import type { Subjects } from '../../actors/runtime/subjects.js';
+import type { Logger } from '../../shared/logger.js';
+import type { ApiKeyRecord } from '../../store/pg/api-keys.js';
+import { hashApiKey } from '../developer/api-key-secrets.js';
+import { AddressSet } from './ip-address.js';
+import { ReferrerList } from './referrer-matcher.js';
+
+/** A key as the gate needs it, with its restriction lists compiled once. */
+export interface KeyGrant {
+  id: string;
+  plan: string;
+  scopes: Readonly<Record<string, boolean>>;
+  active: boolean;
+  unlimited: boolean;
+  quotaPerMinute: number;
+  quotaPerDay: number;
+  referrers: ReferrerList;
+  ips: AddressSet;
+}
+
+/**
+ * A cached entry lives this long even if an invalidation message is lost, so an
+ * operator change reaches every process within about a minute at worst (spec part 1 §3).
+ */
+export const KEY_CACHE_TTL_MS = 30_000;
+/** Bound on cached keys per process. */
+const MAX_CACHED_KEYS = 50_000;
+
+export interface KeyLookup {
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+}
+
+function grantOf(record: ApiKeyRecord): KeyGrant {
+  return {
+    id: record.id,
+    plan: record.plan,
+    scopes: record.scopes,
+    active: record.active,
+    unlimited: record.unlimited,
+    quotaPerMinute: record.quotaPerMinute,
+    quotaPerDay: record.quotaPerDay,
+    referrers: new ReferrerList(record.restrictions.referrers),
+    ips: new AddressSet(record.restrictions.ips),
+  };
+}
+
+/**
+ * Resolves presented API keys to grants: by SHA-256 of the secret, cached per
+ * process, and dropped on every process when a key changes (a message on the
+ * bus) so revocation, rotation and operator changes apply at once.
+ */
+export class KeyDirectory {
+  private readonly byHash = new Map<string, { grant: KeyGrant | null; expiresAtMs: number }>();
+  private subscription: BusSubscription | undefined;
+
+  constructor(
+    private readonly lookup: KeyLookup,
+    private readonly bus: Bus,
+    private readonly subjects: Subjects,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Listens for invalidations from other processes. */
+  start(): void {
+    this.subscription = this.bus.subscribe(this.subjects.cacheInvalidation('api-keys'), (message) => {
+      this.forget(decodeJson<{ keyId: string }>(message.data).keyId);
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  /** The grant of a presented key, or null for an unknown key. */
+  async resolve(plaintext: string): Promise<KeyGrant | null> {
+    const hash = hashApiKey(plaintext);
+    const cached = this.byHash.get(hash);
+    if (cached && cached.expiresAtMs > this.now()) return cached.grant;
+    const record = await this.lookup.findByHash(hash);
+    const grant = record ? grantOf(record) : null;
+    if (this.byHash.size >= MAX_CACHED_KEYS) this.byHash.clear();
+    this.byHash.set(hash, { grant, expiresAtMs: this.now() + KEY_CACHE_TTL_MS });
+    return grant;
+  }
+
+  /** Tells every process (this one included) that a key changed. */
+  announceChange(keyId: string): void {
+    this.forget(keyId);
+    try {
+      this.bus.publish(this.subjects.cacheInvalidation('api-keys'), encodeJson({ keyId }));
+    } catch (error) {
+      // The cache TTL still bounds how long other processes keep the old state.
+      this.logger.warn({ err: (error as Error).message, keyId }, 'key invalidation not published');
+    }
+  }
+
+  private forget(keyId: string): void {
+    for (const [hash, entry] of this.byHash) {
+      // Unknown-key entries (grant null) may be a key that now exists: drop them too.
+      if (entry.grant === null || entry.grant.id === keyId) this.byHash.delete(hash);
+    }
+  }
+}
