@@ -24,13 +24,22 @@ export interface MultipartForm {
   files: UploadedFile[];
 }
 
-/** Who is calling, as established by the guards (a signed-in user's bearer token). */
-export interface Principal {
+/** A signed-in user, from a bearer token. */
+export interface UserPrincipal {
   kind: 'user';
   userId: string;
   sessionId: string;
   roles: readonly string[];
 }
+
+/** A developer API key, held to its scopes, restrictions and quotas. */
+export interface KeyPrincipal {
+  kind: 'key';
+  keyId: string;
+}
+
+/** Who is calling, as established by the guards. */
+export type Principal = UserPrincipal | KeyPrincipal;
 
 /** What a handler sees: validated input and the request's identity. */
 export interface RequestContext<P = unknown, Q = unknown, B = unknown> {

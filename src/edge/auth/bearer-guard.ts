@@ -1,7 +1,7 @@
 import { ApiError } from '../../shared/errors.js';
 import type { AccountService } from '../../services/accounts/account-service.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
-import type { Principal, RouteDefinition } from '../route.js';
+import type { Principal, RouteDefinition, UserPrincipal } from '../route.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 const ADMIN_ROLES = ['admin', 'super_admin'];
@@ -18,12 +18,14 @@ export function bearerTokenOf(headers: Readonly<Record<string, string>>): string
  */
 export function createBearerGuard(accounts: AccountService): RequestGuard {
   return async (route: RouteDefinition, context: GuardContext) => {
-    if (route.access !== 'bearer' && route.access !== 'admin') return;
+    if (route.access === 'open') return;
     const token = bearerTokenOf(context.headers);
+    // On key-or-bearer routes a presented key (checked by the access gate) is enough.
+    if (route.access === 'key-or-bearer' && (context.principal?.kind === 'key' || !token)) return;
     if (!token) throw new ApiError('UNAUTHENTICATED', { message: 'Bearer token required' });
     const authenticated = await accounts.authenticate(token);
     if (!authenticated) throw new ApiError('UNAUTHENTICATED', { message: 'Invalid or expired token' });
-    const principal: Principal = {
+    const principal: UserPrincipal = {
       kind: 'user',
       userId: authenticated.user.id,
       sessionId: authenticated.session.id,
@@ -36,8 +38,8 @@ export function createBearerGuard(accounts: AccountService): RequestGuard {
   };
 }
 
-/** The principal of a route that declared `bearer` or `admin` access (the guard ran). */
-export function principalOf(context: { principal: Principal | undefined }): Principal {
-  if (!context.principal) throw new ApiError('UNAUTHENTICATED');
+/** The signed-in user of a route that declared `bearer` or `admin` access (the guard ran). */
+export function principalOf(context: { principal: Principal | undefined }): UserPrincipal {
+  if (context.principal?.kind !== 'user') throw new ApiError('UNAUTHENTICATED');
   return context.principal;
 }
