@@ -25,7 +25,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const backends = await openBackends(config, logger);
   const solvers = new SolverPool({ threads: config.WORKER_THREADS });
   const metrics = new HttpMetrics();
-  const accounts = await createAccountsModule(config, backends);
+  const accounts = await createAccountsModule(config, backends, logger);
 
   const readiness = () =>
     checkReadiness(
@@ -72,6 +72,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       (stopping ??= (async () => {
         const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
         if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
+        accounts.stop();
         await solvers.close();
         await closeBackends(backends, logger);
       })()),

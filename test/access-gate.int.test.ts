@@ -12,7 +12,7 @@ import type { CounterStore } from '../src/store/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/store/counters/memory-counter-store.js';
 import { RedisCounterStore } from '../src/store/counters/redis-counter-store.js';
 import type { ApiKeyRecord } from '../src/store/pg/api-keys.js';
-import { realServices, uniqueName } from './support/services.js';
+import { readJson, realServices, uniqueName } from './support/services.js';
 import { startTestEdge, type TestEdge } from './support/test-edge.js';
 
 const logger = pino({ level: 'silent' });
@@ -102,12 +102,12 @@ describe.each([
     expect((await call(edge, '/geo/pluscode', { key: plaintext })).status).toBe(200);
     const missing = await call(edge, '/traffic/route', { method: 'POST', key: plaintext });
     expect(missing.status).toBe(403);
-    const body = await missing.json();
+    const body = await readJson(missing);
     expect(body).toMatchObject({ code: 'FORBIDDEN', details: { missingScopes: ['traffic'] } });
     expect(body.message).toContain('traffic');
     const unknown = await call(edge, '/holidays', { key: 'svc_' + '0'.repeat(48) });
     expect(unknown.status).toBe(401);
-    expect((await unknown.json()).code).toBe('UNAUTHENTICATED');
+    expect((await readJson(unknown)).code).toBe('UNAUTHENTICATED');
     expect((await call(edge, '/holidays')).status).toBe(200);
     expect((await call(edge, '/traffic/route', { method: 'POST' })).status).toBe(401);
     const inactive = keys.add({ active: false });
@@ -133,7 +133,7 @@ describe.each([
     expect(statuses.filter((status) => status === 200)).toHaveLength(100);
     expect(statuses.filter((status) => status !== 200 && status !== 403)).toEqual([]);
     const refused = responses.find((response) => response.status === 403)!;
-    const body = await refused.json();
+    const body = await readJson(refused);
     expect(body.code).toBe('QUOTA_EXCEEDED');
     expect(body.message).toBe('key quota exceeded for scope geo: 100/minute');
     expect(body.details).toMatchObject({ scope: 'geo', limit: 100, window: 'minute' });
@@ -169,7 +169,7 @@ describe('key restrictions', () => {
     expect((await withHeaders({ referer: 'http://localhost:3000/page' })).status).toBe(200);
     const bare = await withHeaders({ origin: 'https://example.jo' });
     expect(bare.status).toBe(403);
-    expect((await bare.json()).code).toBe('KEY_WEBSITE_NOT_ALLOWED');
+    expect((await readJson(bare)).code).toBe('KEY_WEBSITE_NOT_ALLOWED');
     expect((await withHeaders({})).status).toBe(403);
     expect((await withHeaders({ origin: 'http://localhost:3001' })).status).toBe(403);
   });
@@ -182,7 +182,7 @@ describe('key restrictions', () => {
     expect((await call(direct, '/geo/pluscode', { key: loopback.plaintext })).status).toBe(200);
     const refused = await call(direct, '/geo/pluscode', { key: elsewhere.plaintext, headers: { 'x-forwarded-for': '198.51.100.7' } });
     expect(refused.status).toBe(403);
-    expect((await refused.json()).code).toBe('KEY_IP_NOT_ALLOWED');
+    expect((await readJson(refused)).code).toBe('KEY_IP_NOT_ALLOWED');
     const proxied = await gatedEdge(new MemoryCounterStore(), keys, { trustedProxies: ['127.0.0.1'] });
     expect((await call(proxied, '/geo/pluscode', { key: elsewhere.plaintext, headers: { 'x-forwarded-for': '2001:db8::42' } })).status).toBe(200);
     expect((await call(proxied, '/geo/pluscode', { key: loopback.plaintext, headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(403);
@@ -199,5 +199,21 @@ describe('two edges sharing Redis', () => {
     await outsideMinuteBoundary();
     const responses = await Promise.all(Array.from({ length: 300 }, (_, index) => call(index % 2 ? first : second, '/geo/pluscode', { key: plaintext })));
     expect(responses.filter((response) => response.status === 200)).toHaveLength(100);
+  });
+});
+
+describe('counter store outage', () => {
+  it('fails open for limits but still checks keys and scopes', async () => {
+    const keys = keyStore();
+    const broken: CounterStore = Object.assign(new MemoryCounterStore(), {
+      incrementWindows: async () => {
+        throw new Error('redis down');
+      },
+    });
+    const edge = await gatedEdge(broken, keys);
+    const { plaintext } = keys.add();
+    expect((await call(edge, '/geo/pluscode', { key: plaintext })).status).toBe(200);
+    expect((await call(edge, '/traffic/route', { method: 'POST', key: plaintext })).status).toBe(403);
+    expect((await call(edge, '/holidays', { key: 'svc_' + '1'.repeat(48) })).status).toBe(401);
   });
 });

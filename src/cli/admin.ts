@@ -17,6 +17,10 @@ import { migrations } from '../store/sql/migrations/index.js';
 import { ApiKeyRepository } from '../store/pg/api-keys.js';
 import { NotificationRepository } from '../store/pg/notifications.js';
 import { UserRepository } from '../store/pg/users.js';
+import { encodeJson } from '../actors/runtime/bus/bus.js';
+import { NatsBus } from '../actors/runtime/bus/nats-bus.js';
+import { createSubjects } from '../actors/runtime/subjects.js';
+import { createLogger } from '../shared/logger.js';
 
 const USAGE = `usage: npm run admin -- <command>
   grant-role <email> <role>        roles: ${ROLES.join(', ')}
@@ -59,13 +63,27 @@ async function main(): Promise<void> {
 
   const config = loadConfig(process.env);
   const sql = await openSql(config);
+  const closers: Array<() => Promise<void>> = [];
   try {
     await applyMigrations(sql, config.DATABASE_SCHEMA, migrations);
-    const actions = new OperatorActions({
-      users: new UserRepository(sql),
-      apiKeys: new ApiKeyRepository(sql),
-      notifications: new NotificationRepository(sql),
+    // Running servers cache keys for up to 30 s; with NATS configured they drop a changed key at once.
+    const bus = config.NATS_URL ? new NatsBus({ servers: config.NATS_URL, name: 'svc-admin-cli', logger: createLogger({ LOG_LEVEL: 'warn' }) }) : undefined;
+    if (bus) await bus.waitUntilConnected(3_000);
+    closers.push(async () => {
+      await bus?.flush().catch(() => undefined);
+      await bus?.close();
     });
+    const subject = createSubjects(config.BUS_NAMESPACE).cacheInvalidation('api-keys');
+    const actions = new OperatorActions(
+      { users: new UserRepository(sql), apiKeys: new ApiKeyRepository(sql), notifications: new NotificationRepository(sql) },
+      (keyId) => {
+        try {
+          bus?.publish(subject, encodeJson({ keyId }));
+        } catch {
+          process.stderr.write('NATS unavailable: running servers pick the change up within 30 s\n');
+        }
+      },
+    );
     const operator = { kind: 'cli' as const };
     let result: unknown;
     switch (command) {
@@ -116,6 +134,7 @@ async function main(): Promise<void> {
     }
     throw error;
   } finally {
+    for (const close of closers) await close();
     await sql.close();
   }
 }

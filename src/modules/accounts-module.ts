@@ -28,22 +28,30 @@ import { SavedPlaceRepository } from '../store/pg/saved-places.js';
 import { loadOrCreateServerSecret } from '../store/pg/server-secrets.js';
 import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
+import { createSubjects } from '../actors/runtime/subjects.js';
+import { createAccessGate } from '../edge/auth/access-gate.js';
+import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../services/access/endpoint-access.js';
+import { AddressSet } from '../services/access/ip-address.js';
+import { KeyDirectory } from '../services/access/key-directory.js';
+import type { Logger } from '../shared/logger.js';
 import { IdentityRepository } from '../store/pg/identities.js';
 import { authProviderRoutes } from '../edge/routes/auth-providers.js';
 import { OidcProvider } from '../services/accounts/oidc/oidc-provider.js';
 import { SocialSignIn } from '../services/accounts/oidc/social-sign-in.js';
 
 export interface AccountsModule {
+  /** In order: the access gate (keys, limits), then the bearer guard (users). */
   guards: RequestGuard[];
   routes: RouteDefinition[];
+  stop(): void;
 }
 
 /**
  * Accounts, sessions, the developer portal, operator actions and the user's
  * own data (spec part 1): repositories, services and route tables wired together.
  */
-export async function createAccountsModule(config: Config, backends: Backends): Promise<AccountsModule> {
-  const { sql, counters } = backends;
+export async function createAccountsModule(config: Config, backends: Backends, logger: Logger): Promise<AccountsModule> {
+  const { sql, counters, bus } = backends;
   const users = new UserRepository(sql);
   const sessions = new SessionRepository(sql);
   const apiKeys = new ApiKeyRepository(sql);
@@ -63,13 +71,25 @@ export async function createAccountsModule(config: Config, backends: Backends): 
     accounts,
     counters,
   );
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares });
+  const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
+  keyDirectory.start();
+  const keyChanged = (keyId: string) => keyDirectory.announceChange(keyId);
+  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, keyChanged);
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
     counters,
+    keyChanged,
   );
+  const accessTable = new Map([...ENDPOINT_ACCESS, ...DESIGNED_ENDPOINT_ACCESS].map((row) => [`${row.method} ${row.path}`, row]));
+  const accessGate = createAccessGate({
+    keys: keyDirectory,
+    counters,
+    trustedProxies: new AddressSet(config.TRUSTED_PROXIES),
+    endpointOf: (method, path) => accessTable.get(`${method} ${path}`),
+  });
   return {
-    guards: [createBearerGuard(accounts)],
+    stop: () => keyDirectory.stop(),
+    guards: [accessGate, createBearerGuard(accounts)],
     routes: [
       ...authRoutes(accounts, accountData),
       ...authProviderRoutes({ signIn, publicBaseUrl: config.PUBLIC_BASE_URL, captchaSiteKey: config.CAPTCHA_SITE_KEY }),
@@ -78,7 +98,7 @@ export async function createAccountsModule(config: Config, backends: Backends): 
       ...savedPlacesRoutes(savedPlaces, savedLists),
       ...historyRoutes(history, users),
       ...liveShareRoutes(liveShares),
-      ...adminRoutes(new OperatorActions({ users, apiKeys, notifications })),
+      ...adminRoutes(new OperatorActions({ users, apiKeys, notifications }, keyChanged)),
     ],
   };
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Default JSON body limit: 1 MiB. Routes may override it. */
@@ -111,6 +112,14 @@ export const configSchema = z.object({
   OIDC_PROVIDERS: jsonList(oidcProviderSchema),
   /** Public origin of the API (e.g. https://api.example.com), used in OAuth redirect URIs; unset = from the Host header. */
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Proxies (IPs or CIDR ranges, comma separated) whose X-Forwarded-For is believed for the client address. */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : []))
+    .refine((entries) => entries.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry) && isIP(entry.split('/')[0]!) !== 0), {
+      message: 'must be IP addresses or CIDR ranges separated by commas',
+    }),
   /** Captcha site key shown to the browser sign-in form; captcha is enabled when set. */
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -48,7 +48,10 @@ function assertKeyAllowed(key: KeyGrant, route: RouteDefinition, context: GuardC
  */
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
+  let lastOutageLogMs = 0;
   return async (route: RouteDefinition, context: GuardContext) => {
+    // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
+    if (route.mount === 'root') return;
     const clientIp = clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
     const presented = presentedKeyOf(context.headers, context.rawQuery);
     let key: KeyGrant | undefined;
@@ -76,7 +79,20 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
       key,
     };
     const planned = planCounters(request);
-    const counts = planned.length ? await deps.counters.incrementWindows(planned.map((counter) => counter.hit)) : [];
+    let counts: number[];
+    try {
+      counts = planned.length ? await deps.counters.incrementWindows(planned.map((counter) => counter.hit)) : [];
+    } catch (error) {
+      // Fail open: a counter-store outage must not take the whole API down. Keys, scopes and
+      // restrictions were still checked; only counting is skipped (and /ready reports the outage).
+      const nowMs = now();
+      if (nowMs - lastOutageLogMs > 10_000) {
+        lastOutageLogMs = nowMs;
+        context.log.error({ err: (error as Error).message }, 'counter store unavailable: limits not enforced');
+      }
+      if (key) deps.onKeyUsed?.(key.id, route);
+      return;
+    }
     const decision = decide(request, planned, counts);
     for (const [name, value] of Object.entries(decision.headers)) context.setHeader(name, value);
     if (decision.refusal) throw decision.refusal;

@@ -18,7 +18,11 @@ export interface AccountDataRepositories {
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
 export class AccountData {
-  constructor(private readonly repositories: AccountDataRepositories) {}
+  constructor(
+    private readonly repositories: AccountDataRepositories & { apiKeys: { list(ownerId: string): Promise<Array<{ id: string }>> } },
+    /** Told about every key the deletion takes with it. */
+    private readonly onKeyChanged: (keyId: string) => void = () => {},
+  ) {}
 
   /** One JSON document with every section of spec part 1 §4.2; no secret (hash, token) is included. */
   async export(userId: string) {
@@ -65,6 +69,8 @@ export class AccountData {
         throw new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
       }
     }
+    const keys = await this.repositories.apiKeys.list(userId);
     await this.repositories.users.delete(userId);
+    for (const key of keys) this.onKeyChanged(key.id);
   }
 }

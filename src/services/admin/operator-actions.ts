@@ -25,7 +25,11 @@ export type Operator = { kind: 'user'; roles: readonly string[] } | { kind: 'cli
  * endpoints and by `npm run admin`.
  */
 export class OperatorActions {
-  constructor(private readonly repositories: OperatorRepositories) {}
+  constructor(
+    private readonly repositories: OperatorRepositories,
+    /** Told about every key an operator changes, so caches everywhere drop it. */
+    private readonly onKeyChanged: (keyId: string) => void = () => {},
+  ) {}
 
   async findUser(email: string): Promise<UserRecord> {
     return (await this.repositories.users.findByEmail(email.trim().toLowerCase())) ?? Promise.reject(new ApiError('NOT_FOUND', { message: 'User not found' }));
@@ -37,7 +41,10 @@ export class OperatorActions {
         throw new ApiError('VALIDATION_ERROR', { message: [`${name}: must be an integer from 1 to ${MAX_OPERATOR_QUOTA}`] });
       }
     }
-    return (await this.repositories.apiKeys.setOperatorLimits(keyId, limits)) ?? Promise.reject(new ApiError('NOT_FOUND', { message: 'API key not found' }));
+    const key = await this.repositories.apiKeys.setOperatorLimits(keyId, limits);
+    if (!key) throw new ApiError('NOT_FOUND', { message: 'API key not found' });
+    this.onKeyChanged(keyId);
+    return key;
   }
 
   async changeRole(operator: Operator, userId: string, role: Role, action: 'grant' | 'revoke'): Promise<string[]> {

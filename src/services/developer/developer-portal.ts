@@ -100,12 +100,21 @@ function patchedQuota(name: 'quotaPerMinute' | 'quotaPerDay', current: number, s
 }
 
 /** The developer portal (spec part 1 §4.1): organizations, projects and keys of the caller only. */
+/** Told about every key whose grant changed or disappeared, so caches everywhere drop it. */
+export type KeyChangeListener = (keyId: string) => void;
+
 export class DeveloperPortal {
   constructor(
     private readonly repositories: PortalRepositories,
     private readonly counters: CounterStore,
+    private readonly onKeyChanged: KeyChangeListener = () => {},
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Keys that a cascade is about to delete, so their caches can be dropped afterwards. */
+  private async keyIdsWhere(userId: string, belongs: (key: ApiKeyRecord) => boolean): Promise<string[]> {
+    return (await this.repositories.apiKeys.list(userId)).filter(belongs).map((key) => key.id);
+  }
 
   async enroll(userId: string): Promise<string[]> {
     const roles = await this.repositories.users.addRole(userId, 'developer');
@@ -164,7 +173,10 @@ export class DeveloperPortal {
   }
 
   async deleteOrganization(userId: string, id: string): Promise<void> {
+    const projectIds = new Set((await this.repositories.projects.list(userId, id)).map((project) => project.id));
+    const keyIds = await this.keyIdsWhere(userId, (key) => projectIds.has(key.projectId));
     if (!(await this.repositories.organizations.delete(userId, id))) throw notFound('Organization');
+    keyIds.forEach(this.onKeyChanged);
   }
 
   // Projects
@@ -184,7 +196,9 @@ export class DeveloperPortal {
   }
 
   async deleteProject(userId: string, id: string): Promise<void> {
+    const keyIds = await this.keyIdsWhere(userId, (key) => key.projectId === id);
     if (!(await this.repositories.projects.delete(userId, id))) throw notFound('Project');
+    keyIds.forEach(this.onKeyChanged);
   }
 
   // Keys
@@ -239,18 +253,23 @@ export class DeveloperPortal {
       active: patch.active ?? key.active,
       restrictions: normalizeRestrictions(key.restrictions, patch.restrictions),
     };
-    return (await this.repositories.apiKeys.update(userId, id, settings)) ?? Promise.reject(notFound('API key'));
+    const updated = await this.repositories.apiKeys.update(userId, id, settings);
+    if (!updated) throw notFound('API key');
+    this.onKeyChanged(id);
+    return updated;
   }
 
   async rotateKey(userId: string, id: string): Promise<ApiKeyRecord & { key: string }> {
     const secret = generateApiKey();
     const rotated = await this.repositories.apiKeys.rotate(userId, id, secret.hash, secret.lastFour);
     if (!rotated) throw notFound('API key');
+    this.onKeyChanged(id);
     return { ...rotated, key: secret.plaintext };
   }
 
   async deleteKey(userId: string, id: string): Promise<void> {
     if (!(await this.repositories.apiKeys.delete(userId, id))) throw notFound('API key');
+    this.onKeyChanged(id);
   }
 
   async keyUsage(userId: string, id: string) {
