@@ -9,6 +9,7 @@ import type { RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
 import { createAccountsModule } from './modules/accounts-module.js';
+import { addressingRoutes } from './edge/routes/addressing.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 
@@ -51,6 +52,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
     ...apiDocsRoutes(document),
     ...accounts.routes,
+    ...addressingRoutes(),
   );
 
   const server = new EdgeServer({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mountedPath, type RouteDefinition } from '../src/edge/route.js';
+import { addressingRoutes } from '../src/edge/routes/addressing.js';
 import { adminRoutes } from '../src/edge/routes/admin.js';
 import { authProviderRoutes } from '../src/edge/routes/auth-providers.js';
 import { authRoutes } from '../src/edge/routes/auth.js';
@@ -21,6 +22,7 @@ const apiRoutes: RouteDefinition[] = [
   ...historyRoutes(none, none),
   ...liveShareRoutes(none),
   ...adminRoutes(none),
+  ...addressingRoutes(),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {

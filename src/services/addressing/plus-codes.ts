@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+import { ApiError } from '../../shared/errors.js';
+
+// A TypeScript port of the Open Location Code reference (CommonJS). The older
+// `open-location-code` package mis-encodes the 11th digit; this one is exact.
+const require = createRequire(import.meta.url);
+interface CodeArea {
+  latitudeLo: number;
+  longitudeLo: number;
+  latitudeHi: number;
+  longitudeHi: number;
+  latitudeCenter: number;
+  longitudeCenter: number;
+}
+const olc = (
+  require('open-location-code-typescript') as {
+    default: {
+      encode(lat: number, lng: number, length: number): string;
+      decode(code: string): CodeArea;
+      isValid(code: string): boolean;
+      isShort(code: string): boolean;
+      isFull(code: string): boolean;
+      recoverNearest(shortCode: string, referenceLat: number, referenceLng: number): string;
+    };
+  }
+).default;
+
+/** Code lengths the API offers (spec part 2 §2.3): 8 to 11, default 10 (about a 14 m cell). */
+export const MIN_CODE_LENGTH = 8;
+export const MAX_CODE_LENGTH = 11;
+export const DEFAULT_CODE_LENGTH = 10;
+
+export interface DecodedPlusCode {
+  code: string;
+  lat: number;
+  lng: number;
+  bounds: { south: number; west: number; north: number; east: number };
+}
+
+const round = (value: number) => Math.round(value * 1e7) / 1e7;
+
+/**
+ * Plus codes have no 9-digit form (below 10 digits they grow in pairs), so a
+ * requested length of 9 gives the next finer valid code, 10 digits.
+ */
+export function encodePlusCode(lat: number, lng: number, length: number = DEFAULT_CODE_LENGTH): string {
+  return olc.encode(lat, lng, length === 9 ? 10 : length);
+}
+
+/** Decodes a full code, or a short one recovered against a reference point. */
+export function decodePlusCode(input: string, reference?: { lat: number; lng: number }): DecodedPlusCode {
+  const code = input.trim().toUpperCase();
+  if (!olc.isValid(code)) throw new ApiError('VALIDATION_ERROR', { message: [`code: "${input}" is not a valid plus code`] });
+  let full = code;
+  if (olc.isShort(code)) {
+    if (!reference) throw new ApiError('VALIDATION_ERROR', { message: ['code: a short code needs a reference lat and lng'] });
+    full = olc.recoverNearest(code, reference.lat, reference.lng);
+  } else if (!olc.isFull(code)) {
+    throw new ApiError('VALIDATION_ERROR', { message: [`code: "${input}" is not a full or short plus code`] });
+  }
+  const area = olc.decode(full);
+  return {
+    code: full,
+    lat: round(area.latitudeCenter),
+    lng: round(area.longitudeCenter),
+    bounds: { south: round(area.latitudeLo), west: round(area.longitudeLo), north: round(area.latitudeHi), east: round(area.longitudeHi) },
+  };
+}
