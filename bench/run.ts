@@ -1,8 +1,10 @@
 /** `npm run bench -- <name>`: runs one benchmark (or all) and prints CSV rows with their conditions. */
 import { runEdgeBenchmark } from './edge.js';
+import { runKeysBenchmark } from './keys.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
+  keys: runKeysBenchmark,
 };
 
 const requested = process.argv.slice(2);

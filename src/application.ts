@@ -74,7 +74,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       (stopping ??= (async () => {
         const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
         if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
-        accounts.stop();
+        await accounts.stop();
         await solvers.close();
         await closeBackends(backends, logger);
       })()),

@@ -131,3 +131,19 @@ describe('several edge processes on the real services', () => {
     }
   });
 });
+
+describe('usage accounting', () => {
+  it('flushes raw and weighted monthly usage and lastUsedAt in aggregates', async () => {
+    const { token, key } = await developerKey(api, { scopes: { geo: true } });
+    for (let index = 0; index < 3; index++) expect((await pluscode(fixture.server.baseUrl, key.key)).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    let monthly = (await api.get(`/developer/api-keys/${key.id}/usage/monthly`, token)).body;
+    while (monthly.rawRequests < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      monthly = (await api.get(`/developer/api-keys/${key.id}/usage/monthly`, token)).body;
+    }
+    expect(monthly).toMatchObject({ rawRequests: 3, weightedRequests: 3, overageRequests: 0 });
+    const usage = (await api.get(`/developer/api-keys/${key.id}/usage`, token)).body;
+    expect(Date.parse(usage.lastUsedAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});

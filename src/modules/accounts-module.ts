@@ -33,6 +33,8 @@ import { createAccessGate } from '../edge/auth/access-gate.js';
 import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../services/access/endpoint-access.js';
 import { AddressSet } from '../services/access/ip-address.js';
 import { KeyDirectory } from '../services/access/key-directory.js';
+import { requestWeight } from '../services/limits/request-weights.js';
+import { UsageRecorder } from '../services/limits/usage-recorder.js';
 import type { Logger } from '../shared/logger.js';
 import { IdentityRepository } from '../store/pg/identities.js';
 import { authProviderRoutes } from '../edge/routes/auth-providers.js';
@@ -43,7 +45,8 @@ export interface AccountsModule {
   /** In order: the access gate (keys, limits), then the bearer guard (users). */
   guards: RequestGuard[];
   routes: RouteDefinition[];
-  stop(): void;
+  /** Stops listening and writes the last usage aggregates. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -81,14 +84,20 @@ export async function createAccountsModule(config: Config, backends: Backends, l
     keyChanged,
   );
   const accessTable = new Map([...ENDPOINT_ACCESS, ...DESIGNED_ENDPOINT_ACCESS].map((row) => [`${row.method} ${row.path}`, row]));
+  const usage = new UsageRecorder(sql, logger);
+  usage.start();
   const accessGate = createAccessGate({
     keys: keyDirectory,
     counters,
     trustedProxies: new AddressSet(config.TRUSTED_PROXIES),
     endpointOf: (method, path) => accessTable.get(`${method} ${path}`),
+    onKeyUsed: (keyId, route, context) => usage.record(keyId, requestWeight(route, context.rawQuery)),
   });
   return {
-    stop: () => keyDirectory.stop(),
+    stop: async () => {
+      keyDirectory.stop();
+      await usage.stop();
+    },
     guards: [accessGate, createBearerGuard(accounts)],
     routes: [
       ...authRoutes(accounts, accountData),

@@ -16,7 +16,7 @@ export interface AccessGateDeps {
   /** The endpoint's row of the access table (tighter throttles), by method and path. */
   endpointOf(method: string, path: string): EndpointAccess | undefined;
   /** Called for every keyed request that passed the gate (usage, lastUsedAt). */
-  onKeyUsed?(keyId: string, route: RouteDefinition): void;
+  onKeyUsed?(keyId: string, route: RouteDefinition, context: GuardContext): void;
   now?: () => number;
 }
 
@@ -90,12 +90,13 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
         lastOutageLogMs = nowMs;
         context.log.error({ err: (error as Error).message }, 'counter store unavailable: limits not enforced');
       }
-      if (key) deps.onKeyUsed?.(key.id, route);
+      if (key) deps.onKeyUsed?.(key.id, route, context);
       return;
     }
     const decision = decide(request, planned, counts);
     for (const [name, value] of Object.entries(decision.headers)) context.setHeader(name, value);
+    // Refused requests count against quotas (rule 2) and show in usage too.
+    if (key) deps.onKeyUsed?.(key.id, route, context);
     if (decision.refusal) throw decision.refusal;
-    if (key) deps.onKeyUsed?.(key.id, route);
   };
 }
