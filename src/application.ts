@@ -10,6 +10,7 @@ import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
 import { createAccountsModule } from './modules/accounts-module.js';
 import { addressingRoutes } from './edge/routes/addressing.js';
+import { InProcessDispatcher } from './edge/in-process-dispatch.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 
@@ -26,7 +27,11 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const backends = await openBackends(config, logger);
   const solvers = new SolverPool({ threads: config.WORKER_THREADS });
   const metrics = new HttpMetrics();
-  const accounts = await createAccountsModule(config, backends, logger);
+  let dispatcher: InProcessDispatcher | undefined;
+  const accounts = await createAccountsModule(config, backends, logger, () => {
+    if (!dispatcher) throw new Error('dispatcher used before start-up finished');
+    return dispatcher;
+  });
 
   const readiness = () =>
     checkReadiness(
@@ -64,6 +69,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     guards: accounts.guards,
     routes,
   });
+  dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
   const port = await server.listen();
   logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
 

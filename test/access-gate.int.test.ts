@@ -25,7 +25,10 @@ afterAll(async () => {
 function keyStore() {
   const byHash = new Map<string, ApiKeyRecord>();
   return {
-    lookup: { findByHash: async (hash: string) => byHash.get(hash) ?? null },
+    lookup: {
+      findByHash: async (hash: string) => byHash.get(hash) ?? null,
+      findById: async (id: string) => [...byHash.values()].find((record) => record.id === id) ?? null,
+    },
     add(overrides: Partial<ApiKeyRecord> = {}): { plaintext: string; record: ApiKeyRecord } {
       const secret = generateApiKey();
       const record: ApiKeyRecord = {

@@ -5,6 +5,7 @@ import { adminRoutes } from '../src/edge/routes/admin.js';
 import { authProviderRoutes } from '../src/edge/routes/auth-providers.js';
 import { authRoutes } from '../src/edge/routes/auth.js';
 import { developerRoutes } from '../src/edge/routes/developer.js';
+import { developerSandboxRoutes } from '../src/edge/routes/developer-sandbox.js';
 import { historyRoutes } from '../src/edge/routes/history.js';
 import { liveShareRoutes } from '../src/edge/routes/live-shares.js';
 import { meRoutes } from '../src/edge/routes/me.js';
@@ -17,6 +18,7 @@ const apiRoutes: RouteDefinition[] = [
   ...authRoutes(none, none),
   ...authProviderRoutes({ signIn: none, publicBaseUrl: undefined, captchaSiteKey: undefined }),
   ...developerRoutes(none),
+  ...developerSandboxRoutes(none, none),
   ...meRoutes(none),
   ...savedPlacesRoutes(none, none),
   ...historyRoutes(none, none),

@@ -147,3 +147,36 @@ describe('usage accounting', () => {
     expect(Date.parse(usage.lastUsedAt)).toBeGreaterThan(Date.now() - 60_000);
   });
 });
+
+describe('developer sandbox', () => {
+  it("runs a read-only request as one of the caller's keys through the real gate", async () => {
+    const { token, key } = await developerKey(api);
+    const refused = await api.post('/developer/sandbox', { apiKeyId: key.id, path: '/geo/pluscode?lat=30.0626&lng=31.3219' }, token);
+    expect(refused.status).toBe(201);
+    expect(refused.body).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', details: { missingScopes: ['geo'] } } });
+
+    await api.patch(`/developer/api-keys/${key.id}`, { scopes: { geo: true } }, token);
+    const ran = await api.post('/developer/sandbox', { apiKeyId: key.id, path: '/geo/pluscode?lat=30.0626&lng=31.3219' }, token);
+    expect(ran.body).toMatchObject({
+      request: { method: 'GET', path: '/geo/pluscode?lat=30.0626&lng=31.3219', apiKeyId: key.id },
+      status: 200,
+      body: { provider: 'svc-addressing', code: '8G2H387C+2Q' },
+      headers: { 'x-svc-quota-limit-minute': '60' },
+    });
+    expect(JSON.stringify(ran.body)).not.toContain(key.key);
+  });
+
+  it("refuses other users' keys, write endpoints and paths that lead nowhere", async () => {
+    const alice = await developerKey(api);
+    const bob = await developerKey(api);
+    expect((await api.post('/developer/sandbox', { apiKeyId: alice.key.id, path: '/geo/pluscode?lat=1&lng=1' }, bob.token)).status).toBe(404);
+    const write = await api.post('/developer/sandbox', { apiKeyId: bob.key.id, path: '/me/saved-places', method: 'POST', body: { name: 'x', lat: 1, lng: 1 } }, bob.token);
+    expect(write.status).toBe(400);
+    expect(write.body.message.join(' ')).toContain('read-only');
+    expect((await api.post('/developer/sandbox', { apiKeyId: bob.key.id, path: '/no/such/thing' }, bob.token)).status).toBe(400);
+    expect((await api.post('/developer/sandbox', { apiKeyId: bob.key.id, path: 'http://169.254.169.254/latest' }, bob.token)).status).toBe(400);
+    // Bearer-only endpoints refuse a key, in the sandbox as on the network.
+    const portal = await api.post('/developer/sandbox', { apiKeyId: bob.key.id, path: '/developer/scopes' }, bob.token);
+    expect(portal.body.status).toBe(401);
+  });
+});

@@ -25,6 +25,11 @@ export interface IncomingRequest {
   body: Promise<Buffer>;
   /** Aborted when the client disconnects before the answer (created on first use). */
   readonly signal: AbortSignal;
+  /**
+   * Set only on requests the server makes to itself (the developer sandbox): run
+   * as this API key. No network request can carry it.
+   */
+  readonly actAsKeyId?: string;
 }
 
 export interface OutgoingResponse {

@@ -21,6 +21,8 @@ export interface GuardContext {
   readonly rawQuery: Readonly<Record<string, string | string[]>>;
   readonly remoteAddress: string;
   readonly log: Logger;
+  /** The key an in-process (sandbox) request runs as; never set from the network. */
+  readonly actAsKeyId: string | undefined;
   /** Guards that authenticate the caller record who it is here. */
   principal: Principal | undefined;
   setHeader(name: string, value: string): void;
@@ -82,6 +84,7 @@ class PipelineRequest implements GuardContext, RequestContext {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly remoteAddress: string;
+  readonly actAsKeyId: string | undefined;
 
   constructor(
     private readonly incoming: IncomingRequest,
@@ -93,6 +96,7 @@ class PipelineRequest implements GuardContext, RequestContext {
     this.path = incoming.url;
     this.headers = incoming.headers;
     this.remoteAddress = incoming.remoteAddress;
+    this.actAsKeyId = incoming.actAsKeyId;
   }
 
   /** Lazy (see IncomingRequest.signal): read it as `context.signal`, not through a rest copy of the context. */

@@ -114,6 +114,8 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   errors?: ErrorCode[];
   /** Left out of the OpenAPI document (static assets). */
   hidden?: boolean;
+  /** A POST that only computes (stores nothing), so the developer sandbox may run it; GETs always may. */
+  readOnly?: boolean;
   handler(context: RequestContext<P, Q, B>): Promise<R | HttpReply> | R | HttpReply;
 }
 

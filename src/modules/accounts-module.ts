@@ -34,6 +34,8 @@ import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../services/access/en
 import { AddressSet } from '../services/access/ip-address.js';
 import { KeyDirectory } from '../services/access/key-directory.js';
 import { requestWeight } from '../services/limits/request-weights.js';
+import type { InProcessDispatcher } from '../edge/in-process-dispatch.js';
+import { developerSandboxRoutes } from '../edge/routes/developer-sandbox.js';
 import { UsageRecorder } from '../services/limits/usage-recorder.js';
 import type { Logger } from '../shared/logger.js';
 import { IdentityRepository } from '../store/pg/identities.js';
@@ -53,7 +55,13 @@ export interface AccountsModule {
  * Accounts, sessions, the developer portal, operator actions and the user's
  * own data (spec part 1): repositories, services and route tables wired together.
  */
-export async function createAccountsModule(config: Config, backends: Backends, logger: Logger): Promise<AccountsModule> {
+export async function createAccountsModule(
+  config: Config,
+  backends: Backends,
+  logger: Logger,
+  /** The in-process dispatcher of the finished app, for the developer sandbox (bound after start-up). */
+  dispatcher: () => InProcessDispatcher,
+): Promise<AccountsModule> {
   const { sql, counters, bus } = backends;
   const users = new UserRepository(sql);
   const sessions = new SessionRepository(sql);
@@ -103,6 +111,7 @@ export async function createAccountsModule(config: Config, backends: Backends, l
       ...authRoutes(accounts, accountData),
       ...authProviderRoutes({ signIn, publicBaseUrl: config.PUBLIC_BASE_URL, captchaSiteKey: config.CAPTCHA_SITE_KEY }),
       ...developerRoutes(portal),
+      ...developerSandboxRoutes(portal, dispatcher),
       ...meRoutes({ notifications, pushTokens: new PushTokenRepository(sql) }),
       ...savedPlacesRoutes(savedPlaces, savedLists),
       ...historyRoutes(history, users),

@@ -10,7 +10,7 @@ import type { RouteDefinition } from '../route.js';
 import { bearerTokenOf } from './bearer-guard.js';
 
 export interface AccessGateDeps {
-  keys: Pick<KeyDirectory, 'resolve'>;
+  keys: Pick<KeyDirectory, 'resolve' | 'resolveById'>;
   counters: Pick<CounterStore, 'incrementWindows'>;
   trustedProxies: AddressSet;
   /** The endpoint's row of the access table (tighter throttles), by method and path. */
@@ -55,7 +55,13 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
     const clientIp = clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
     const presented = presentedKeyOf(context.headers, context.rawQuery);
     let key: KeyGrant | undefined;
-    if (presented !== undefined) {
+    if (context.actAsKeyId !== undefined) {
+      // A sandbox request: the same checks, for a key the portal found to be the caller's.
+      key = (await deps.keys.resolveById(context.actAsKeyId)) ?? undefined;
+      if (!key) throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
+      assertKeyAllowed(key, route, context, clientIp);
+      context.principal = { kind: 'key', keyId: key.id };
+    } else if (presented !== undefined) {
       key = (await deps.keys.resolve(presented)) ?? undefined;
       if (!key) throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
       assertKeyAllowed(key, route, context, clientIp);

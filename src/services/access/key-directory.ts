@@ -30,6 +30,7 @@ const MAX_CACHED_KEYS = 50_000;
 
 export interface KeyLookup {
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  findById(id: string): Promise<ApiKeyRecord | null>;
 }
 
 function grantOf(record: ApiKeyRecord): KeyGrant {
@@ -84,6 +85,12 @@ export class KeyDirectory {
     if (this.byHash.size >= MAX_CACHED_KEYS) this.byHash.clear();
     this.byHash.set(hash, { grant, expiresAtMs: this.now() + KEY_CACHE_TTL_MS });
     return grant;
+  }
+
+  /** The grant of a key by id, uncached: only the developer sandbox asks this way. */
+  async resolveById(keyId: string): Promise<KeyGrant | null> {
+    const record = await this.lookup.findById(keyId);
+    return record ? grantOf(record) : null;
   }
 
   /** Tells every process (this one included) that a key changed. */

@@ -96,6 +96,12 @@ export class ApiKeyRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** The sandbox's lookup (the portal already checked the caller owns the key). */
+  async findById(id: string): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.query<Row>(`select ${COLUMNS} from api_keys where id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   async list(ownerId: string, projectId?: string): Promise<ApiKeyRecord[]> {
     const rows = await this.sql.query<Row>(
       `select ${COLUMNS} from api_keys where owner_id = $1 and ($2::uuid is null or project_id = $2) order by created_at, id limit 1000`,
