@@ -57,7 +57,3 @@ export class ApiError extends Error {
     this.headers = options.headers;
   }
 }
-
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
-}

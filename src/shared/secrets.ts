@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * High-entropy secrets (API keys, share tokens) are stored only as SHA-256:
@@ -12,11 +12,4 @@ export function sha256Hex(text: string): string {
 /** `<prefix><hex>` with `bytes` random bytes. */
 export function randomHexToken(prefix: string, bytes: number): string {
   return `${prefix}${randomBytes(bytes).toString('hex')}`;
-}
-
-/** Constant-time comparison of two hex digests. */
-export function hexDigestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }

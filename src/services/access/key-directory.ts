@@ -3,7 +3,7 @@ import { decodeJson, encodeJson } from '../../actors/runtime/bus/bus.js';
 import type { Subjects } from '../../actors/runtime/subjects.js';
 import type { Logger } from '../../shared/logger.js';
 import type { ApiKeyRecord } from '../../store/pg/api-keys.js';
-import { hashApiKey } from '../developer/api-key-secrets.js';
+import { API_KEY_PATTERN, hashApiKey } from '../developer/api-key-secrets.js';
 import { AddressSet } from './ip-address.js';
 import { ReferrerList } from './referrer-matcher.js';
 
@@ -77,6 +77,8 @@ export class KeyDirectory {
 
   /** The grant of a presented key, or null for an unknown key. */
   async resolve(plaintext: string): Promise<KeyGrant | null> {
+    // Not even shaped like a key: no lookup, and nothing cached for it.
+    if (!API_KEY_PATTERN.test(plaintext)) return null;
     const hash = hashApiKey(plaintext);
     const cached = this.byHash.get(hash);
     if (cached && cached.expiresAtMs > this.now()) return cached.grant;
