@@ -68,6 +68,17 @@ describe('login', () => {
   });
 });
 
+describe('parallel guessing', () => {
+  it('lets at most 10 of 30 simultaneous wrong passwords be checked', async () => {
+    const target = await registerUser(api, 'parallel');
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) => api.post('/auth/login', { email: target.email, password: `guess-number-${attempt}` })),
+    );
+    expect(responses.filter((response) => response.status === 400)).toHaveLength(10);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(20);
+  });
+});
+
 describe('bearer tokens', () => {
   it('answers 401 UNAUTHENTICATED without a token, with a forged one, and with alg none', async () => {
     const { token } = await registerUser(api);

@@ -21,16 +21,19 @@ async function createKey(owner: { token: string; project: { id: string } }, extr
 }
 
 describe('enrollment and catalogs', () => {
-  it('enrolls idempotently; access auto-enrolls; minting needs the role', async () => {
+  it('enrolls idempotently; access auto-enrolls; minting keys needs the role', async () => {
     const user = await registerUser(api);
-    const refused = await api.post('/developer/organizations', { name: 'Early' }, user.token);
+    const organization = await api.post('/developer/organizations', { name: 'Early' }, user.token);
+    expect(organization.status).toBe(201);
+    const project = (await api.post('/developer/projects', { name: 'App', organizationId: organization.body.id }, user.token)).body;
+    const refused = await api.post('/developer/api-keys', { projectId: project.id, label: 'k' }, user.token);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('FORBIDDEN');
     const access = await api.get('/developer/access', user.token);
     expect(access.body).toEqual({ developer: true, roles: ['user', 'developer'] });
     const again = await api.post('/developer/enroll', undefined, user.token);
     expect(again.body).toEqual({ enrolled: true, roles: ['user', 'developer'] });
-    expect((await api.post('/developer/organizations', { name: 'Now' }, user.token)).status).toBe(201);
+    expect((await api.post('/developer/api-keys', { projectId: project.id, label: 'k' }, user.token)).status).toBe(201);
   });
 
   it('requires a bearer token', async () => {

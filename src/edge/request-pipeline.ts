@@ -23,6 +23,8 @@ export interface GuardContext {
   readonly log: Logger;
   /** The key an in-process (sandbox) request runs as; never set from the network. */
   readonly actAsKeyId: string | undefined;
+  /** The client's address as the access gate resolved it (trusted proxies); the peer until then. */
+  clientAddress: string;
   /** Guards that authenticate the caller record who it is here. */
   principal: Principal | undefined;
   setHeader(name: string, value: string): void;
@@ -38,7 +40,7 @@ const NO_BODY = Buffer.alloc(0);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** Query parameters that carry secrets and are masked in the request log. */
-const SECRET_QUERY_PARAMS = /([?&](?:api_key|apiKey|token|access_token)=)[^&]*/g;
+const SECRET_QUERY_PARAMS = /([?&](?:api(?:_|%5F)key|apiKey|token|access_token|code|state|idToken|id_token)=)[^&]*/gi;
 
 /** A caller-supplied x-request-id is kept when sane, so traces join up across services. */
 function requestIdOf(headers: Record<string, string>): string {
@@ -85,6 +87,7 @@ class PipelineRequest implements GuardContext, RequestContext {
   readonly headers: Readonly<Record<string, string>>;
   readonly remoteAddress: string;
   readonly actAsKeyId: string | undefined;
+  clientAddress: string;
 
   constructor(
     private readonly incoming: IncomingRequest,
@@ -97,6 +100,7 @@ class PipelineRequest implements GuardContext, RequestContext {
     this.headers = incoming.headers;
     this.remoteAddress = incoming.remoteAddress;
     this.actAsKeyId = incoming.actAsKeyId;
+    this.clientAddress = incoming.remoteAddress;
   }
 
   /** Lazy (see IncomingRequest.signal): read it as `context.signal`, not through a rest copy of the context. */
@@ -146,7 +150,12 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
       {
         requestId,
         method: incoming.method,
-        url: incoming.query ? `${incoming.url}?${incoming.query}`.replace(SECRET_QUERY_PARAMS, '$1[redacted]') : incoming.url,
+        // Routes with a secret in the path (share and push tokens) are logged by their pattern.
+        url: route?.path.includes('{token}')
+          ? label
+          : incoming.query
+            ? `${incoming.url}?${incoming.query}`.replace(SECRET_QUERY_PARAMS, '$1[redacted]')
+            : incoming.url,
         route: label,
         status: response.status,
         durationMs: Math.round(seconds * 1e6) / 1e3,

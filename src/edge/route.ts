@@ -54,6 +54,8 @@ export interface RequestContext<P = unknown, Q = unknown, B = unknown> {
   readonly headers: Readonly<Record<string, string>>;
   /** Address of the TCP peer as text (IPv4 or IPv6). */
   readonly remoteAddress: string;
+  /** The client's address: the peer, or the X-Forwarded-For client behind a trusted proxy (set by the access gate). */
+  readonly clientAddress: string;
   readonly log: Logger;
   /** Set by the guards on routes that require credentials. */
   readonly principal: Principal | undefined;

@@ -141,7 +141,14 @@ export class ConfigError extends Error {
 
 /** Parses the environment once; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = configSchema
+    .superRefine((config, context) => {
+      // Behind TLS and proxies the Host header is neither trustworthy nor https: production names its origin.
+      if (config.NODE_ENV === 'production' && config.OIDC_PROVIDERS.length > 0 && !config.PUBLIC_BASE_URL) {
+        context.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production when OIDC_PROVIDERS are configured' });
+      }
+    })
+    .safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),

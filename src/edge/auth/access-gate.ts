@@ -49,10 +49,20 @@ function assertKeyAllowed(key: KeyGrant, route: RouteDefinition, context: GuardC
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
   let lastOutageLogMs = 0;
+  const throttleOnly = async (route: RouteDefinition, context: GuardContext, clientIp: string) => {
+    const request: LimitRequest = { nowMs: now(), clientIp, endpoint: `${route.method} ${route.path}`, scoped: false, scope: undefined, key: undefined };
+    const planned = planCounters(request);
+    const counts = await deps.counters.incrementWindows(planned.map((counter) => counter.hit)).catch(() => undefined);
+    if (!counts) return;
+    const decision = decide(request, planned, counts);
+    for (const [name, value] of Object.entries(decision.headers)) context.setHeader(name, value);
+    if (decision.refusal) throw decision.refusal;
+  };
   return async (route: RouteDefinition, context: GuardContext) => {
     // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
     if (route.mount === 'root') return;
     const clientIp = clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
+    context.clientAddress = clientIp;
     const presented = presentedKeyOf(context.headers, context.rawQuery);
     let key: KeyGrant | undefined;
     if (context.actAsKeyId !== undefined) {
@@ -63,7 +73,11 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
       context.principal = { kind: 'key', keyId: key.id };
     } else if (presented !== undefined) {
       key = (await deps.keys.resolve(presented)) ?? undefined;
-      if (!key) throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
+      if (!key) {
+        // Guessed keys still meet the throttle, so a flood of them is cut off like any other flood.
+        await throttleOnly(route, context, clientIp);
+        throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
+      }
       assertKeyAllowed(key, route, context, clientIp);
       context.principal = { kind: 'key', keyId: key.id };
     } else if (route.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {

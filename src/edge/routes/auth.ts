@@ -100,7 +100,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       tags: ['accounts'],
       access: 'open',
       errors: ['RATE_LIMITED'],
-      body: z.object({ email, password: z.string().min(1).max(1024), captchaToken: z.string().max(4096).optional() }),
+      body: z.object({ email, password, captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.login(context.body, clientInfoOf(context)),
     }),

@@ -43,7 +43,7 @@ export function developerSandboxRoutes(portal: DeveloperPortal, dispatcher: () =
         }
         const headers: Record<string, string> = {};
         for (const name of FORWARDED_HEADERS) if (context.headers[name]) headers[name] = context.headers[name]!;
-        const response = (await dispatcher().dispatch({ method, path, body, headers, remoteAddress: context.remoteAddress, actAsKeyId: apiKeyId }))!;
+        const response = (await dispatcher().dispatch({ method, path, body, headers, remoteAddress: context.clientAddress, actAsKeyId: apiKeyId }))!;
         const text = response.body === undefined ? '' : response.body.toString();
         const isJson = (response.headers['content-type'] ?? '').includes('json');
         return {

@@ -36,7 +36,7 @@ const keyView = (key: ApiKeyRecord) => ({
 
 const route = { tags: ['developer'], access: 'bearer' as const };
 
-/** The caller's user id after checking the developer role. */
+/** The caller's user id after checking the developer role, which minting and managing keys needs (spec part 1 §5 rule 4). */
 function developerId(portal: DeveloperPortal, context: Pick<RequestContext, 'principal'>): string {
   const principal = principalOf(context);
   portal.assertDeveloper(principal.roles);
@@ -90,7 +90,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       method: 'GET',
       path: '/developer/organizations',
       summary: 'Your organizations',
-      handler: async (context) => ({ items: await portal.listOrganizations(developerId(portal, context)) }),
+      handler: async (context) => ({ items: await portal.listOrganizations(principalOf(context).userId) }),
     }),
     defineRoute({
       ...route,
@@ -98,7 +98,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       path: '/developer/organizations',
       summary: 'Create an organization (slug generated when omitted)',
       body: z.object({ name, slug: slug.optional() }),
-      handler: (context) => portal.createOrganization(developerId(portal, context), context.body),
+      handler: (context) => portal.createOrganization(principalOf(context).userId, context.body),
     }),
     defineRoute({
       ...route,
@@ -108,7 +108,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: id('organization') }),
       body: z.object({ name }),
-      handler: (context) => portal.renameOrganization(developerId(portal, context), context.params.id, context.body.name),
+      handler: (context) => portal.renameOrganization(principalOf(context).userId, context.params.id, context.body.name),
     }),
     defineRoute({
       ...route,
@@ -118,7 +118,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: id('organization') }),
       handler: async (context) => {
-        await portal.deleteOrganization(developerId(portal, context), context.params.id);
+        await portal.deleteOrganization(principalOf(context).userId, context.params.id);
         return { ok: true, deleted: true };
       },
     }),
@@ -128,7 +128,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       path: '/developer/projects',
       summary: 'Your projects, optionally of one organization',
       query: z.object({ organizationId: id('organization').optional() }),
-      handler: async (context) => ({ items: await portal.listProjects(developerId(portal, context), context.query.organizationId) }),
+      handler: async (context) => ({ items: await portal.listProjects(principalOf(context).userId, context.query.organizationId) }),
     }),
     defineRoute({
       ...route,
@@ -139,7 +139,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       params: z.object({ id: id('organization') }),
       body: z.object({ name }),
       handler: (context) =>
-        portal.createProject(developerId(portal, context), { name: context.body.name, organizationId: context.params.id }),
+        portal.createProject(principalOf(context).userId, { name: context.body.name, organizationId: context.params.id }),
     }),
     defineRoute({
       ...route,
@@ -148,7 +148,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       summary: 'Create a project (flat form)',
       errors: ['NOT_FOUND'],
       body: z.object({ name, organizationId: id('organization') }),
-      handler: (context) => portal.createProject(developerId(portal, context), context.body),
+      handler: (context) => portal.createProject(principalOf(context).userId, context.body),
     }),
     defineRoute({
       ...route,
@@ -158,7 +158,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: id('project') }),
       body: z.object({ name }),
-      handler: (context) => portal.renameProject(developerId(portal, context), context.params.id, context.body.name),
+      handler: (context) => portal.renameProject(principalOf(context).userId, context.params.id, context.body.name),
     }),
     defineRoute({
       ...route,
@@ -168,7 +168,7 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: id('project') }),
       handler: async (context) => {
-        await portal.deleteProject(developerId(portal, context), context.params.id);
+        await portal.deleteProject(principalOf(context).userId, context.params.id);
         return { ok: true, deleted: true };
       },
     }),

@@ -31,14 +31,22 @@ export class AddressSet {
   private readonly blockList = new BlockList();
   readonly size: number;
 
+  /**
+   * An entry that cannot be compiled is skipped but still counts in `size`: a
+   * restricted key whose list is unusable then matches nothing (fails closed).
+   */
   constructor(entries: readonly string[]) {
     for (const entry of entries) {
       const [address = '', prefix] = entry.split('/');
       const normalized = normalizeIp(address);
       const family = isIP(normalized) === 6 ? 'ipv6' : 'ipv4';
-      if (isIP(normalized) === 0) throw new Error(`Not an IP address or range: ${entry}`);
-      if (prefix === undefined) this.blockList.addAddress(normalized, family);
-      else this.blockList.addSubnet(normalized, Number(prefix), family);
+      if (isIP(normalized) === 0) continue;
+      try {
+        if (prefix === undefined) this.blockList.addAddress(normalized, family);
+        else this.blockList.addSubnet(normalized, Number(prefix), family);
+      } catch {
+        // e.g. an IPv6 prefix length on an address that normalised to IPv4.
+      }
     }
     this.size = entries.length;
   }

@@ -55,6 +55,8 @@ function grantOf(record: ApiKeyRecord): KeyGrant {
 export class KeyDirectory {
   private readonly byHash = new Map<string, { grant: KeyGrant | null; expiresAtMs: number }>();
   private subscription: BusSubscription | undefined;
+  /** Bumped by every invalidation: a lookup that started before one must not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly lookup: KeyLookup,
@@ -82,9 +84,11 @@ export class KeyDirectory {
     const hash = hashApiKey(plaintext);
     const cached = this.byHash.get(hash);
     if (cached && cached.expiresAtMs > this.now()) return cached.grant;
+    const startedAt = this.generation;
     const record = await this.lookup.findByHash(hash);
     const grant = record ? grantOf(record) : null;
-    if (this.byHash.size >= MAX_CACHED_KEYS) this.byHash.clear();
+    if (startedAt !== this.generation) return grant;
+    if (this.byHash.size >= MAX_CACHED_KEYS) this.byHash.delete(this.byHash.keys().next().value!);
     this.byHash.set(hash, { grant, expiresAtMs: this.now() + KEY_CACHE_TTL_MS });
     return grant;
   }
@@ -107,6 +111,7 @@ export class KeyDirectory {
   }
 
   private forget(keyId: string): void {
+    this.generation++;
     for (const [hash, entry] of this.byHash) {
       // Unknown-key entries (grant null) may be a key that now exists: drop them too.
       if (entry.grant === null || entry.grant.id === keyId) this.byHash.delete(hash);

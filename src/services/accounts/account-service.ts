@@ -58,9 +58,10 @@ export class AccountService {
   }
 
   async login(input: { email: string; password: string }, client: ClientInfo): Promise<SignInEnvelope> {
-    await this.throttle.assertAllowed(input.email, client.ipAddress);
+    const refund = await this.throttle.admit(input.email, client.ipAddress);
     const user = await this.users.findByEmail(input.email);
     if (user && user.passwordHash === null) {
+      await refund();
       // A provider-only account: say how to sign in instead; this is not a failed attempt.
       throw new ApiError('PROVIDER_ACCOUNT', {
         message: 'This account signs in through an identity provider',
@@ -69,9 +70,10 @@ export class AccountService {
     }
     const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
     if (!user || !user.passwordHash || !valid) {
-      await this.throttle.recordFailure(input.email, client.ipAddress);
+      // The attempt stays counted: it was a failure.
       throw new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
     }
+    await refund();
     if (user.disabled) {
       throw new ApiError('VALIDATION_ERROR', { message: 'Account disabled', details: { reason: 'account_disabled' } });
     }

@@ -26,29 +26,32 @@ export class LoginThrottle {
     return [`login-fail:account:${email}:${id}`, `login-fail:address:${address}:${id}`];
   }
 
-  /** Throws 429 RATE_LIMITED while the account or the address is locked out. */
-  async assertAllowed(email: string, address: string): Promise<void> {
+  /**
+   * Counts this attempt atomically (before the slow password check, so parallel
+   * guesses cannot all read "no failures yet") and throws 429 RATE_LIMITED when
+   * the account or the address is over its threshold. Returns a refund to call
+   * when the attempt turns out not to be a failure (right password, provider account).
+   */
+  async admit(email: string, address: string): Promise<() => Promise<void>> {
     const [accountKey, addressKey] = this.keys(email, address);
-    const [accountFailures, addressFailures] = await Promise.all([
-      this.counters.readCounter(accountKey),
-      this.counters.readCounter(addressKey),
+    const windowEndsAtMs = this.window().endsAtMs;
+    const [accountAttempts = 0, addressAttempts = 0] = await this.counters.incrementWindows([
+      { key: accountKey, windowEndsAtMs },
+      { key: addressKey, windowEndsAtMs },
     ]);
-    if (accountFailures >= MAX_FAILURES_PER_ACCOUNT || addressFailures >= MAX_FAILURES_PER_ADDRESS) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((this.window().endsAtMs - this.now()) / 1000));
+    if (accountAttempts > MAX_FAILURES_PER_ACCOUNT || addressAttempts > MAX_FAILURES_PER_ADDRESS) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((windowEndsAtMs - this.now()) / 1000));
       throw new ApiError('RATE_LIMITED', {
         message: 'Too many failed sign-in attempts; try again later',
         details: { retryAfterSeconds },
         headers: { 'retry-after': String(retryAfterSeconds) },
       });
     }
-  }
-
-  async recordFailure(email: string, address: string): Promise<void> {
-    const [accountKey, addressKey] = this.keys(email, address);
-    const windowEndsAtMs = this.window().endsAtMs;
-    await this.counters.incrementWindows([
-      { key: accountKey, windowEndsAtMs },
-      { key: addressKey, windowEndsAtMs },
-    ]);
+    return async () => {
+      await this.counters.incrementWindows([
+        { key: accountKey, windowEndsAtMs, by: -1 },
+        { key: addressKey, windowEndsAtMs, by: -1 },
+      ]);
+    };
   }
 }

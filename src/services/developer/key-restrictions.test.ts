@@ -33,6 +33,9 @@ describe('normalizeIpEntry', () => {
     expect(normalizeIpEntry('203.0.113.7')).toBe('203.0.113.7');
     expect(normalizeIpEntry('2001:DB8::/32')).toBe('2001:db8::/32');
     expect(normalizeIpEntry('10.0.0.0/8')).toBe('10.0.0.0/8');
+    expect(normalizeIpEntry('::ffff:10.0.0.0/104')).toBe('10.0.0.0/8');
+    expect(normalizeIpEntry('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(() => normalizeIpEntry('::ffff:10.0.0.0/64')).toThrow(/at least 96/);
   });
 
   it('names the bad entry', () => {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { normalizeIp } from '../access/ip-address.js';
 import { LIMIT_DEFAULTS } from './catalog.js';
 
 /** A key's restriction lists (spec part 1 §4.1, "Restriction matching"). */
@@ -65,9 +66,16 @@ export function normalizeIpEntry(entry: string): string {
   if (extra !== undefined) throw fail('bad CIDR range');
   const version = isIP(address);
   if (version === 0) throw fail('not an IP address');
-  if (prefix === undefined) return address;
+  // Clients are matched with IPv4-mapped IPv6 turned into IPv4, so entries are stored the same way.
+  const mapped = normalizeIp(address);
+  const isMapped = version === 6 && isIP(mapped) === 4;
+  if (prefix === undefined) return isMapped ? mapped : address;
   const bits = Number(prefix);
   if (!/^\d{1,3}$/.test(prefix) || bits > (version === 4 ? 32 : 128)) throw fail('bad prefix length');
+  if (isMapped) {
+    if (bits < 96) throw fail('an IPv4-mapped range needs a prefix of at least 96');
+    return `${mapped}/${bits - 96}`;
+  }
   return `${address}/${bits}`;
 }
 

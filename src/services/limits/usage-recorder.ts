@@ -1,5 +1,5 @@
 import type { Logger } from '../../shared/logger.js';
-import type { SqlExecutor } from '../../store/sql/sql-client.js';
+import type { SqlClient } from '../../store/sql/sql-client.js';
 import { monthPeriodStart } from './quota-windows.js';
 
 /** Aggregates are written at most this often: counting never costs a database write per request. */
@@ -22,7 +22,7 @@ export class UsageRecorder {
   private flushing: Promise<void> | undefined;
 
   constructor(
-    private readonly sql: SqlExecutor,
+    private readonly sql: SqlClient,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {}
@@ -68,24 +68,27 @@ export class UsageRecorder {
     });
     const payload = JSON.stringify(rows);
     try {
-      // Keys deleted since are skipped by the join; JSON travels as text (see store/pg conventions).
-      await this.sql.query(
-        `insert into api_key_usage_monthly (key_id, period_start, raw_requests, weighted_requests)
-         select u.key_id, u.period_start::date, u.raw, u.weighted
-         from jsonb_to_recordset($1::text::jsonb) as u(key_id uuid, period_start text, raw bigint, weighted bigint)
-         join api_keys k on k.id = u.key_id
-         on conflict (key_id, period_start) do update set
-           raw_requests = api_key_usage_monthly.raw_requests + excluded.raw_requests,
-           weighted_requests = api_key_usage_monthly.weighted_requests + excluded.weighted_requests`,
-        [payload],
-      );
-      await this.sql.query(
-        `update api_keys k set last_used_at = greatest(coalesce(k.last_used_at, u.last_used_at), u.last_used_at)
-         from (select key_id, max(last_used_at) as last_used_at
-               from jsonb_to_recordset($1::text::jsonb) as r(key_id uuid, last_used_at timestamptz) group by key_id) u
-         where k.id = u.key_id`,
-        [payload],
-      );
+      // One transaction: a batch is either written whole or put back whole, never billed twice.
+      await this.sql.transaction(async (tx) => {
+        // Keys deleted since are skipped by the join; JSON travels as text (see store/pg conventions).
+        await tx.query(
+          `insert into api_key_usage_monthly (key_id, period_start, raw_requests, weighted_requests)
+           select u.key_id, u.period_start::date, u.raw, u.weighted
+           from jsonb_to_recordset($1::text::jsonb) as u(key_id uuid, period_start text, raw bigint, weighted bigint)
+           join api_keys k on k.id = u.key_id
+           on conflict (key_id, period_start) do update set
+             raw_requests = api_key_usage_monthly.raw_requests + excluded.raw_requests,
+             weighted_requests = api_key_usage_monthly.weighted_requests + excluded.weighted_requests`,
+          [payload],
+        );
+        await tx.query(
+          `update api_keys k set last_used_at = greatest(coalesce(k.last_used_at, u.last_used_at), u.last_used_at)
+           from (select key_id, max(last_used_at) as last_used_at
+                 from jsonb_to_recordset($1::text::jsonb) as r(key_id uuid, last_used_at timestamptz) group by key_id) u
+           where k.id = u.key_id`,
+          [payload],
+        );
+      });
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, keys: rows.length }, 'usage flush failed; retrying with the next one');
       for (const [id, aggregate] of batch) {

@@ -23,6 +23,8 @@ return results
 /** Commands are refused, not queued, while Redis is unreachable: a request must not hang on it. */
 const CONNECT_TIMEOUT_MS = 2_000;
 const MAX_RECONNECT_DELAY_MS = 2_000;
+/** Longest a counter command may take before it counts as failed. */
+const COMMAND_TIMEOUT_MS = 1_000;
 
 export interface RedisCounterStoreOptions {
   url: string;
@@ -83,7 +85,7 @@ export class RedisCounterStore implements CounterStore {
     if (hits.length === 0) return [];
     const keys = hits.map((hit) => this.prefix + hit.key);
     const args = hits.flatMap((hit) => [String(hit.by ?? 1), String(Math.ceil(hit.windowEndsAtMs))]);
-    const reply = await this.runScript(keys, args);
+    const reply = await this.withTimeout(this.runScript(keys, args));
     return (reply as unknown[]).map(Number);
   }
 
@@ -118,6 +120,15 @@ export class RedisCounterStore implements CounterStore {
     // A graceful close waits for replies; a client that is not ready may never get one.
     if (this.client.isReady) await this.client.close().catch(() => this.client.destroy());
     else if (this.client.isOpen) this.client.destroy();
+  }
+
+  /** A stalled (not refused) connection must fail the command, so callers' fail-open paths take over. */
+  private withTimeout<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`redis command timed out after ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
+    });
+    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }
 
   private async runScript(keys: string[], args: string[]): Promise<unknown> {

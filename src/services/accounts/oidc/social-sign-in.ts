@@ -29,8 +29,12 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
 
 /** Only same-site paths: `next` must not send the browser (and its token) elsewhere. */
 export function safeNextPath(next: string | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\') || /[\r\n]/.test(next)) return '/';
-  return next.split('#')[0]!;
+  // Browsers drop tabs and newlines from URLs ("/\t/evil" becomes "//evil"): refuse any control or space character.
+  if (!next || !next.startsWith('/') || /[\u0000-\u0020\u007f\\]/.test(next)) return '/';
+  const base = 'https://svc.invalid';
+  const resolved = new URL(next, base);
+  if (resolved.origin !== base) return '/';
+  return `${resolved.pathname}${resolved.search}`;
 }
 
 /**
