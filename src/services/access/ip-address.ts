@@ -26,9 +26,13 @@ export function normalizeIp(address: string): string {
   return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
 }
 
+const MEMO_ENTRIES = 10_000;
+
 /** A set of addresses and CIDR ranges (IPv4 and IPv6) answering "is this address in it?". */
 export class AddressSet {
   private readonly blockList = new BlockList();
+  /** BlockList.check builds a SocketAddress per call; the same few addresses come back again and again. */
+  private readonly memo = new Map<string, boolean>();
   readonly size: number;
 
   /**
@@ -52,10 +56,15 @@ export class AddressSet {
   }
 
   has(address: string): boolean {
+    if (this.size === 0) return false;
+    const known = this.memo.get(address);
+    if (known !== undefined) return known;
     const normalized = normalizeIp(address);
     const version = isIP(normalized);
-    if (version === 0) return false;
-    return this.blockList.check(normalized, version === 6 ? 'ipv6' : 'ipv4');
+    const result = version !== 0 && this.blockList.check(normalized, version === 6 ? 'ipv6' : 'ipv4');
+    if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
+    this.memo.set(address, result);
+    return result;
   }
 }
 

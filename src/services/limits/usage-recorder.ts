@@ -1,6 +1,6 @@
 import type { Logger } from '../../shared/logger.js';
 import type { SqlClient } from '../../store/sql/sql-client.js';
-import { monthPeriodStart } from './quota-windows.js';
+import { DAY_MS, monthPeriodStart } from './quota-windows.js';
 
 /** Aggregates are written at most this often: counting never costs a database write per request. */
 export const USAGE_FLUSH_INTERVAL_MS = 5_000;
@@ -20,6 +20,8 @@ export class UsageRecorder {
   private pending = new Map<string, Aggregate>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** The billing month changes once a day at most: keep the last answer instead of formatting dates per request. */
+  private period = { day: -1, start: '' };
 
   constructor(
     private readonly sql: SqlClient,
@@ -34,7 +36,9 @@ export class UsageRecorder {
 
   record(keyId: string, weight: number): void {
     const nowMs = this.now();
-    const id = `${keyId}|${monthPeriodStart(nowMs)}`;
+    const day = Math.floor(nowMs / DAY_MS);
+    if (day !== this.period.day) this.period = { day, start: monthPeriodStart(nowMs) };
+    const id = `${keyId}|${this.period.start}`;
     const aggregate = this.pending.get(id);
     if (aggregate) {
       aggregate.raw += 1;
