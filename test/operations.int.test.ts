@@ -64,6 +64,10 @@ describe('API documentation', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/metrics', '/api/v1/openapi.json']));
     expect(document.paths['/ready'].get.responses['503']).toBeDefined();
+    // The access gate's answers are documented on the API routes it guards.
+    expect(Object.keys(document.paths['/api/v1/developer/api-keys'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '429']));
+    expect(document.paths['/api/v1/geo/pluscode'].get.responses['403'].description).toContain('QUOTA_EXCEEDED');
+    expect(document.paths['/api/v1/geo/pluscode'].get['x-scopes']).toEqual(['geo']);
     expect(document.components.schemas.Error.properties.code.enum).toEqual(Object.keys(errorCodes));
   });
 

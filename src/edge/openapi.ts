@@ -43,6 +43,11 @@ function parametersOf(schema: z.ZodType | undefined, location: 'query' | 'path')
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   const codes = new Set<ErrorCode>([...IMPLIED_ERRORS, ...ACCESS_ERRORS[route.access], ...(route.errors ?? [])]);
+  if (route.mount !== 'root') {
+    // The access gate: every API route meets the throttle, and a presented key is checked everywhere.
+    for (const code of ['RATE_LIMITED', 'UNAUTHENTICATED', 'FORBIDDEN'] as const) codes.add(code);
+    if (route.scopes?.length) for (const code of ['KEY_WEBSITE_NOT_ALLOWED', 'KEY_IP_NOT_ALLOWED', 'QUOTA_EXCEEDED'] as const) codes.add(code);
+  }
   if (effectiveBodyKind(route) !== 'none') {
     codes.add('PAYLOAD_TOO_LARGE');
     codes.add('UNSUPPORTED_MEDIA_TYPE');
