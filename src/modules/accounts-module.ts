@@ -74,7 +74,8 @@ export async function createAccountsModule(
 
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
   const identities = new IdentityRepository(sql);
-  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), new LoginThrottle(counters), identities);
+  const loginThrottle = new LoginThrottle(counters);
+  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), loginThrottle, identities);
   const signIn = new SocialSignIn(
     config.OIDC_PROVIDERS.map((provider) => new OidcProvider(provider)),
     users,
@@ -85,7 +86,7 @@ export async function createAccountsModule(
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => keyDirectory.announceChange(keyId);
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, keyChanged);
+  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, loginThrottle, keyChanged);
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
     counters,

@@ -78,7 +78,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       bodyKind: 'json',
       body: z.object({ confirm: z.literal('DELETE', { error: 'must be the word DELETE' }), password: z.string().max(1024).optional() }),
       handler: async (context) => {
-        await accountData.delete(principalOf(context).userId, context.body.password);
+        await accountData.delete(principalOf(context).userId, context.body.password, clientInfoOf(context));
         return { deleted: true };
       },
     }),

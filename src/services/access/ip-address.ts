@@ -28,6 +28,18 @@ export function normalizeIp(address: string): string {
 
 const MEMO_ENTRIES = 10_000;
 
+/**
+ * The unit per-address limits count in: an IPv4 address, or the /64 of an IPv6
+ * address (one subscriber usually holds a whole /64, so counting each /128 would
+ * hand out unlimited budget).
+ */
+export function limitBucketOf(address: string): string {
+  const normalized = normalizeIp(address);
+  if (isIP(normalized) !== 6) return normalized;
+  const groups = ipv6Groups(normalized);
+  return groups ? `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64` : normalized;
+}
+
 /** A set of addresses and CIDR ranges (IPv4 and IPv6) answering "is this address in it?". */
 export class AddressSet {
   private readonly blockList = new BlockList();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeReferrer } from '../developer/key-restrictions.js';
-import { AddressSet, clientAddress, normalizeIp } from './ip-address.js';
+import { AddressSet, clientAddress, limitBucketOf, normalizeIp } from './ip-address.js';
 import { ReferrerList, requestSite } from './referrer-matcher.js';
 
 const list = (...entries: string[]) => new ReferrerList(entries.map(normalizeReferrer));
@@ -50,6 +50,15 @@ describe('ReferrerList', () => {
         expect(matches).toBe(host.endsWith('.example.com'));
       }),
     );
+  });
+});
+
+describe('limitBucketOf', () => {
+  it('counts IPv4 per address and IPv6 per /64', () => {
+    expect(limitBucketOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(limitBucketOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(limitBucketOf('2001:db8:1:2:aaaa::1')).toBe(limitBucketOf('2001:db8:1:2:bbbb::9'));
+    expect(limitBucketOf('2001:db8:1:2::1')).not.toBe(limitBucketOf('2001:db8:1:3::1'));
   });
 });
 

@@ -5,6 +5,8 @@ import type { SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceRepository } from '../../store/pg/saved-places.js';
 import type { SessionRepository } from '../../store/pg/sessions.js';
 import type { UserRepository } from '../../store/pg/users.js';
+import type { ClientInfo } from './account-service.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { verifyPassword } from './password-hasher.js';
 
 export interface AccountDataRepositories {
@@ -20,6 +22,8 @@ export interface AccountDataRepositories {
 export class AccountData {
   constructor(
     private readonly repositories: AccountDataRepositories & { apiKeys: { list(ownerId: string): Promise<Array<{ id: string }>> } },
+    /** The sign-in lockout also guards this password check: a stolen token must not be a password oracle. */
+    private readonly throttle: Pick<LoginThrottle, 'admit'>,
     /** Told about every key the deletion takes with it. */
     private readonly onKeyChanged: (keyId: string) => void = () => {},
   ) {}
@@ -60,14 +64,16 @@ export class AccountData {
    * Deletes the account and, by cascade, its sessions, saved places and lists,
    * history, live shares, push tokens, notifications, organizations, projects and keys.
    */
-  async delete(userId: string, password: string | undefined): Promise<void> {
+  async delete(userId: string, password: string | undefined, client: ClientInfo): Promise<void> {
     const user = await this.repositories.users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
     if (user.passwordHash !== null) {
       if (!password) throw new ApiError('VALIDATION_ERROR', { message: ['password: required to delete an account that has one'] });
+      const refund = await this.throttle.admit(user.email, client.ipAddress);
       if (!(await verifyPassword(password, user.passwordHash))) {
         throw new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
       }
+      await refund();
     }
     const keys = await this.repositories.apiKeys.list(userId);
     await this.repositories.users.delete(userId);

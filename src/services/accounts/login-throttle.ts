@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import { limitBucketOf } from '../access/ip-address.js';
 import type { CounterStore } from '../../store/counters/counter-store.js';
 
 /**
@@ -23,7 +24,7 @@ export class LoginThrottle {
 
   private keys(email: string, address: string): [string, string] {
     const { id } = this.window();
-    return [`login-fail:account:${email}:${id}`, `login-fail:address:${address}:${id}`];
+    return [`login-fail:account:${email}:${id}`, `login-fail:address:${limitBucketOf(address)}:${id}`];
   }
 
   /**

@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import { limitBucketOf } from '../access/ip-address.js';
 import type { WindowHit } from '../../store/counters/counter-store.js';
 import { dayWindow, keyQuotaCounter, minuteWindow, secondsUntilReset, type QuotaWindow } from './quota-windows.js';
 
@@ -44,6 +45,7 @@ export interface PlannedCounter {
 
 /** Which counters one request bumps (all in one atomic round trip). */
 export function planCounters(request: LimitRequest): PlannedCounter[] {
+  const bucket = limitBucketOf(request.clientIp);
   const minute = minuteWindow(request.nowMs);
   const day = dayWindow(request.nowMs);
   const counters: PlannedCounter[] = [];
@@ -55,7 +57,7 @@ export function planCounters(request: LimitRequest): PlannedCounter[] {
   if (!throttleLifted) {
     counters.push({
       role: 'throttle',
-      hit: { key: `throttle:${request.clientIp}:${request.endpoint}:${minute.id}`, windowEndsAtMs: minute.endsAtMs },
+      hit: { key: `throttle:${bucket}:${request.endpoint}:${minute.id}`, windowEndsAtMs: minute.endsAtMs },
       limit: request.throttlePerMinute ?? REQUEST_THROTTLE_PER_MINUTE,
       window: minute,
     });
@@ -70,13 +72,13 @@ export function planCounters(request: LimitRequest): PlannedCounter[] {
       counters.push(
         {
           role: 'ip-minute',
-          hit: { key: `quota:ip:${request.clientIp}:m:${minute.id}`, windowEndsAtMs: minute.endsAtMs },
+          hit: { key: `quota:ip:${bucket}:m:${minute.id}`, windowEndsAtMs: minute.endsAtMs },
           limit: Math.max(IP_QUOTA_PER_MINUTE, key.quotaPerMinute),
           window: minute,
         },
         {
           role: 'ip-day',
-          hit: { key: `quota:ip:${request.clientIp}:d:${day.id}`, windowEndsAtMs: day.endsAtMs },
+          hit: { key: `quota:ip:${bucket}:d:${day.id}`, windowEndsAtMs: day.endsAtMs },
           limit: Math.max(IP_QUOTA_PER_DAY, key.quotaPerDay),
           window: day,
         },
