@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf, isoOrNull } from './row-mapping.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -47,8 +48,8 @@ const toRecord = (row: Row): ApiKeyRecord => ({
   unlimited: row.unlimited,
   active: row.active,
   restrictions: row.restrictions,
-  createdAt: new Date(row.created_at).toISOString(),
-  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),
+  createdAt: isoOf(row.created_at),
+  lastUsedAt: isoOrNull(row.last_used_at),
 });
 
 /** The editable settings of a key. */

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf, isoOrNull } from './row-mapping.js';
 
 export interface NotificationRecord {
   id: string;
@@ -32,8 +33,8 @@ const toRecord = (row: Row): NotificationRecord => ({
   url: row.url,
   data: row.data,
   isRead: row.is_read,
-  readAt: row.read_at === null ? null : new Date(row.read_at).toISOString(),
-  createdAt: new Date(row.created_at).toISOString(),
+  readAt: isoOrNull(row.read_at),
+  createdAt: isoOf(row.created_at),
 });
 
 export interface NewNotification {

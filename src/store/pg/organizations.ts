@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf } from './row-mapping.js';
 
 export interface OrganizationRecord {
   id: string;
@@ -14,7 +15,7 @@ interface Row extends Record<string, unknown> {
   created_at: Date | string;
 }
 
-const toRecord = (row: Row): OrganizationRecord => ({ id: row.id, name: row.name, slug: row.slug, createdAt: new Date(row.created_at).toISOString() });
+const toRecord = (row: Row): OrganizationRecord => ({ id: row.id, name: row.name, slug: row.slug, createdAt: isoOf(row.created_at) });
 
 /** Organizations; every query is scoped to the owner. */
 export class OrganizationRepository {

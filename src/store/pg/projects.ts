@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf } from './row-mapping.js';
 
 export interface ProjectRecord {
   id: string;
@@ -19,7 +20,7 @@ const toRecord = (row: Row): ProjectRecord => ({
   id: row.id,
   name: row.name,
   organizationId: row.organization_id,
-  createdAt: new Date(row.created_at).toISOString(),
+  createdAt: isoOf(row.created_at),
 });
 
 /** Projects; every query is scoped to the owner. */

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf } from './row-mapping.js';
 
 /** Push-messaging registration tokens; a token belongs to one user at a time. */
 export class PushTokenRepository {
@@ -13,7 +14,7 @@ export class PushTokenRepository {
       [token, userId, platform],
     );
     const row = rows[0]!;
-    return { token: row.token, platform: row.platform, createdAt: new Date(row.created_at).toISOString() };
+    return { token: row.token, platform: row.platform, createdAt: isoOf(row.created_at) };
   }
 
   /** Removes the user's own token; returns whether it was theirs. */

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf, isoOrNull } from './row-mapping.js';
 
 export interface SessionRecord {
   id: string;
@@ -23,7 +24,6 @@ interface SessionRow extends Record<string, unknown> {
 }
 
 const COLUMNS = 'id, user_id, ip_address, user_agent, created_at, last_seen_at, expires_at, revoked_at';
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 function toRecord(row: SessionRow): SessionRecord {
   return {
@@ -31,10 +31,10 @@ function toRecord(row: SessionRow): SessionRecord {
     userId: row.user_id,
     ipAddress: row.ip_address,
     userAgent: row.user_agent,
-    createdAt: iso(row.created_at),
-    lastSeenAt: iso(row.last_seen_at),
-    expiresAt: iso(row.expires_at),
-    revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
+    createdAt: isoOf(row.created_at),
+    lastSeenAt: isoOf(row.last_seen_at),
+    expiresAt: isoOf(row.expires_at),
+    revokedAt: isoOrNull(row.revoked_at),
   };
 }
 

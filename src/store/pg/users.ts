@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isoOf } from './row-mapping.js';
 
 export interface Avatar {
   type: 'image' | 'emoji' | 'letter';
@@ -49,7 +50,7 @@ function toRecord(row: UserRow): UserRecord {
     avatar: row.avatar,
     privacy: row.privacy,
     disabled: row.disabled,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoOf(row.created_at),
   };
 }
 
