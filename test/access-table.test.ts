@@ -45,6 +45,10 @@ describe('access table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it('lifts only the POST /search/events throttle for unlimited keys', () => {
+    expect(table.filter((row) => row.throttleLiftedForUnlimited).map((row) => `${row.method} ${row.path}`)).toEqual(['POST /search/events']);
+  });
+
   it('requires both routing and traffic for POST /traffic/route', () => {
     expect(table.find((row) => row.method === 'POST' && row.path === '/traffic/route')?.scopes).toEqual(['routing', 'traffic']);
   });

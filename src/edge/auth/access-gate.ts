@@ -3,7 +3,7 @@ import type { EndpointAccess } from '../../services/access/endpoint-access.js';
 import { clientAddress, type AddressSet } from '../../services/access/ip-address.js';
 import type { KeyDirectory, KeyGrant } from '../../services/access/key-directory.js';
 import { requestSite } from '../../services/access/referrer-matcher.js';
-import { decide, planCounters, type LimitRequest } from '../../services/limits/request-limits.js';
+import { decide, planCounters, type LimitDecision, type LimitRequest } from '../../services/limits/request-limits.js';
 import type { CounterStore } from '../../store/counters/counter-store.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
 import type { RouteDefinition } from '../route.js';
@@ -49,33 +49,58 @@ function assertKeyAllowed(key: KeyGrant, route: RouteDefinition, context: GuardC
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
   let lastOutageLogMs = 0;
-  const throttleOnly = async (route: RouteDefinition, context: GuardContext, clientIp: string) => {
-    const request: LimitRequest = { nowMs: now(), clientIp, endpoint: `${route.method} ${route.path}`, scoped: false, scope: undefined, key: undefined };
+
+  /**
+   * Counts one request's limits in one round trip and answers the decision, or
+   * undefined when the counter store is unavailable: then the gate fails open, since a
+   * counter-store outage must not take the whole API down (keys, scopes and
+   * restrictions are still checked, and /ready reports the outage).
+   */
+  const countLimits = async (request: LimitRequest, context: GuardContext): Promise<LimitDecision | undefined> => {
     const planned = planCounters(request);
-    const counts = await deps.counters.incrementWindows(planned.map((counter) => counter.hit)).catch(() => undefined);
-    if (!counts) return;
-    const decision = decide(request, planned, counts);
-    for (const [name, value] of Object.entries(decision.headers)) context.setHeader(name, value);
-    if (decision.refusal) throw decision.refusal;
+    try {
+      const counts = planned.length ? await deps.counters.incrementWindows(planned.map((counter) => counter.hit)) : [];
+      return decide(request, planned, counts);
+    } catch (error) {
+      const nowMs = now();
+      if (nowMs - lastOutageLogMs > 10_000) {
+        lastOutageLogMs = nowMs;
+        context.log.error({ err: (error as Error).message }, 'counter store unavailable: limits not enforced');
+      }
+      return undefined;
+    }
   };
+
   return async (route: RouteDefinition, context: GuardContext) => {
     // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
     if (route.mount === 'root') return;
     const clientIp = clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
     context.clientAddress = clientIp;
+    const scopes = route.scopes ?? [];
+    const row = deps.endpointOf(route.method, route.path);
+    const limits = (key: KeyGrant | undefined): LimitRequest => ({
+      nowMs: now(),
+      clientIp,
+      endpoint: `${route.method} ${route.path}`,
+      scoped: scopes.length > 0,
+      scope: scopes[0],
+      ...(row?.throttlePerMinute !== undefined ? { throttlePerMinute: row.throttlePerMinute } : {}),
+      throttleLiftedForUnlimited: row?.throttleLiftedForUnlimited === true,
+      neverThrottled: row?.neverThrottled === true,
+      key,
+    });
+
     const presented = presentedKeyOf(context.headers, context.rawQuery);
     let key: KeyGrant | undefined;
-    if (context.actAsKeyId !== undefined) {
-      // A sandbox request: the same checks, for a key the portal found to be the caller's.
-      key = (await deps.keys.resolveById(context.actAsKeyId)) ?? undefined;
-      if (!key) throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
-      assertKeyAllowed(key, route, context, clientIp);
-      context.principal = { kind: 'key', keyId: key.id };
-    } else if (presented !== undefined) {
-      key = (await deps.keys.resolve(presented)) ?? undefined;
+    if (context.actAsKeyId !== undefined || presented !== undefined) {
+      // A sandbox request names a key the portal found to be the caller's; otherwise the secret is the credential.
+      key =
+        (context.actAsKeyId !== undefined ? await deps.keys.resolveById(context.actAsKeyId) : await deps.keys.resolve(presented!)) ??
+        undefined;
       if (!key) {
         // Guessed keys still meet the throttle, so a flood of them is cut off like any other flood.
-        await throttleOnly(route, context, clientIp);
+        const decision = await countLimits(limits(undefined), context);
+        if (decision?.refusal) throw decision.refusal;
         throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
       }
       assertKeyAllowed(key, route, context, clientIp);
@@ -84,39 +109,10 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
       throw new ApiError('UNAUTHENTICATED', { message: 'An API key or a bearer token is required' });
     }
 
-    const scopes = route.scopes ?? [];
-    const row = deps.endpointOf(route.method, route.path);
-    const request: LimitRequest = {
-      nowMs: now(),
-      clientIp,
-      endpoint: `${route.method} ${route.path}`,
-      scoped: scopes.length > 0,
-      scope: scopes[0],
-      ...(row?.throttlePerMinute !== undefined ? { throttlePerMinute: row.throttlePerMinute } : {}),
-      // POST /search/events is the one tighter limit the spec lifts for unlimited keys.
-      throttleLiftedForUnlimited: route.method === 'POST' && route.path === '/search/events',
-      neverThrottled: row?.neverThrottled === true,
-      key,
-    };
-    const planned = planCounters(request);
-    let counts: number[];
-    try {
-      counts = planned.length ? await deps.counters.incrementWindows(planned.map((counter) => counter.hit)) : [];
-    } catch (error) {
-      // Fail open: a counter-store outage must not take the whole API down. Keys, scopes and
-      // restrictions were still checked; only counting is skipped (and /ready reports the outage).
-      const nowMs = now();
-      if (nowMs - lastOutageLogMs > 10_000) {
-        lastOutageLogMs = nowMs;
-        context.log.error({ err: (error as Error).message }, 'counter store unavailable: limits not enforced');
-      }
-      if (key) deps.onKeyUsed?.(key.id, route, context);
-      return;
-    }
-    const decision = decide(request, planned, counts);
-    for (const [name, value] of Object.entries(decision.headers)) context.setHeader(name, value);
+    const decision = await countLimits(limits(key), context);
+    for (const [name, value] of Object.entries(decision?.headers ?? {})) context.setHeader(name, value);
     // Refused requests count against quotas (rule 2) and show in usage too.
     if (key) deps.onKeyUsed?.(key.id, route, context);
-    if (decision.refusal) throw decision.refusal;
+    if (decision?.refusal) throw decision.refusal;
   };
 }

@@ -32,6 +32,8 @@ export interface EndpointAccess {
   throttlePerMinute?: number;
   /** Never throttled (map-tile layers fetched in bursts, part 1 §8 rule 4), else omitted. */
   neverThrottled?: boolean;
+  /** Unlimited keys skip this endpoint's tighter throttle too (part 1 §8, "Unlimited keys"), else omitted. */
+  throttleLiftedForUnlimited?: boolean;
   /** Spec section the row comes from, e.g. 'part2 §4.2'. */
   source: string;
 }
@@ -120,7 +122,7 @@ export const ENDPOINT_ACCESS: readonly EndpointAccess[] = [
   { method: 'GET', path: '/search/suggestions', access: 'open', scopes: ['search'], source: 'part2 §4.3' },
   // A write: key-or-bearer under the POST rule even though search itself is open, so anonymous
   // searchers' click events are refused; the spec does not say who records them.
-  { method: 'POST', path: '/search/events', access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, source: 'part2 §4.3, part1 §8' },
+  { method: 'POST', path: '/search/events', access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, throttleLiftedForUnlimited: true, source: 'part2 §4.3, part1 §8' },
 
   // §4.4 Places (scope places).
   { method: 'GET', path: '/places', access: 'open', scopes: ['places'], source: 'part2 §4.4, part2 §4.7' },

@@ -27,7 +27,7 @@ export interface LimitRequest {
   scope: string | undefined;
   /** The endpoint's own tighter throttle, if any. */
   throttlePerMinute?: number;
-  /** Unlimited keys are exempt from this endpoint's tighter throttle too (POST /search/events). */
+  /** Unlimited keys are exempt from this endpoint's tighter throttle too (from the access table). */
   throttleLiftedForUnlimited?: boolean;
   neverThrottled?: boolean;
   key: KeyLimits | undefined;
