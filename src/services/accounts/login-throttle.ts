@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import { limitBucketOf } from '../access/ip-address.js';
+import { fixedWindow, secondsUntilReset } from '../limits/quota-windows.js';
 import type { CounterStore } from '../../store/counters/counter-store.js';
 
 /**
@@ -17,15 +18,6 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private window(): { id: number; endsAtMs: number } {
-    const id = Math.floor(this.now() / LOGIN_WINDOW_MS);
-    return { id, endsAtMs: (id + 1) * LOGIN_WINDOW_MS };
-  }
-
-  private keys(email: string, address: string): [string, string] {
-    const { id } = this.window();
-    return [`login-fail:account:${email}:${id}`, `login-fail:address:${limitBucketOf(address)}:${id}`];
-  }
 
   /**
    * Counts this attempt atomically (before the slow password check, so parallel
@@ -34,14 +26,18 @@ export class LoginThrottle {
    * when the attempt turns out not to be a failure (right password, provider account).
    */
   async admit(email: string, address: string): Promise<() => Promise<void>> {
-    const [accountKey, addressKey] = this.keys(email, address);
-    const windowEndsAtMs = this.window().endsAtMs;
+    // One clock reading: keys and expiry must come from the same window.
+    const nowMs = this.now();
+    const window = fixedWindow(nowMs, LOGIN_WINDOW_MS);
+    const windowEndsAtMs = window.endsAtMs;
+    const accountKey = `login-fail:account:${email}:${window.id}`;
+    const addressKey = `login-fail:address:${limitBucketOf(address)}:${window.id}`;
     const [accountAttempts = 0, addressAttempts = 0] = await this.counters.incrementWindows([
       { key: accountKey, windowEndsAtMs },
       { key: addressKey, windowEndsAtMs },
     ]);
     if (accountAttempts > MAX_FAILURES_PER_ACCOUNT || addressAttempts > MAX_FAILURES_PER_ADDRESS) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((windowEndsAtMs - this.now()) / 1000));
+      const retryAfterSeconds = secondsUntilReset(window, nowMs);
       throw new ApiError('RATE_LIMITED', {
         message: 'Too many failed sign-in attempts; try again later',
         details: { retryAfterSeconds },

@@ -13,14 +13,18 @@ export interface QuotaWindow {
   endsAtMs: number;
 }
 
+/** The fixed window of `lengthMs` that contains `nowMs`: its number since the epoch and its end. */
+export function fixedWindow(nowMs: number, lengthMs: number): { id: number; endsAtMs: number } {
+  const id = Math.floor(nowMs / lengthMs);
+  return { id, endsAtMs: (id + 1) * lengthMs };
+}
+
 export function minuteWindow(nowMs: number): QuotaWindow {
-  const id = Math.floor(nowMs / MINUTE_MS);
-  return { kind: 'minute', id, endsAtMs: (id + 1) * MINUTE_MS };
+  return { kind: 'minute', ...fixedWindow(nowMs, MINUTE_MS) };
 }
 
 export function dayWindow(nowMs: number): QuotaWindow {
-  const id = Math.floor(nowMs / DAY_MS);
-  return { kind: 'day', id, endsAtMs: (id + 1) * DAY_MS };
+  return { kind: 'day', ...fixedWindow(nowMs, DAY_MS) };
 }
 
 /** Counter key of an API key's quota in a window. */
@@ -29,7 +33,7 @@ export function keyQuotaCounter(keyId: string, window: QuotaWindow): string {
 }
 
 /** Seconds until the window restarts (at least 1). */
-export function secondsUntilReset(window: QuotaWindow, nowMs: number): number {
+export function secondsUntilReset(window: Pick<QuotaWindow, 'endsAtMs'>, nowMs: number): number {
   return Math.max(1, Math.ceil((window.endsAtMs - nowMs) / 1000));
 }
 
