@@ -1,6 +1,7 @@
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { createRouteProcessor, type PipelineDeps } from './request-pipeline.js';
-import type { RouteDefinition } from './route.js';
+import { mountedPath, type RouteDefinition } from './route.js';
+import { toUwsPattern } from './server.js';
 
 export interface InProcessRequest {
   method: 'GET' | 'POST';
@@ -32,9 +33,10 @@ export class InProcessDispatcher {
     this.compiled = routes
       .filter((route) => route.mount !== 'root')
       .map((route) => {
-        const segments = route.path.split('/').filter(Boolean);
-        const paramNames = segments.filter((segment) => segment.startsWith('{')).map((segment) => segment.slice(1, -1));
-        return { route, segments, processor: createRouteProcessor({ label: `/api/v1${route.path}`, route, paramNames }, deps) };
+        const label = mountedPath(route);
+        // Same parameter names, same pipeline and same metrics label as the network route.
+        const { paramNames } = toUwsPattern(label);
+        return { route, segments: route.path.split('/').filter(Boolean), processor: createRouteProcessor({ label, route, paramNames }, deps) };
       });
   }
 
