@@ -63,6 +63,19 @@ export interface ApiKeySettings {
   restrictions: { referrers: string[]; ips: string[] };
 }
 
+/** The settings as SQL parameters, in the column order create and update both use (label … restrictions). */
+function settingsParameters(settings: ApiKeySettings): unknown[] {
+  return [
+    settings.label,
+    JSON.stringify(settings.scopes),
+    settings.plan,
+    settings.quotaPerMinute,
+    settings.quotaPerDay,
+    settings.active,
+    JSON.stringify(settings.restrictions),
+  ];
+}
+
 /** API keys: only the SHA-256 of the secret and its last four characters are stored; every query is scoped to the owner. */
 export class ApiKeyRepository {
   constructor(private readonly sql: SqlExecutor) {}
@@ -70,23 +83,10 @@ export class ApiKeyRepository {
   /** Inserts under one of the owner's projects; null when the project is not the owner's. */
   async create(ownerId: string, key: { id: string; projectId: string; keyHash: string; lastFour: string } & ApiKeySettings): Promise<ApiKeyRecord | null> {
     const rows = await this.sql.query<Row>(
-      `insert into api_keys (id, owner_id, project_id, label, key_hash, last_four, scopes, plan, quota_per_minute, quota_per_day, active, restrictions)
+      `insert into api_keys (id, owner_id, project_id, key_hash, last_four, label, scopes, plan, quota_per_minute, quota_per_day, active, restrictions)
        select $1, $2, p.id, $4, $5, $6, $7::text::jsonb, $8, $9, $10, $11, $12::text::jsonb from projects p where p.id = $3 and p.owner_id = $2
        returning ${COLUMNS}`,
-      [
-        key.id,
-        ownerId,
-        key.projectId,
-        key.label,
-        key.keyHash,
-        key.lastFour,
-        JSON.stringify(key.scopes),
-        key.plan,
-        key.quotaPerMinute,
-        key.quotaPerDay,
-        key.active,
-        JSON.stringify(key.restrictions),
-      ],
+      [key.id, ownerId, key.projectId, key.keyHash, key.lastFour, ...settingsParameters(key)],
     );
     return rows[0] ? toRecord(rows[0]) : null;
   }
@@ -121,17 +121,7 @@ export class ApiKeyRepository {
       `update api_keys set label = $3, scopes = $4::text::jsonb, plan = $5, quota_per_minute = $6, quota_per_day = $7,
          active = $8, restrictions = $9::text::jsonb, updated_at = now()
        where owner_id = $1 and id = $2 returning ${COLUMNS}`,
-      [
-        ownerId,
-        id,
-        settings.label,
-        JSON.stringify(settings.scopes),
-        settings.plan,
-        settings.quotaPerMinute,
-        settings.quotaPerDay,
-        settings.active,
-        JSON.stringify(settings.restrictions),
-      ],
+      [ownerId, id, ...settingsParameters(settings)],
     );
     return rows[0] ? toRecord(rows[0]) : null;
   }
