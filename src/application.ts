@@ -13,6 +13,8 @@ import { addressingRoutes } from './edge/routes/addressing.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
+import { mapDataRoutes } from './edge/routes/map-data.js';
+import { loadMapData } from './services/map-data/map-data-source.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -24,8 +26,10 @@ export interface RunningApplication {
 
 /** The composition root: builds every component from the config and starts serving. */
 export async function startApplication(config: Config, logger: Logger): Promise<RunningApplication> {
+  const mapData = await loadMapData({ dataPack: config.DATA_PACK, dataDir: config.DATA_DIR, logger });
   const backends = await openBackends(config, logger);
-  const solvers = new SolverPool({ threads: config.WORKER_THREADS });
+  // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
+  const solvers = new SolverPool({ threads: config.WORKER_THREADS, shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
   const metrics = new HttpMetrics();
   let dispatcher: InProcessDispatcher | undefined;
   const accounts = await createAccountsModule(config, backends, logger, () => {
@@ -58,6 +62,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...apiDocsRoutes(document),
     ...accounts.routes,
     ...addressingRoutes(),
+    ...mapDataRoutes(mapData.pack),
   );
 
   const server = new EdgeServer({

@@ -7,6 +7,7 @@ import { authRoutes } from '../src/edge/routes/auth.js';
 import { developerRoutes } from '../src/edge/routes/developer.js';
 import { developerSandboxRoutes } from '../src/edge/routes/developer-sandbox.js';
 import { historyRoutes } from '../src/edge/routes/history.js';
+import { mapDataRoutes } from '../src/edge/routes/map-data.js';
 import { liveShareRoutes } from '../src/edge/routes/live-shares.js';
 import { meRoutes } from '../src/edge/routes/me.js';
 import { savedPlacesRoutes } from '../src/edge/routes/saved-places.js';
@@ -25,6 +26,7 @@ const apiRoutes: RouteDefinition[] = [
   ...liveShareRoutes(none),
   ...adminRoutes(none),
   ...addressingRoutes(),
+  ...mapDataRoutes(none),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {

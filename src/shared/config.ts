@@ -102,6 +102,12 @@ export const configSchema = z.object({
   BUS_NAMESPACE: identifier('svc'),
   /** Where the embedded database and data packs live; `memory://` keeps the database in memory. */
   DATA_DIR: z.string().min(1).default('./var'),
+  /** A map data pack built with `npm run ingest`; unset = the embedded Nasr City pack, built on first start under DATA_DIR. */
+  DATA_PACK: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined)),
   /** HS256 key for access tokens (at least 32 characters); unset = a random key kept in the database. */
   JWT_SECRET: z
     .string()

@@ -7,9 +7,25 @@
 import { workerData } from 'node:worker_threads';
 import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
+import { MapPack } from '../datapack/map-pack.js';
+import { fail, ok, type TaskResult } from './task-result.js';
 
 const shared: SharedDataSet = (workerData as { shared?: SharedDataSet } | undefined)?.shared ?? {};
 
 export function describeSharedData(): ReturnType<typeof describe> {
   return describe(shared);
+}
+
+let mapPack: MapPack | undefined;
+
+/** The map data pack over the shared memory, built once per worker (views only, no copy). */
+function sharedMapPack(): MapPack | undefined {
+  if (!mapPack && shared.mapPack) mapPack = new MapPack(shared.mapPack, 'shared map pack');
+  return mapPack;
+}
+
+export function mapPackSummary(): TaskResult<{ source: string; nodes: number; edges: number; features: number }> {
+  const pack = sharedMapPack();
+  if (!pack) return fail('no_map_pack');
+  return ok({ source: pack.header.source.name, nodes: pack.nodeCount, edges: pack.edgeCount, features: pack.featureCount });
 }

@@ -1,0 +1,100 @@
+/**
+ * `npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox w,s,e,n] [--out DIR] [--admin FILE.geojson[@LEVEL]]...`
+ * builds a map data pack; `npm run ingest -- --stats <pack> [--json]` describes one.
+ * Exit codes: 0 done, 1 the input or pack is unusable (message on stderr), 2 usage error.
+ */
+import { parseArgs } from 'node:util';
+import { basename, join, resolve } from 'node:path';
+import { MapPack } from '../datapack/map-pack.js';
+import { parseAdminArgument } from '../ingest/admin-areas.js';
+import { ingestToFile } from '../ingest/ingest.js';
+import { IngestError } from '../ingest/ingest-error.js';
+import type { Bbox } from '../ingest/osm-collector.js';
+import { lineProgress, silentProgress, terminalProgress } from '../ingest/progress.js';
+import { describePack } from '../datapack/pack-stats.js';
+
+const USAGE = `usage:
+  npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox west,south,east,north] [--out DIR] [--admin FILE.geojson[@LEVEL]]... [--quiet]
+  npm run ingest -- --stats <pack> [--json]`;
+
+export function packFileName(input: string): string {
+  return `${basename(input).replace(/\.(osm\.pbf|pbf|osm\.xml\.gz|osm\.gz|osm\.xml|osm|xml\.gz|xml)$/i, '')}.svcpack`;
+}
+
+function parseBbox(value: string): Bbox {
+  const parts = value.split(',').map((part) => Number(part.trim()));
+  if (parts.length !== 4 || parts.some((part) => !Number.isFinite(part))) {
+    throw new IngestError('invalid_argument', `--bbox must be four numbers west,south,east,north; got "${value}"`);
+  }
+  return parts as Bbox;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        bbox: { type: 'string' },
+        out: { type: 'string' },
+        admin: { type: 'string', multiple: true },
+        stats: { type: 'string' },
+        json: { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    console.error(`ingest: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.stats) {
+    const pack = MapPack.load(values.stats);
+    const description = describePack(pack, values.stats);
+    console.log(values.json ? JSON.stringify(description, null, 2) : description.text);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    console.error(`ingest: give exactly one OSM file\n${USAGE}`);
+    return 2;
+  }
+  const input = positionals[0]!;
+  const output = join(resolve(values.out ?? 'data/packs'), packFileName(input));
+  const progress = values.quiet ? silentProgress : process.stderr.isTTY ? terminalProgress() : lineProgress((line) => console.error(line));
+  const started = performance.now();
+  const result = await ingestToFile(
+    {
+      input,
+      ...(values.bbox ? { bbox: parseBbox(values.bbox) } : {}),
+      admin: (values.admin ?? []).map(parseAdminArgument),
+      progress,
+    },
+    output,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const peakRssMiB = process.resourceUsage().maxRSS / 1024;
+  const pack = MapPack.load(output);
+  console.log(describePack(pack, output).text);
+  console.log(
+    `\nwrote ${output} (${(result.bytes / 1048576).toFixed(2)} MiB) in ${seconds.toFixed(2)} s: ${result.entities} entities, ${Math.round(result.entities / seconds)} entities/s, peak RSS ${peakRssMiB.toFixed(0)} MiB`,
+  );
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof IngestError) {
+      console.error(`ingest: ${error.message}`);
+      process.exit(1);
+    }
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,153 @@
+/** Writing and reading the pack file (layout in pack-layout.ts and docs/data-pack.md). */
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { IngestError } from '../ingest/ingest-error.js';
+import {
+  PACK_FORMAT_VERSION,
+  PACK_MAGIC,
+  PACK_SECTIONS,
+  SECTION_CONSTRUCTORS,
+  type PackHeader,
+  type PackSections,
+  type SectionName,
+  type SectionType,
+} from './pack-layout.js';
+
+const PREAMBLE_BYTES = 16;
+const align8 = (value: number) => (value + 7) & ~7;
+
+/**
+ * Writes the pack to a temporary file beside `path` and renames it into place,
+ * so a reader (or a crash) never sees half a pack.
+ */
+export function writePackFile(path: string, header: Omit<PackHeader, 'sections'>, sections: PackSections): number {
+  const directory: PackHeader['sections'] = [];
+  let offset = 0;
+  for (const [name, type] of Object.entries(PACK_SECTIONS) as [SectionName, SectionType][]) {
+    const array = sections[name];
+    if (!(array instanceof SECTION_CONSTRUCTORS[type])) throw new Error(`pack section ${name} must be a ${type} array`);
+    directory.push({ name, type, offset, length: array.length });
+    offset = align8(offset + array.byteLength);
+  }
+  const headerBytes = Buffer.from(JSON.stringify({ ...header, sections: directory }), 'utf8');
+  const dataStart = align8(PREAMBLE_BYTES + headerBytes.length);
+  const preamble = Buffer.alloc(dataStart);
+  preamble.write(PACK_MAGIC, 0, 'latin1');
+  preamble.writeUInt32LE(PACK_FORMAT_VERSION, 8);
+  preamble.writeUInt32LE(headerBytes.length, 12);
+  headerBytes.copy(preamble, PREAMBLE_BYTES);
+
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = join(dirname(path), `.${randomBytes(6).toString('hex')}.partial`);
+  const fd = openSync(temporary, 'w');
+  let written = 0;
+  try {
+    written += writeSync(fd, preamble);
+    for (const entry of directory) {
+      const array = sections[entry.name as SectionName];
+      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+      writeSync(fd, bytes, 0, bytes.length, dataStart + entry.offset);
+      written = Math.max(written, dataStart + entry.offset + bytes.length);
+    }
+    const end = dataStart + offset;
+    if (end > written) writeSync(fd, Buffer.alloc(end - written), 0, end - written, written);
+    closeSync(fd);
+    renameSync(temporary, path);
+    return end;
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Reads the header only (cheap): used to decide whether a cached pack is current. */
+export function readPackHeader(path: string): PackHeader {
+  const fd = openPack(path);
+  try {
+    const preamble = Buffer.alloc(PREAMBLE_BYTES);
+    readSync(fd, preamble, 0, PREAMBLE_BYTES, 0);
+    const headerLength = checkPreamble(path, preamble, fstatSync(fd).size);
+    const headerBytes = Buffer.alloc(headerLength);
+    readSync(fd, headerBytes, 0, headerLength, PREAMBLE_BYTES);
+    return parseHeader(path, headerBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a whole pack into one SharedArrayBuffer (shareable with worker threads as is). */
+export function readPackBuffer(path: string): SharedArrayBuffer {
+  const fd = openPack(path);
+  try {
+    const size = fstatSync(fd).size;
+    const shared = new SharedArrayBuffer(size);
+    const bytes = new Uint8Array(shared);
+    let done = 0;
+    while (done < size) {
+      const read = readSync(fd, bytes, done, size - done, done);
+      if (read === 0) break;
+      done += read;
+    }
+    return shared;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Interprets a pack held in memory: validates the preamble and directory, returns typed views. */
+export function viewPack(buffer: SharedArrayBuffer | ArrayBuffer, label = 'pack'): { header: PackHeader; sections: PackSections } {
+  const bytes = new Uint8Array(buffer);
+  const headerLength = checkPreamble(label, Buffer.from(bytes.buffer, 0, Math.min(PREAMBLE_BYTES, bytes.length)), bytes.length);
+  const header = parseHeader(label, Buffer.from(bytes.buffer, PREAMBLE_BYTES, headerLength));
+  const dataStart = align8(PREAMBLE_BYTES + headerLength);
+  const sections = {} as Record<string, unknown>;
+  const byName = new Map(header.sections.map((entry) => [entry.name, entry]));
+  for (const [name, type] of Object.entries(PACK_SECTIONS) as [SectionName, SectionType][]) {
+    const entry = byName.get(name);
+    if (!entry || entry.type !== type) throw new IngestError('invalid_pack', `${label}: section ${name} is missing or has the wrong type`);
+    const Constructor = SECTION_CONSTRUCTORS[type];
+    const start = dataStart + entry.offset;
+    if (start % 8 !== 0 || start + entry.length * Constructor.BYTES_PER_ELEMENT > bytes.length) {
+      throw new IngestError('invalid_pack', `${label}: section ${name} lies outside the file (truncated pack?)`);
+    }
+    sections[name] = new Constructor(buffer as ArrayBuffer, start, entry.length);
+  }
+  return { header, sections: sections as PackSections };
+}
+
+function openPack(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    throw new IngestError('file_not_found', `${path}: no such data pack`);
+  }
+}
+
+function checkPreamble(label: string, preamble: Buffer, size: number): number {
+  if (size < PREAMBLE_BYTES || preamble.toString('latin1', 0, 8) !== PACK_MAGIC) {
+    throw new IngestError('invalid_pack', `${label}: not a map data pack (run \`npm run ingest -- <file.osm.pbf>\` to build one)`);
+  }
+  const version = preamble.readUInt32LE(8);
+  if (version !== PACK_FORMAT_VERSION) {
+    throw new IngestError('invalid_pack', `${label}: pack format version ${version}, this build reads version ${PACK_FORMAT_VERSION}; rebuild it with npm run ingest`);
+  }
+  const headerLength = preamble.readUInt32LE(12);
+  if (PREAMBLE_BYTES + headerLength > size) throw new IngestError('invalid_pack', `${label}: the pack is truncated`);
+  return headerLength;
+}
+
+function parseHeader(label: string, bytes: Buffer): PackHeader {
+  try {
+    const header = JSON.parse(bytes.toString('utf8')) as PackHeader;
+    if (header.format !== 'svc-map-pack' || !Array.isArray(header.sections)) throw new Error('unexpected header');
+    return header;
+  } catch {
+    throw new IngestError('invalid_pack', `${label}: the pack header is unreadable`);
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * The whole ingest: OSM file (+ admin GeoJSON) → map data pack on disk.
+ * `buildPack` returns the sections in memory; `ingestToFile` writes them
+ * atomically. Used by the CLI and by the server's first-start build.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  COORDINATE_SCALE,
+  EdgeFlag,
+  FEATURE_LAYERS,
+  NodeFlag,
+  PACK_ATTRIBUTION,
+  PACK_FORMAT_VERSION,
+  ROAD_CLASSES,
+  SourceKind,
+  TravelMode,
+  type PackHeader,
+  type PackSections,
+} from '../datapack/pack-layout.js';
+import { writePackFile } from '../datapack/pack-file.js';
+import { connectedComponents } from '../solvers/graph/components.js';
+import { loadAdminAreas } from './admin-areas.js';
+import { buildFeatures } from './feature-builder.js';
+import { buildGraph } from './graph-builder.js';
+import { IngestError } from './ingest-error.js';
+import { collectOsm, type Bbox } from './osm-collector.js';
+import { openOsmSource } from './osm/osm-source.js';
+import { silentProgress, type IngestProgress } from './progress.js';
+import { StringTableBuilder } from './string-table-builder.js';
+
+export interface IngestOptions {
+  input: string;
+  bbox?: Bbox;
+  admin?: { path: string; level: number | undefined }[];
+  progress?: IngestProgress;
+}
+
+export interface BuiltPack {
+  header: Omit<PackHeader, 'sections'>;
+  sections: PackSections;
+  /** Input entities read (nodes + ways + relations), for the entities/s figure. */
+  entities: number;
+}
+
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
+  const progress = options.progress ?? silentProgress;
+  if (options.bbox) validateBbox(options.bbox);
+  const admin = await loadAdminAreas(options.admin ?? []);
+  const source = openOsmSource(options.input);
+  let collected;
+  try {
+    collected = await collectOsm(source, { ...(options.bbox ? { bbox: options.bbox } : {}), progress });
+  } finally {
+    source.close();
+  }
+  progress.phase('building graph and features', 0);
+  const strings = new StringTableBuilder();
+  const graph = buildGraph(collected, strings);
+  const features = buildFeatures(collected, admin.areas, strings, options.bbox);
+  const table = strings.build();
+  const sha256 = await fileSha256(options.input);
+
+  const any = connectedComponents(graph.nodeLat.length, graph.edgeSource, graph.edgeTarget);
+  const carNodes = new Uint8Array(graph.nodeLat.length);
+  for (let edge = 0; edge < graph.edgeSource.length; edge++) {
+    if (graph.edgeAccess[edge]! & TravelMode.car) carNodes[graph.edgeSource[edge]!] = carNodes[graph.edgeTarget[edge]!] = 1;
+  }
+  const car = connectedComponents(graph.nodeLat.length, graph.edgeSource, graph.edgeTarget, (edge) => (graph.edgeAccess[edge]! & TravelMode.car) !== 0);
+  const carNodeCount = carNodes.reduce((sum, value) => sum + value, 0);
+
+  const sections: PackSections = {
+    'graph.nodeLat': graph.nodeLat,
+    'graph.nodeLon': graph.nodeLon,
+    'graph.nodeFlags': graph.nodeFlags,
+    'graph.nodeBlockedModes': graph.nodeBlockedModes,
+    'graph.nodeOsmId': graph.nodeOsmId,
+    'graph.firstEdge': graph.firstEdge,
+    'graph.edgeSource': graph.edgeSource,
+    'graph.edgeTarget': graph.edgeTarget,
+    'graph.edgeTwin': graph.edgeTwin,
+    'graph.edgeWay': graph.edgeWay,
+    'graph.edgeLength': graph.edgeLength,
+    'graph.edgeSpeed': graph.edgeSpeed,
+    'graph.edgeAccess': graph.edgeAccess,
+    'graph.edgeFlags': graph.edgeFlags,
+    'graph.edgeShapeStart': graph.edgeShapeStart,
+    'graph.edgeShapeCount': graph.edgeShapeCount,
+    'graph.shapeLat': graph.shapeLat,
+    'graph.shapeLon': graph.shapeLon,
+    'ways.osmId': graph.ways.osmId,
+    'ways.class': graph.ways.class,
+    'ways.name': graph.ways.name,
+    'ways.nameAr': graph.ways.nameAr,
+    'ways.nameEn': graph.ways.nameEn,
+    'ways.ref': graph.ways.ref,
+    'ways.destination': graph.ways.destination,
+    'ways.surface': graph.ways.surface,
+    'ways.maxspeed': graph.ways.maxspeed,
+    'ways.lanesForward': graph.ways.lanesForward,
+    'ways.lanesBackward': graph.ways.lanesBackward,
+    'ways.turnLanesForward': graph.ways.turnLanesForward,
+    'ways.turnLanesBackward': graph.ways.turnLanesBackward,
+    'ways.maxWeight': graph.ways.maxWeight,
+    'ways.maxHeight': graph.ways.maxHeight,
+    'ways.maxWidth': graph.ways.maxWidth,
+    'ways.maxLength': graph.ways.maxLength,
+    'restrictions.osmId': graph.restrictions.osmId,
+    'restrictions.kind': graph.restrictions.kind,
+    'restrictions.modes': graph.restrictions.modes,
+    'restrictions.fromEdge': graph.restrictions.fromEdge,
+    'restrictions.toEdge': graph.restrictions.toEdge,
+    'restrictions.viaNode': graph.restrictions.viaNode,
+    'restrictions.viaStart': graph.restrictions.viaStart,
+    'restrictions.viaCount': graph.restrictions.viaCount,
+    'restrictions.viaEdges': graph.restrictions.viaEdges,
+    'features.layer': features.arrays.layer,
+    'features.geometry': features.arrays.geometry,
+    'features.sourceKind': features.arrays.sourceKind,
+    'features.osmId': features.arrays.osmId,
+    'features.lat': features.arrays.lat,
+    'features.lon': features.arrays.lon,
+    'features.minLat': features.arrays.minLat,
+    'features.minLon': features.arrays.minLon,
+    'features.maxLat': features.arrays.maxLat,
+    'features.maxLon': features.arrays.maxLon,
+    'features.partStart': features.arrays.partStart,
+    'features.partCount': features.arrays.partCount,
+    'features.tagStart': features.arrays.tagStart,
+    'features.tagCount': features.arrays.tagCount,
+    'parts.pointStart': features.arrays.pointStart,
+    'parts.pointCount': features.arrays.pointCount,
+    'parts.inner': features.arrays.inner,
+    'points.lat': features.arrays.pointLat,
+    'points.lon': features.arrays.pointLon,
+    'tags.key': features.arrays.tagKey,
+    'tags.value': features.arrays.tagValue,
+    'strings.offsets': table.offsets,
+    'strings.bytes': table.bytes,
+  };
+
+  const layerCounts = Object.fromEntries(FEATURE_LAYERS.map((layer) => [layer, features.layers[layer]?.[1] ?? 0]));
+  const header: Omit<PackHeader, 'sections'> = {
+    format: 'svc-map-pack',
+    version: PACK_FORMAT_VERSION,
+    createdAt: new Date().toISOString(),
+    generator: 'svc-location-platform ingest',
+    attribution: PACK_ATTRIBUTION,
+    source: { name: basename(options.input), format: source.format, bytes: source.size, sha256 },
+    adminSources: admin.sources,
+    bbox: dataBbox(sections),
+    selectionBbox: options.bbox ?? null,
+    enums: { modes: TravelMode, roadClasses: ROAD_CLASSES, edgeFlags: EdgeFlag, nodeFlags: NodeFlag, layers: FEATURE_LAYERS },
+    layers: features.layers,
+    counts: {
+      nodes: graph.nodeLat.length,
+      edges: graph.edgeSource.length,
+      shapePoints: graph.shapeLat.length,
+      ways: graph.ways.osmId.length,
+      restrictions: graph.restrictions.osmId.length,
+      features: features.arrays.layer.length,
+      ...layerCounts,
+      strings: table.offsets.length - 1,
+    },
+    stats: {
+      inputNodes: collected.entities.nodes,
+      inputWays: collected.entities.ways,
+      inputRelations: collected.entities.relations,
+      components: any.count,
+      largestComponentShare: graph.nodeLat.length ? any.largestSize / graph.nodeLat.length : 0,
+      carLargestComponentShare: carNodeCount ? Math.min(1, car.largestSize / carNodeCount) : 0,
+      truckTaggedWays: graph.truckTaggedWays,
+      unresolvedRestrictions: graph.restrictions.unresolved,
+      skippedRestrictions: collected.skippedRestrictions,
+      unclosedRelations: features.unclosedRelations,
+    },
+  };
+  progress.done();
+  return { header, sections, entities: collected.entities.nodes + collected.entities.ways + collected.entities.relations };
+}
+
+/** Builds the pack and writes it atomically to `output`; returns the header and the file size. */
+export async function ingestToFile(options: IngestOptions, output: string): Promise<{ header: Omit<PackHeader, 'sections'>; bytes: number; entities: number }> {
+  const built = await buildPack(options);
+  const bytes = writePackFile(output, built.header, built.sections);
+  return { header: built.header, bytes, entities: built.entities };
+}
+
+function validateBbox(bbox: Bbox): void {
+  const [west, south, east, north] = bbox;
+  if (![west, south, east, north].every(Number.isFinite) || west < -180 || east > 180 || south < -90 || north > 90 || west >= east || south >= north) {
+    throw new IngestError('invalid_argument', `--bbox must be west,south,east,north with west < east and south < north in degrees; got ${bbox.join(',')}`);
+  }
+}
+
+/** The bbox of the OSM data (graph nodes and OSM features; admin GeoJSON areas may reach far beyond it). */
+function dataBbox(sections: PackSections): [number, number, number, number] | null {
+  let west = Infinity;
+  let south = Infinity;
+  let east = -Infinity;
+  let north = -Infinity;
+  const lat = sections['graph.nodeLat'];
+  const lon = sections['graph.nodeLon'];
+  for (let node = 0; node < lat.length; node++) {
+    south = Math.min(south, lat[node]!);
+    north = Math.max(north, lat[node]!);
+    west = Math.min(west, lon[node]!);
+    east = Math.max(east, lon[node]!);
+  }
+  const kind = sections['features.sourceKind'];
+  for (let feature = 0; feature < kind.length; feature++) {
+    if (kind[feature] === SourceKind.external) continue;
+    south = Math.min(south, sections['features.minLat'][feature]!);
+    north = Math.max(north, sections['features.maxLat'][feature]!);
+    west = Math.min(west, sections['features.minLon'][feature]!);
+    east = Math.max(east, sections['features.maxLon'][feature]!);
+  }
+  if (!Number.isFinite(west)) return null;
+  return [west / COORDINATE_SCALE, south / COORDINATE_SCALE, east / COORDINATE_SCALE, north / COORDINATE_SCALE];
+}

@@ -1,0 +1,281 @@
+/**
+ * The three passes over the OSM file, keeping only what the pack needs:
+ *
+ * 1. relations: turn restrictions and area relations (multipolygons, boundaries),
+ *    noting the ways they reference;
+ * 2. ways: routable roads, layer features and relation members, noting their nodes;
+ * 3. nodes: coordinates of the noted nodes (a sorted id list and a merge cursor,
+ *    no hash map), plus the tagged nodes that are features themselves.
+ *
+ * With a bbox, an extra first node pass records the node ids inside it, ways are
+ * kept when they touch it (and keep their nodes outside it: complete ways) and
+ * point features must lie inside it. Memory grows with what is kept, never with
+ * the size of the file.
+ */
+import { IngestError } from './ingest-error.js';
+import { binarySearch, sortUnique } from './sorted-ids.js';
+import { areaOrLineLayers, isAreaRelation, nodeLayers, type LayerMatch } from './feature-tags.js';
+import { MemberType, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
+import type { OsmSource } from './osm/osm-source.js';
+import type { IngestProgress } from './progress.js';
+import { nodeBlockedModes, roadAttributes, type RoadAttributes } from './road-tags.js';
+import { NodeFlag, TravelMode, MOTOR_MODES } from '../datapack/pack-layout.js';
+import type { FeatureLayer } from '../datapack/pack-layout.js';
+
+export type Bbox = [west: number, south: number, east: number, north: number];
+
+export interface KeptWay {
+  id: number;
+  refStart: number;
+  refCount: number;
+  tags: OsmTags;
+  road: RoadAttributes | undefined;
+  layers: LayerMatch[];
+}
+
+export interface KeptAreaRelation {
+  id: number;
+  tags: OsmTags;
+  outer: number[];
+  inner: number[];
+}
+
+export interface KeptRestriction {
+  id: number;
+  only: boolean;
+  modes: number;
+  from: number;
+  to: number;
+  viaNode: number | undefined;
+  viaWays: number[];
+}
+
+export interface KeptPoint {
+  id: number;
+  lat: number;
+  lon: number;
+  tags: OsmTags;
+  layers: FeatureLayer[];
+}
+
+export interface CollectedOsm {
+  ways: KeptWay[];
+  /** Node ids of every kept way, in order; `wayRefIndex` maps each to its coordinate slot (-1 = not in the file). */
+  wayRefs: Float64Array;
+  wayRefIndex: Int32Array;
+  /** Sorted ids of the nodes whose coordinates were kept, with their coordinates and routing flags. */
+  nodeIds: Float64Array;
+  nodeLat: Float64Array;
+  nodeLon: Float64Array;
+  nodeFlags: Uint8Array;
+  nodeBlocked: Uint8Array;
+  relations: KeptAreaRelation[];
+  restrictions: KeptRestriction[];
+  points: KeptPoint[];
+  entities: { nodes: number; ways: number; relations: number };
+  skippedRestrictions: number;
+}
+
+const RESTRICTION_MODES: Record<string, number> = {
+  restriction: MOTOR_MODES | TravelMode.bicycle,
+  'restriction:motorcar': TravelMode.car | TravelMode.taxi,
+  'restriction:hgv': TravelMode.truck,
+  'restriction:bus': TravelMode.bus,
+  'restriction:psv': TravelMode.bus | TravelMode.taxi,
+  'restriction:bicycle': TravelMode.bicycle,
+  'restriction:motorcycle': TravelMode.motorScooter,
+};
+const EXCEPT_MODES: Record<string, number> = {
+  psv: TravelMode.bus | TravelMode.taxi,
+  bus: TravelMode.bus,
+  taxi: TravelMode.taxi,
+  bicycle: TravelMode.bicycle,
+  hgv: TravelMode.truck,
+  motorcar: TravelMode.car,
+  moped: TravelMode.motorScooter,
+  motorcycle: TravelMode.motorScooter,
+};
+
+export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; progress: IngestProgress }): Promise<CollectedOsm> {
+  const { bbox, progress } = options;
+  const restrictions: KeptRestriction[] = [];
+  const relations: KeptAreaRelation[] = [];
+  const entities = { nodes: 0, ways: 0, relations: 0 };
+  let skippedRestrictions = 0;
+  const memberWays: number[] = [];
+
+  // pass 1: relations
+  progress.phase('relations', source.size);
+  await source.scan(
+    {
+      relation(id, members, tags) {
+        entities.relations++;
+        if (tags.type === 'restriction') {
+          const restriction = parseRestriction(id, members, tags);
+          if (restriction) {
+            restrictions.push(restriction);
+            memberWays.push(restriction.from);
+            memberWays.push(restriction.to);
+            restriction.viaWays.forEach((way) => memberWays.push(way));
+          } else skippedRestrictions++;
+        } else if (isAreaRelation(tags)) {
+          const outer: number[] = [];
+          const inner: number[] = [];
+          for (const member of members) {
+            if (member.type !== MemberType.Way) continue;
+            (member.role === 'inner' ? inner : outer).push(member.ref);
+            memberWays.push(member.ref);
+          }
+          if (outer.length) relations.push({ id, tags, outer, inner });
+        }
+      },
+    },
+    { nodes: false, ways: false, relations: true },
+    (bytes, _total, count) => progress.update(bytes, count),
+  );
+  const relationWays = sortUnique(Float64Array.from(memberWays));
+
+  // optional pass: node ids inside the bbox
+  let insideIds: Float64Array | undefined;
+  if (bbox) {
+    const inside: number[] = [];
+    const [west, south, east, north] = bbox;
+    progress.phase('bbox', source.size);
+    await source.scan(
+      {
+        node(id, lat, lon) {
+          if (lat >= south && lat <= north && lon >= west && lon <= east) inside.push(id);
+        },
+      },
+      { nodes: true, ways: false, relations: false },
+      (bytes, _total, count) => progress.update(bytes, count),
+    );
+    insideIds = sortUnique(Float64Array.from(inside));
+  }
+
+  // pass 2: ways
+  const ways: KeptWay[] = [];
+  const refs: number[] = [];
+  progress.phase('ways', source.size);
+  await source.scan(
+    {
+      way(id, wayRefs, tags) {
+        entities.ways++;
+        if (wayRefs.length < 2) return;
+        const road = roadAttributes(tags);
+        const closed = wayRefs.length >= 4 && wayRefs[0] === wayRefs[wayRefs.length - 1];
+        const layers = areaOrLineLayers(tags, closed);
+        const member = binarySearch(relationWays, id) >= 0;
+        if (!road && !layers.length && !member) return;
+        if (insideIds && !member && !wayRefs.some((ref) => binarySearch(insideIds, ref) >= 0)) return;
+        const refStart = refs.length;
+        for (const ref of wayRefs) refs.push(ref);
+        ways.push({ id, refStart, refCount: wayRefs.length, tags, road, layers });
+      },
+    },
+    { nodes: false, ways: true, relations: false },
+    (bytes, _total, count) => progress.update(bytes, count),
+  );
+  const wayRefs = Float64Array.from(refs);
+  const nodeIds = sortUnique(wayRefs.slice());
+
+  // pass 3: nodes
+  const nodeLat = new Float64Array(nodeIds.length).fill(Number.NaN);
+  const nodeLon = new Float64Array(nodeIds.length).fill(Number.NaN);
+  const nodeFlags = new Uint8Array(nodeIds.length);
+  const nodeBlocked = new Uint8Array(nodeIds.length);
+  const points: KeptPoint[] = [];
+  let cursor = 0;
+  let previousId = -Infinity;
+  const slotOf = (id: number): number => {
+    // PBF and most XML files list nodes by ascending id: a merge cursor is O(1) per node
+    if (id >= previousId) {
+      previousId = id;
+      while (cursor < nodeIds.length && nodeIds[cursor]! < id) cursor++;
+      return cursor < nodeIds.length && nodeIds[cursor] === id ? cursor : -1;
+    }
+    return binarySearch(nodeIds, id);
+  };
+  progress.phase('nodes', source.size);
+  await source.scan(
+    {
+      node(id, lat, lon, tags) {
+        entities.nodes++;
+        const slot = slotOf(id);
+        if (slot >= 0) {
+          nodeLat[slot] = lat;
+          nodeLon[slot] = lon;
+          if (tags) {
+            nodeFlags[slot] = nodeFlagsOf(tags);
+            nodeBlocked[slot] = nodeBlockedModes(tags);
+          }
+        }
+        if (!tags) return;
+        if (bbox && !(lat >= bbox[1] && lat <= bbox[3] && lon >= bbox[0] && lon <= bbox[2])) return;
+        const layers = nodeLayers(tags);
+        if (layers.length) points.push({ id, lat, lon, tags, layers });
+      },
+    },
+    { nodes: true, ways: false, relations: false },
+    (bytes, _total, count) => progress.update(bytes, count),
+  );
+  progress.done();
+
+  const wayRefIndex = new Int32Array(wayRefs.length);
+  for (let index = 0; index < wayRefs.length; index++) {
+    const slot = binarySearch(nodeIds, wayRefs[index]!);
+    wayRefIndex[index] = slot >= 0 && !Number.isNaN(nodeLat[slot]!) ? slot : -1;
+  }
+
+  if (!ways.length && !points.length) {
+    throw new IngestError(
+      'empty_selection',
+      bbox ? `the bbox ${bbox.join(',')} selects nothing from ${source.path} (no roads, areas or points of interest inside it)` : `${source.path} holds no roads, areas or points of interest`,
+    );
+  }
+  return { ways, wayRefs, wayRefIndex, nodeIds, nodeLat, nodeLon, nodeFlags, nodeBlocked, relations, restrictions, points, entities, skippedRestrictions };
+}
+
+function nodeFlagsOf(tags: OsmTags): number {
+  let flags = 0;
+  if (tags.highway === 'traffic_signals' || tags.crossing === 'traffic_signals') flags |= NodeFlag.trafficSignals;
+  if (tags.highway === 'stop') flags |= NodeFlag.stop;
+  if (tags.highway === 'give_way') flags |= NodeFlag.giveWay;
+  if (tags.highway === 'crossing' || (tags.crossing !== undefined && tags.crossing !== 'no')) flags |= NodeFlag.crossing;
+  if (tags.barrier && tags.barrier !== 'no') flags |= NodeFlag.barrier;
+  if (tags.highway === 'speed_camera') flags |= NodeFlag.speedCamera;
+  return flags;
+}
+
+/** A restriction with one from way, one to way and a via node or via ways; others are skipped (counted). */
+function parseRestriction(id: number, members: readonly OsmMember[], tags: OsmTags): KeptRestriction | undefined {
+  let value: string | undefined;
+  let modes = 0;
+  for (const [key, keyModes] of Object.entries(RESTRICTION_MODES)) {
+    if (tags[key]) {
+      value = tags[key];
+      modes = keyModes;
+      break;
+    }
+  }
+  if (!value || !/^(no|only)_/.test(value)) return undefined;
+  for (const exempt of (tags.except ?? '').split(';')) modes &= ~(EXCEPT_MODES[exempt.trim()] ?? 0);
+  if (!modes) return undefined;
+  const from = members.filter((member) => member.role === 'from' && member.type === MemberType.Way);
+  const to = members.filter((member) => member.role === 'to' && member.type === MemberType.Way);
+  const via = members.filter((member) => member.role === 'via');
+  if (from.length !== 1 || to.length !== 1 || via.length === 0) return undefined;
+  const viaNodes = via.filter((member) => member.type === MemberType.Node);
+  const viaWays = via.filter((member) => member.type === MemberType.Way);
+  if (viaNodes.length + viaWays.length !== via.length) return undefined;
+  if (viaNodes.length > 1 || (viaNodes.length === 1 && viaWays.length > 0)) return undefined;
+  return {
+    id,
+    only: value.startsWith('only_'),
+    modes,
+    from: from[0]!.ref,
+    to: to[0]!.ref,
+    viaNode: viaNodes[0]?.ref,
+    viaWays: viaWays.map((member) => member.ref),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * What a reader hands to the ingest. Callbacks instead of entity objects:
+ * a country file has tens of millions of untagged nodes, and allocating an
+ * object for each would dominate the run time.
+ */
+export type OsmTags = Record<string, string>;
+
+export const enum MemberType {
+  Node = 0,
+  Way = 1,
+  Relation = 2,
+}
+
+export interface OsmMember {
+  type: MemberType;
+  ref: number;
+  role: string;
+}
+
+export interface OsmVisitor {
+  /** `tags` is null for a node without tags (most of them). */
+  node?(id: number, lat: number, lon: number, tags: OsmTags | null): void;
+  way?(id: number, refs: readonly number[], tags: OsmTags): void;
+  relation?(id: number, members: readonly OsmMember[], tags: OsmTags): void;
+}
+
+/** Which entity kinds a pass wants; readers skip (and for PBF, do not decode) the rest. */
+export interface OsmPassKinds {
+  nodes: boolean;
+  ways: boolean;
+  relations: boolean;
+}
+
+export function kindsOf(visitor: OsmVisitor): OsmPassKinds {
+  return { nodes: !!visitor.node, ways: !!visitor.way, relations: !!visitor.relation };
+}
