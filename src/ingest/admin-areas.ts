@@ -2,8 +2,11 @@
  * Administrative areas from GeoJSON files (`--admin FILE.geojson[@LEVEL]`),
  * such as Jordan's governorates, districts and sub-districts. Names come from
  * the common property spellings (name, name_ar, name_en, …). The admin level
- * comes from `@LEVEL`, an `admin_level` property, or else from nesting: an area
- * inside no other given area is level 4, inside one it is 5, and so on.
+ * comes from `@LEVEL`, an `admin_level` property, or else from the file's rank
+ * by size: of the files without a level, the one with the largest median area is
+ * level 4, the next 5, and so on (governorates, districts, sub-districts).
+ * Nesting tests cannot tell these apart: a district with one sub-district has
+ * the very same polygon.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -40,10 +43,12 @@ export function parseAdminArgument(argument: string): { path: string; level: num
 export async function loadAdminAreas(inputs: { path: string; level: number | undefined }[]): Promise<{ areas: AdminArea[]; sources: PackSourceInfo[] }> {
   if (!inputs.length) return { areas: [], sources: [] };
   // turf is large; load it only when admin files are given
-  const { booleanPointInPolygon, pointOnFeature } = await import('@turf/turf');
+  const { area: areaOf, pointOnFeature } = await import('@turf/turf');
   const areas: AdminArea[] = [];
   const sources: PackSourceInfo[] = [];
+  const unlevelled: { areas: AdminArea[]; medianArea: number }[] = [];
   for (const input of inputs) {
+    const fileAreas: AdminArea[] = [];
     let text: Buffer;
     try {
       text = readFileSync(input.path);
@@ -78,15 +83,17 @@ export async function loadAdminAreas(inputs: { path: string; level: number | und
       const typed = feature as Feature<Polygon | MultiPolygon>;
       const point = pointOnFeature(typed).geometry.coordinates as [number, number];
       const propertyLevel = Number(properties.admin_level);
-      areas.push({ rings, inner, tags, point, level: input.level ?? (Number.isInteger(propertyLevel) ? propertyLevel : undefined), feature: typed });
+      fileAreas.push({ rings, inner, tags, point, level: input.level ?? (Number.isInteger(propertyLevel) ? propertyLevel : undefined), feature: typed });
+    }
+    areas.push(...fileAreas);
+    const withoutLevel = fileAreas.filter((area) => area.level === undefined);
+    if (withoutLevel.length) {
+      const sizes = withoutLevel.map((area) => areaOf(area.feature)).sort((a, b) => a - b);
+      unlevelled.push({ areas: withoutLevel, medianArea: sizes[sizes.length >> 1]! });
     }
   }
-  // areas without a level: 4 + the number of other given areas containing them
-  for (const area of areas) {
-    if (area.level !== undefined) continue;
-    const containers = areas.filter((other) => other !== area && booleanPointInPolygon(area.point, other.feature)).length;
-    area.level = 4 + containers;
-  }
+  unlevelled.sort((a, b) => b.medianArea - a.medianArea);
+  unlevelled.forEach((file, rank) => file.areas.forEach((area) => (area.level = 4 + rank)));
   for (const area of areas) {
     area.tags.boundary = 'administrative';
     area.tags.admin_level = String(area.level);

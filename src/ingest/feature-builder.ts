@@ -95,6 +95,8 @@ export function buildFeatures(collected: CollectedOsm, adminAreas: AdminArea[], 
     for (const match of way.layers) {
       if (match.geometry === 'polygon' && (!complete || ring.lon.length < 4)) continue;
       const parts = match.geometry === 'point' ? [representative(match.geometry, [ring], way.layers.some((m) => m.geometry === 'polygon') || isClosed(ring))] : [ring];
+      // with a bbox, lines and areas touching it stay whole, but a point (a building's POI) must lie inside it
+      if (bbox && match.geometry === 'point' && !inside(parts[0]!, bbox)) continue;
       pending.push({ layer: layerIndex(match.layer), geometry: GEOMETRY[match.geometry], sourceKind: SourceKind.way, osmId: way.id, parts, tags });
     }
   }
@@ -119,6 +121,7 @@ export function buildFeatures(collected: CollectedOsm, adminAreas: AdminArea[], 
     const tags = keptTags(relation.tags).filter(([key]) => key !== 'type');
     for (const match of areaOrLineLayers(relation.tags, true)) {
       const parts = match.geometry === 'point' ? [representative('point', rings, true)] : rings;
+      if (bbox && match.geometry === 'point' && !inside(parts[0]!, bbox)) continue;
       pending.push({ layer: layerIndex(match.layer), geometry: GEOMETRY[match.geometry === 'line' ? 'polygon' : match.geometry], sourceKind: SourceKind.relation, osmId: relation.id, parts, tags });
     }
   }
@@ -164,6 +167,12 @@ function representative(_kind: FeatureGeometryKind, rings: Ring[], area: boolean
     return { inner: false, lon: [(ring.lon[middle - 1]! + ring.lon[middle]!) / 2], lat: [(ring.lat[middle - 1]! + ring.lat[middle]!) / 2] };
   }
   return { inner: false, lon: [ring.lon[middle]!], lat: [ring.lat[middle]!] };
+}
+
+function inside(point: Ring, bbox: Bbox): boolean {
+  const lon = point.lon[0]!;
+  const lat = point.lat[0]!;
+  return lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3];
 }
 
 function bounds(rings: Ring[]): Bbox {

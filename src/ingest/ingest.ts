@@ -65,6 +65,14 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   const strings = new StringTableBuilder();
   const graph = buildGraph(collected, strings);
   const features = buildFeatures(collected, admin.areas, strings, options.bbox);
+  if (graph.edgeSource.length === 0 && features.arrays.layer.length === 0) {
+    throw new IngestError(
+      'empty_selection',
+      options.bbox
+        ? `the bbox ${options.bbox.join(',')} selects nothing from ${options.input} (no roads, areas or points of interest inside it)`
+        : `${options.input} holds no roads, areas or points of interest`,
+    );
+  }
   const table = strings.build();
   const sha256 = await fileSha256(options.input);
 

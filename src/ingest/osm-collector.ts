@@ -12,7 +12,6 @@
  * point features must lie inside it. Memory grows with what is kept, never with
  * the size of the file.
  */
-import { IngestError } from './ingest-error.js';
 import { binarySearch, sortUnique } from './sorted-ids.js';
 import { areaOrLineLayers, isAreaRelation, nodeLayers, type LayerMatch } from './feature-tags.js';
 import { MemberType, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
@@ -167,10 +166,12 @@ export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; prog
         const layers = areaOrLineLayers(tags, closed);
         const member = binarySearch(relationWays, id) >= 0;
         if (!road && !layers.length && !member) return;
-        if (insideIds && !member && !wayRefs.some((ref) => binarySearch(insideIds, ref) >= 0)) return;
+        const touches = !insideIds || wayRefs.some((ref) => binarySearch(insideIds, ref) >= 0);
+        if (!touches && !member) return;
         const refStart = refs.length;
         for (const ref of wayRefs) refs.push(ref);
-        ways.push({ id, refStart, refCount: wayRefs.length, tags, road, layers });
+        // outside the bbox a relation member is kept only to close its relation's rings
+        ways.push(touches ? { id, refStart, refCount: wayRefs.length, tags, road, layers } : { id, refStart, refCount: wayRefs.length, tags, road: undefined, layers: [] });
       },
     },
     { nodes: false, ways: true, relations: false },
@@ -227,12 +228,6 @@ export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; prog
     wayRefIndex[index] = slot >= 0 && !Number.isNaN(nodeLat[slot]!) ? slot : -1;
   }
 
-  if (!ways.length && !points.length) {
-    throw new IngestError(
-      'empty_selection',
-      bbox ? `the bbox ${bbox.join(',')} selects nothing from ${source.path} (no roads, areas or points of interest inside it)` : `${source.path} holds no roads, areas or points of interest`,
-    );
-  }
   return { ways, wayRefs, wayRefIndex, nodeIds, nodeLat, nodeLon, nodeFlags, nodeBlocked, relations, restrictions, points, entities, skippedRestrictions };
 }
 

@@ -157,7 +157,7 @@ export function roadAttributes(tags: OsmTags): RoadAttributes | undefined {
 
   const lanes = parseCount(tags.lanes);
   const lanesForward = parseCount(tags['lanes:forward']) || (onewayVehicles !== 0 ? lanes : Math.ceil(lanes / 2));
-  const lanesBackward = parseCount(tags['lanes:backward']) || (onewayVehicles !== 0 ? 0 : Math.floor(lanes / 2));
+  const lanesBackward = parseCount(tags['lanes:backward']) || (onewayVehicles !== 0 ? 0 : Math.max(0, lanes - lanesForward));
   const turnForward = onewayVehicles === 1 ? (tags['turn:lanes'] ?? tags['turn:lanes:forward']) : tags['turn:lanes:forward'];
   const turnBackward = onewayVehicles === -1 ? (tags['turn:lanes'] ?? tags['turn:lanes:backward']) : tags['turn:lanes:backward'];
 
