@@ -1,10 +1,12 @@
 /** `npm run bench -- <name>`: runs one benchmark (or all) and prints CSV rows with their conditions. */
 import { runEdgeBenchmark } from './edge.js';
 import { runKeysBenchmark } from './keys.js';
+import { runIngestBenchmark } from './ingest.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
   keys: runKeysBenchmark,
+  ingest: runIngestBenchmark,
 };
 
 const requested = process.argv.slice(2);
