@@ -207,9 +207,6 @@ class BlockDecoder {
   private stringOffsets: number[] = [];
   private strings: (string | undefined)[] = [];
   private buffer: Uint8Array = new Uint8Array(0);
-  private readonly ids: number[] = [];
-  private readonly lats: number[] = [];
-  private readonly lons: number[] = [];
   private readonly keyVals: number[] = [];
   private readonly keys: number[] = [];
   private readonly vals: number[] = [];
@@ -324,30 +321,51 @@ class BlockDecoder {
     this.visitor.node!(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
   }
 
+  /**
+   * Dense nodes are decoded straight from the three packed columns (ids, lats,
+   * lons: delta-coded zigzag varints) with one cursor each, without filling
+   * intermediate arrays: this loop sees every node of the file.
+   */
   private denseNodes(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
     const pbf = new Pbf(data);
     pbf.pos = start;
-    const { ids, lats, lons, keyVals } = this;
-    ids.length = lats.length = lons.length = keyVals.length = 0;
+    const keyVals = this.keyVals;
+    keyVals.length = 0;
+    let idsAt = -1;
+    let idsEnd = -1;
+    let latsAt = -1;
+    let lonsAt = -1;
     while (pbf.pos < end) {
       const tag = readTag(pbf);
       const field = tag >> 3;
-      if (field === 1) pbf.readPackedSVarint(ids);
-      else if (field === 8) pbf.readPackedSVarint(lats);
-      else if (field === 9) pbf.readPackedSVarint(lons);
-      else if (field === 10) pbf.readPackedVarint(keyVals);
+      if (field === 1 || field === 8 || field === 9) {
+        const length = pbf.readVarint();
+        if (field === 1) (idsAt = pbf.pos), (idsEnd = pbf.pos + length);
+        else if (field === 8) latsAt = pbf.pos;
+        else lonsAt = pbf.pos;
+        pbf.pos += length;
+      } else if (field === 10) pbf.readPackedVarint(keyVals);
       else pbf.skip(tag);
     }
-    if (lats.length !== ids.length || lons.length !== ids.length) throw new IngestError('corrupt', 'dense node block with mismatched id/lat/lon arrays');
+    if (idsAt < 0) return;
+    if (latsAt < 0 || lonsAt < 0) throw new IngestError('corrupt', 'dense node block without coordinates');
+    const ids = new Pbf(data);
+    const lats = new Pbf(data);
+    const lons = new Pbf(data);
+    ids.pos = idsAt;
+    lats.pos = latsAt;
+    lons.pos = lonsAt;
     let id = 0;
     let lat = 0;
     let lon = 0;
     let cursor = 0;
+    let count = 0;
     const visit = this.visitor.node!;
-    for (let index = 0; index < ids.length; index++) {
-      id += ids[index]!;
-      lat += lats[index]!;
-      lon += lons[index]!;
+    while (ids.pos < idsEnd) {
+      id += ids.readSVarint();
+      lat += lats.readSVarint();
+      lon += lons.readSVarint();
+      count++;
       let tags: OsmTags | null = null;
       if (cursor < keyVals.length) {
         if (keyVals[cursor] !== 0) {
@@ -361,7 +379,7 @@ class BlockDecoder {
       }
       visit(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
     }
-    this.entities += ids.length;
+    this.entities += count;
   }
 
   private way(data: Uint8Array, start: number, end: number): void {
