@@ -23,6 +23,13 @@ function runIngest(args: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
+/** The first `bytes` of a real extract, as an interrupted download leaves it. */
+function truncatedCopy(source: string, name: string, bytes: number): string {
+  const path = join(workDir, name);
+  writeFileSync(path, readFileSync(source).subarray(0, bytes));
+  return path;
+}
+
 /** A fresh output directory per case, to check that a failure leaves it empty. */
 function outDir(name: string): string {
   return mkdtempSync(join(workDir, `${name}-`));
@@ -57,29 +64,17 @@ describe('npm run ingest', () => {
     ['a missing file', () => [join(workDir, 'nope.osm.pbf')], /no such file/],
     [
       'a truncated PBF',
-      () => {
-        const path = join(workDir, 'truncated.osm.pbf');
-        writeFileSync(path, readFileSync(OSM_FILES.monaco).subarray(0, 600_000));
-        return [path];
-      },
+      () => [truncatedCopy(OSM_FILES.monaco, 'truncated.osm.pbf', 600_000)],
       /truncated/,
     ],
     [
       'a truncated gzip XML',
-      () => {
-        const path = join(workDir, 'truncated.osm.xml.gz');
-        writeFileSync(path, readFileSync(OSM_FILES.nasrCityXmlGz).subarray(0, 100_000));
-        return [path];
-      },
+      () => [truncatedCopy(OSM_FILES.nasrCityXmlGz, 'truncated.osm.xml.gz', 100_000)],
       /truncated/,
     ],
     [
       'a truncated XML',
-      () => {
-        const path = join(workDir, 'truncated.osm');
-        writeFileSync(path, readFileSync(OSM_FILES.anNabkXml).subarray(0, 500_000));
-        return [path];
-      },
+      () => [truncatedCopy(OSM_FILES.anNabkXml, 'truncated.osm', 500_000)],
       /truncated|ends before/,
     ],
     [

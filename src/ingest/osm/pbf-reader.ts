@@ -382,43 +382,41 @@ class BlockDecoder {
     this.entities += count;
   }
 
-  private way(data: Uint8Array, start: number, end: number): void {
+  /** Reads the fields every element has (id, keys, vals); the others go to `other`, which consumes them. */
+  private element(data: Uint8Array, start: number, end: number, other: (field: number, tag: number, pbf: Pbf) => void): number {
     const pbf = new Pbf(data);
     pbf.pos = start;
-    const { keys, vals, refs } = this;
-    keys.length = vals.length = refs.length = 0;
+    this.keys.length = this.vals.length = 0;
     let id = 0;
     while (pbf.pos < end) {
       const tag = readTag(pbf);
       const field = tag >> 3;
       if (field === 1) id = pbf.readVarint();
-      else if (field === 2) pbf.readPackedVarint(keys);
-      else if (field === 3) pbf.readPackedVarint(vals);
-      else if (field === 8) pbf.readPackedSVarint(refs);
-      else pbf.skip(tag);
+      else if (field === 2) pbf.readPackedVarint(this.keys);
+      else if (field === 3) pbf.readPackedVarint(this.vals);
+      else other(field, tag, pbf);
     }
+    return id;
+  }
+
+  private way(data: Uint8Array, start: number, end: number): void {
+    const refs = this.refs;
+    refs.length = 0;
+    const id = this.element(data, start, end, (field, tag, pbf) => (field === 8 ? pbf.readPackedSVarint(refs) : pbf.skip(tag)));
     for (let index = 1; index < refs.length; index++) refs[index]! += refs[index - 1]!;
     this.entities++;
-    this.visitor.way!(id, refs, this.tagsOf(keys, vals));
+    this.visitor.way!(id, refs, this.tagsOf(this.keys, this.vals));
   }
 
   private relation(data: Uint8Array, start: number, end: number): void {
-    const pbf = new Pbf(data);
-    pbf.pos = start;
-    const { keys, vals, roles, memberIds, memberTypes } = this;
-    keys.length = vals.length = roles.length = memberIds.length = memberTypes.length = 0;
-    let id = 0;
-    while (pbf.pos < end) {
-      const tag = readTag(pbf);
-      const field = tag >> 3;
-      if (field === 1) id = pbf.readVarint();
-      else if (field === 2) pbf.readPackedVarint(keys);
-      else if (field === 3) pbf.readPackedVarint(vals);
-      else if (field === 8) pbf.readPackedVarint(roles, true);
+    const { roles, memberIds, memberTypes } = this;
+    roles.length = memberIds.length = memberTypes.length = 0;
+    const id = this.element(data, start, end, (field, tag, pbf) => {
+      if (field === 8) pbf.readPackedVarint(roles, true);
       else if (field === 9) pbf.readPackedSVarint(memberIds);
       else if (field === 10) pbf.readPackedVarint(memberTypes);
       else pbf.skip(tag);
-    }
+    });
     const members: OsmMember[] = [];
     let ref = 0;
     for (let index = 0; index < memberIds.length; index++) {
@@ -427,7 +425,7 @@ class BlockDecoder {
       members.push({ type: type as MemberType, ref, role: this.string(roles[index] ?? 0) });
     }
     this.entities++;
-    this.visitor.relation!(id, members, this.tagsOf(keys, vals));
+    this.visitor.relation!(id, members, this.tagsOf(this.keys, this.vals));
   }
 }
 
