@@ -94,7 +94,7 @@ export function buildFeatures(collected: CollectedOsm, adminAreas: AdminArea[], 
     const tags = keptTags(way.tags);
     for (const match of way.layers) {
       if (match.geometry === 'polygon' && (!complete || ring.lon.length < 4)) continue;
-      const parts = match.geometry === 'point' ? [representative(match.geometry, [ring], way.layers.some((m) => m.geometry === 'polygon') || isClosed(ring))] : [ring];
+      const parts = match.geometry === 'point' ? [representative([ring], way.layers.some((m) => m.geometry === 'polygon') || isClosed(ring))] : [ring];
       // with a bbox, lines and areas touching it stay whole, but a point (a building's POI) must lie inside it
       if (bbox && match.geometry === 'point' && !inside(parts[0]!, bbox)) continue;
       pending.push({ layer: layerIndex(match.layer), geometry: GEOMETRY[match.geometry], sourceKind: SourceKind.way, osmId: way.id, parts, tags });
@@ -120,7 +120,7 @@ export function buildFeatures(collected: CollectedOsm, adminAreas: AdminArea[], 
     if (bbox && !intersects(bounds(rings), bbox)) continue;
     const tags = keptTags(relation.tags).filter(([key]) => key !== 'type');
     for (const match of areaOrLineLayers(relation.tags, true)) {
-      const parts = match.geometry === 'point' ? [representative('point', rings, true)] : rings;
+      const parts = match.geometry === 'point' ? [representative(rings, true)] : rings;
       if (bbox && match.geometry === 'point' && !inside(parts[0]!, bbox)) continue;
       pending.push({ layer: layerIndex(match.layer), geometry: GEOMETRY[match.geometry === 'line' ? 'polygon' : match.geometry], sourceKind: SourceKind.relation, osmId: relation.id, parts, tags });
     }
@@ -147,7 +147,7 @@ function isClosed(ring: Ring): boolean {
 }
 
 /** The representative point: area centroid of the largest outer ring, or the middle of a line. */
-function representative(_kind: FeatureGeometryKind, rings: Ring[], area: boolean): Ring {
+function representative(rings: Ring[], area: boolean): Ring {
   const outer = rings.filter((ring) => !ring.inner);
   const ring = outer.reduce((best, current) => (current.lon.length > best.lon.length ? current : best), outer[0] ?? rings[0]!);
   if (area) {
@@ -248,7 +248,7 @@ function packFeatures(features: PendingFeature[], strings: StringTableBuilder, u
       (feature.geometry === GeometryKind.point
         ? [feature.parts[0]!.lon[0]!, feature.parts[0]!.lat[0]!]
         : (() => {
-            const rep = representative('point', feature.parts, feature.geometry === GeometryKind.polygon);
+            const rep = representative(feature.parts, feature.geometry === GeometryKind.polygon);
             return [rep.lon[0]!, rep.lat[0]!];
           })());
     arrays.lon[index] = fixed(point[0]!);

@@ -68,7 +68,7 @@ const UNPAVED = new Set([
   'unpaved', 'compacted', 'gravel', 'fine_gravel', 'pebblestone', 'dirt', 'earth', 'ground', 'grass', 'grass_paver',
   'mud', 'sand', 'rock', 'salt', 'ice', 'snow', 'woodchips', 'wood',
 ]);
-const DENIED = new Set(['no', 'private', 'agricultural', 'forestry', 'emergency', 'military', 'use_sidepath', 'dismount']);
+const DENIED = new Set(['no', 'agricultural', 'forestry', 'emergency', 'military', 'use_sidepath', 'dismount']);
 const DESTINATION = new Set(['destination', 'delivery', 'customers', 'private']);
 
 export interface RoadAttributes {
@@ -201,8 +201,8 @@ function ferryAccess(tags: OsmTags): number {
 /** Whether a value of an access tag allows passage (destination-only counts as allowed). */
 function permits(value: string): boolean | undefined {
   if (value === 'yes' || value === 'designated' || value === 'permissive' || value === 'official' || value === 'discouraged') return true;
-  if (DESTINATION.has(value) && value !== 'private') return true;
-  if (value === 'private') return true; // reachable as a destination; the flag keeps it out of through routes
+  // private included: reachable as a destination; the destinationOnly flag keeps it out of through routes
+  if (DESTINATION.has(value)) return true;
   if (DENIED.has(value)) return false;
   return undefined;
 }
@@ -311,7 +311,6 @@ export function nodeBlockedModes(tags: OsmTags): number {
   let open = ALL;
   if (barrier === 'bollard' || barrier === 'block' || barrier === 'jersey_barrier' || barrier === 'chain' || barrier === 'cycle_barrier' || barrier === 'motorcycle_barrier') {
     open = foot | wheelchair | bicycle;
-    if (barrier === 'cycle_barrier') open = foot | wheelchair | bicycle;
     if (barrier === 'motorcycle_barrier') open = foot | wheelchair;
   } else if (barrier === 'kissing_gate' || barrier === 'stile' || barrier === 'turnstile' || barrier === 'full-height_turnstile') {
     open = foot;

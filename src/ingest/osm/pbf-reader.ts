@@ -299,23 +299,13 @@ class BlockDecoder {
   }
 
   private node(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
-    const pbf = new Pbf(data);
-    pbf.pos = start;
-    let id = 0;
     let lat = 0;
     let lon = 0;
-    this.keys.length = 0;
-    this.vals.length = 0;
-    while (pbf.pos < end) {
-      const tag = readTag(pbf);
-      const field = tag >> 3;
-      if (field === 1) id = pbf.readSVarint();
-      else if (field === 2) pbf.readPackedVarint(this.keys);
-      else if (field === 3) pbf.readPackedVarint(this.vals);
-      else if (field === 8) lat = pbf.readSVarint();
+    const id = this.element(data, start, end, true, (field, tag, pbf) => {
+      if (field === 8) lat = pbf.readSVarint();
       else if (field === 9) lon = pbf.readSVarint();
       else pbf.skip(tag);
-    }
+    });
     this.entities++;
     const tags = this.keys.length ? this.tagsOf(this.keys, this.vals) : null;
     this.visitor.node!(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
@@ -382,8 +372,11 @@ class BlockDecoder {
     this.entities += count;
   }
 
-  /** Reads the fields every element has (id, keys, vals); the others go to `other`, which consumes them. */
-  private element(data: Uint8Array, start: number, end: number, other: (field: number, tag: number, pbf: Pbf) => void): number {
+  /**
+   * Reads the fields every element has (id, keys, vals); the others go to `other`, which consumes them.
+   * A node's id is a zigzag sint64, a way's or relation's a plain int64.
+   */
+  private element(data: Uint8Array, start: number, end: number, signedId: boolean, other: (field: number, tag: number, pbf: Pbf) => void): number {
     const pbf = new Pbf(data);
     pbf.pos = start;
     this.keys.length = this.vals.length = 0;
@@ -391,7 +384,7 @@ class BlockDecoder {
     while (pbf.pos < end) {
       const tag = readTag(pbf);
       const field = tag >> 3;
-      if (field === 1) id = pbf.readVarint();
+      if (field === 1) id = signedId ? pbf.readSVarint() : pbf.readVarint();
       else if (field === 2) pbf.readPackedVarint(this.keys);
       else if (field === 3) pbf.readPackedVarint(this.vals);
       else other(field, tag, pbf);
@@ -402,7 +395,7 @@ class BlockDecoder {
   private way(data: Uint8Array, start: number, end: number): void {
     const refs = this.refs;
     refs.length = 0;
-    const id = this.element(data, start, end, (field, tag, pbf) => (field === 8 ? pbf.readPackedSVarint(refs) : pbf.skip(tag)));
+    const id = this.element(data, start, end, false, (field, tag, pbf) => (field === 8 ? pbf.readPackedSVarint(refs) : pbf.skip(tag)));
     for (let index = 1; index < refs.length; index++) refs[index]! += refs[index - 1]!;
     this.entities++;
     this.visitor.way!(id, refs, this.tagsOf(this.keys, this.vals));
@@ -411,7 +404,7 @@ class BlockDecoder {
   private relation(data: Uint8Array, start: number, end: number): void {
     const { roles, memberIds, memberTypes } = this;
     roles.length = memberIds.length = memberTypes.length = 0;
-    const id = this.element(data, start, end, (field, tag, pbf) => {
+    const id = this.element(data, start, end, false, (field, tag, pbf) => {
       if (field === 8) pbf.readPackedVarint(roles, true);
       else if (field === 9) pbf.readPackedSVarint(memberIds);
       else if (field === 10) pbf.readPackedVarint(memberTypes);
