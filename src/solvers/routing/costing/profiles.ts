@@ -1,0 +1,76 @@
+/**
+ * The costing profiles: which access bit a profile travels on, how fast it
+ * goes on each road, and how its turns cost. Speeds are km/h; penalties are
+ * seconds. The values follow Valhalla's defaults where it has one
+ * (pedestrian 5.1 km/h, bicycle 18 km/h on cycleways, motor scooter top
+ * speed 45 km/h) and are documented in docs/routing.md.
+ */
+import { TravelMode } from '../../../datapack/pack-layout.js';
+import type { Costing } from '../leg-path.js';
+
+export type TravelType = 'drive' | 'pedestrian' | 'bicycle';
+
+export interface Profile {
+  costing: Costing;
+  /** The access bit of `graph.edgeAccess` this profile needs. */
+  mode: number;
+  travelMode: TravelType;
+  /** Top speed (km/h); road speeds are capped by it. */
+  topSpeedKph: number;
+  /** Speed on roads for profiles that do not follow the road's speed (walking, cycling); 0 = follow the road. */
+  ownSpeedKph: number;
+  /** Whether the profile drives (turn costs, signals and U-turn rules of vehicles). */
+  motorized: boolean;
+  /** Speed used to turn distance into time in the `balanced` and `shortest` preferences (m/s). */
+  referenceSpeedMps: number;
+}
+
+const profile = (p: Profile): Profile => p;
+
+export const PROFILES: Record<Costing, Profile> = {
+  auto: profile({ costing: 'auto', mode: TravelMode.car, travelMode: 'drive', topSpeedKph: 140, ownSpeedKph: 0, motorized: true, referenceSpeedMps: 13.9 }),
+  taxi: profile({ costing: 'taxi', mode: TravelMode.taxi, travelMode: 'drive', topSpeedKph: 140, ownSpeedKph: 0, motorized: true, referenceSpeedMps: 13.9 }),
+  bus: profile({ costing: 'bus', mode: TravelMode.bus, travelMode: 'drive', topSpeedKph: 90, ownSpeedKph: 0, motorized: true, referenceSpeedMps: 12 }),
+  truck: profile({ costing: 'truck', mode: TravelMode.truck, travelMode: 'drive', topSpeedKph: 90, ownSpeedKph: 0, motorized: true, referenceSpeedMps: 12 }),
+  motor_scooter: profile({ costing: 'motor_scooter', mode: TravelMode.motorScooter, travelMode: 'drive', topSpeedKph: 45, ownSpeedKph: 0, motorized: true, referenceSpeedMps: 10 }),
+  bicycle: profile({ costing: 'bicycle', mode: TravelMode.bicycle, travelMode: 'bicycle', topSpeedKph: 25, ownSpeedKph: 16, motorized: false, referenceSpeedMps: 4.4 }),
+  pedestrian: profile({ costing: 'pedestrian', mode: TravelMode.foot, travelMode: 'pedestrian', topSpeedKph: 5.1, ownSpeedKph: 5.1, motorized: false, referenceSpeedMps: 1.4 }),
+  wheelchair: profile({ costing: 'wheelchair', mode: TravelMode.wheelchair, travelMode: 'pedestrian', topSpeedKph: 4, ownSpeedKph: 4, motorized: false, referenceSpeedMps: 1.1 }),
+};
+
+export const PREFERENCES = ['fastest', 'shortest', 'balanced'] as const;
+export type Preference = (typeof PREFERENCES)[number];
+
+export const AVOIDABLE = ['tolls', 'highways', 'ferries', 'unpaved'] as const;
+export type Avoidable = (typeof AVOIDABLE)[number];
+
+/** Truck dimensions checked against `maxweight`/`maxheight`/`maxwidth`/`maxlength` (tonnes, metres). */
+export interface TruckDimensions {
+  weightTonnes: number;
+  heightMeters: number;
+  widthMeters: number;
+  lengthMeters: number;
+}
+
+/** Valhalla's truck defaults (21.77 t, 4.11 m high, 2.6 m wide, 21.64 m long). */
+export const DEFAULT_TRUCK: TruckDimensions = { weightTonnes: 21.77, heightMeters: 4.11, widthMeters: 2.6, lengthMeters: 21.64 };
+
+/** Everything that decides the cost of an edge or turn: one metric, one cache key. */
+export interface MetricSpec {
+  costing: Costing;
+  preference: Preference;
+  avoid: readonly Avoidable[];
+  truck?: TruckDimensions;
+}
+
+/** A canonical string for a metric (cache key of its edge costs and hierarchy). */
+export function metricKey(spec: MetricSpec): string {
+  const avoid = [...new Set(spec.avoid)].sort().join('+') || '-';
+  const truck = spec.costing === 'truck' ? `:${Object.values(spec.truck ?? DEFAULT_TRUCK).join('x')}` : '';
+  return `${spec.costing}:${spec.preference}:${avoid}${truck}`;
+}
+
+/** The same metric without avoidances: its hierarchy answers avoid-requests whose best path avoids by itself. */
+export function baseMetric(spec: MetricSpec): MetricSpec {
+  return { ...spec, avoid: [] };
+}

@@ -1,0 +1,256 @@
+/**
+ * Builds a contraction hierarchy from an edge graph: nodes are contracted in
+ * order of a lazily updated priority (edge difference and contracted
+ * neighbours), and a shortcut u→x replaces u→v→x unless a local witness
+ * search finds a path u→x avoiding v that is no longer. Every arc a node has
+ * when it is contracted goes to the search graph: those are exactly the arcs
+ * to higher ranks.
+ */
+import type { EdgeGraph } from '../edge-graph.js';
+import { IndexedHeap } from '../search/indexed-heap.js';
+import type { Hierarchy } from './hierarchy.js';
+
+/** Witness searches give up after this many settled nodes (a missed witness only adds a shortcut). */
+const WITNESS_SETTLE_LIMIT = 120;
+
+export interface ContractOptions {
+  /** Called every ~1 % with the share contracted, for progress logs. */
+  onProgress?: (share: number) => void;
+}
+
+class ArcStore {
+  from: number[] = [];
+  to: number[] = [];
+  weight: number[] = [];
+  seconds: number[] = [];
+  meters: number[] = [];
+  child1: number[] = [];
+  child2: number[] = [];
+  base: number[] = [];
+
+  add(from: number, to: number, weight: number, seconds: number, meters: number, child1: number, child2: number, base: number): number {
+    this.from.push(from);
+    this.to.push(to);
+    this.weight.push(weight);
+    this.seconds.push(seconds);
+    this.meters.push(meters);
+    this.child1.push(child1);
+    this.child2.push(child2);
+    this.base.push(base);
+    return this.from.length - 1;
+  }
+}
+
+export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, options: ContractOptions = {}): Hierarchy {
+  const n = graph.firstArc.length - 1;
+  const arcs = new ArcStore();
+  // live adjacency of the not yet contracted graph: arc ids
+  const outArcs: number[][] = Array.from({ length: n }, () => []);
+  const inArcs: number[][] = Array.from({ length: n }, () => []);
+  for (let from = 0; from < n; from++) {
+    for (let base = graph.firstArc[from]!; base < graph.firstArc[from + 1]!; base++) {
+      const to = graph.arcTarget[base]!;
+      if (to === from) continue;
+      const weight = graph.arcWeight[base]!;
+      const existing = findLive(arcs, outArcs[from]!, to);
+      if (existing >= 0 && arcs.weight[existing]! <= weight) continue;
+      const seconds = graph.arcTurnSeconds[base]! + graph.costs.seconds[to]!;
+      const id = arcs.add(from, to, weight, seconds, edgeMeters[to]!, -1, -1, base);
+      if (existing >= 0) replaceLive(outArcs[from]!, inArcs[to]!, existing, id);
+      else {
+        outArcs[from]!.push(id);
+        inArcs[to]!.push(id);
+      }
+    }
+  }
+
+  const contracted = new Uint8Array(n);
+  const deletedNeighbours = new Uint32Array(n);
+  const level = new Uint32Array(n);
+  const rank = new Uint32Array(n);
+  const upLists: number[][] = Array.from({ length: n }, () => []);
+  const downLists: number[][] = Array.from({ length: n }, () => []);
+  const witness = new WitnessSearch(n);
+  const queue = new IndexedHeap(n);
+  const shortcutsBuffer: number[] = [];
+
+  const simulate = (v: number): number => {
+    shortcutsBuffer.length = 0;
+    const added = collectShortcuts(v, arcs, outArcs, inArcs, contracted, witness, shortcutsBuffer);
+    return 2 * (added - outArcs[v]!.length - inArcs[v]!.length) + deletedNeighbours[v]! + level[v]!;
+  };
+  for (let v = 0; v < n; v++) queue.push(v, simulate(v));
+
+  let done = 0;
+  const step = Math.max(1, Math.floor(n / 100));
+  while (queue.size) {
+    const v = queue.pop();
+    // lazy update: re-evaluate; if it is no longer the cheapest, queue it again
+    const priority = simulate(v);
+    if (queue.size && priority > queue.minKey) {
+      queue.push(v, priority);
+      continue;
+    }
+    // shortcutsBuffer holds v's shortcuts from the simulation just run: (u, x, arcIn, arcOut) quadruples
+    const planned = shortcutsBuffer.slice();
+    contracted[v] = 1;
+    rank[v] = done++;
+    for (const arc of outArcs[v]!) upLists[v]!.push(arc);
+    for (const arc of inArcs[v]!) downLists[v]!.push(arc);
+    for (let index = 0; index < planned.length; index += 4) {
+      const [u, x, arcIn, arcOut] = [planned[index]!, planned[index + 1]!, planned[index + 2]!, planned[index + 3]!];
+      const weight = arcs.weight[arcIn]! + arcs.weight[arcOut]!;
+      const existing = findLive(arcs, outArcs[u]!, x);
+      if (existing >= 0 && arcs.weight[existing]! <= weight) continue;
+      const id = arcs.add(u, x, weight, arcs.seconds[arcIn]! + arcs.seconds[arcOut]!, arcs.meters[arcIn]! + arcs.meters[arcOut]!, arcIn, arcOut, -1);
+      if (existing >= 0) replaceLive(outArcs[u]!, inArcs[x]!, existing, id);
+      else {
+        outArcs[u]!.push(id);
+        inArcs[x]!.push(id);
+      }
+    }
+    // detach v and update its neighbours' priorities
+    const neighbours = new Set<number>();
+    for (const arc of outArcs[v]!) {
+      const x = arcs.to[arc]!;
+      removeValue(inArcs[x]!, arc);
+      neighbours.add(x);
+    }
+    for (const arc of inArcs[v]!) {
+      const u = arcs.from[arc]!;
+      removeValue(outArcs[u]!, arc);
+      neighbours.add(u);
+    }
+    outArcs[v] = [];
+    inArcs[v] = [];
+    for (const neighbour of neighbours) {
+      deletedNeighbours[neighbour] = deletedNeighbours[neighbour]! + 1;
+      level[neighbour] = Math.max(level[neighbour]!, level[v]! + 1);
+      if (queue.has(neighbour)) {
+        // priorities may rise as well as fall: re-queue with the fresh value
+        queue.update(neighbour, simulate(neighbour));
+      }
+    }
+    if (options.onProgress && done % step === 0) options.onProgress(done / n);
+  }
+
+  return toHierarchy(n, rank, arcs, upLists, downLists);
+}
+
+/** Finds (u, x) pairs through v that need a shortcut; pushes (u, x, arcIn, arcOut) to `out`; returns how many. */
+function collectShortcuts(
+  v: number,
+  arcs: ArcStore,
+  outArcs: number[][],
+  inArcs: number[][],
+  contracted: Uint8Array,
+  witness: WitnessSearch,
+  out: number[],
+): number {
+  let added = 0;
+  const outs = outArcs[v]!;
+  if (!outs.length) return 0;
+  let maxOut = 0;
+  for (const arc of outs) maxOut = Math.max(maxOut, arcs.weight[arc]!);
+  for (const arcIn of inArcs[v]!) {
+    const u = arcs.from[arcIn]!;
+    const inWeight = arcs.weight[arcIn]!;
+    witness.run(u, v, inWeight + maxOut, arcs, outArcs, contracted);
+    for (const arcOut of outs) {
+      const x = arcs.to[arcOut]!;
+      if (x === u) continue;
+      const via = inWeight + arcs.weight[arcOut]!;
+      if (witness.distanceTo(x) <= via) continue;
+      out.push(u, x, arcIn, arcOut);
+      added++;
+    }
+  }
+  return added;
+}
+
+/** A bounded Dijkstra over the live graph that skips one node. */
+class WitnessSearch {
+  private readonly distance: Float64Array;
+  private readonly heap: IndexedHeap;
+  private touched: number[] = [];
+
+  constructor(n: number) {
+    this.distance = new Float64Array(n).fill(Infinity);
+    this.heap = new IndexedHeap(n);
+  }
+
+  run(source: number, skip: number, limit: number, arcs: ArcStore, outArcs: number[][], contracted: Uint8Array): void {
+    for (const node of this.touched) this.distance[node] = Infinity;
+    this.touched = [source];
+    this.heap.clear();
+    this.distance[source] = 0;
+    this.heap.push(source, 0);
+    let settled = 0;
+    while (this.heap.size && settled < WITNESS_SETTLE_LIMIT) {
+      if (this.heap.minKey > limit) break;
+      const node = this.heap.pop();
+      settled++;
+      const base = this.distance[node]!;
+      for (const arc of outArcs[node]!) {
+        const next = arcs.to[arc]!;
+        if (next === skip || contracted[next]) continue;
+        const candidate = base + arcs.weight[arc]!;
+        if (candidate < this.distance[next]!) {
+          if (this.distance[next] === Infinity) this.touched.push(next);
+          this.distance[next] = candidate;
+          this.heap.push(next, candidate);
+        }
+      }
+    }
+  }
+
+  distanceTo(node: number): number {
+    return this.distance[node]!;
+  }
+}
+
+function findLive(arcs: ArcStore, list: number[], to: number): number {
+  for (const arc of list) if (arcs.to[arc] === to) return arc;
+  return -1;
+}
+
+function replaceLive(outList: number[], inList: number[], old: number, replacement: number): void {
+  outList[outList.indexOf(old)] = replacement;
+  inList[inList.indexOf(old)] = replacement;
+}
+
+function removeValue(list: number[], value: number): void {
+  const index = list.indexOf(value);
+  if (index >= 0) {
+    list[index] = list[list.length - 1]!;
+    list.pop();
+  }
+}
+
+function toHierarchy(n: number, rank: Uint32Array, arcs: ArcStore, upLists: number[][], downLists: number[][]): Hierarchy {
+  const csr = (lists: number[][]) => {
+    const first = new Uint32Array(n + 1);
+    for (let v = 0; v < n; v++) first[v + 1] = first[v]! + lists[v]!.length;
+    const flat = new Uint32Array(first[n]!);
+    for (let v = 0; v < n; v++) flat.set(lists[v]!, first[v]!);
+    return { first, flat };
+  };
+  const up = csr(upLists);
+  const down = csr(downLists);
+  return {
+    nodeCount: n,
+    rank,
+    upFirst: up.first,
+    upArcs: up.flat,
+    downFirst: down.first,
+    downArcs: down.flat,
+    arcFrom: Uint32Array.from(arcs.from),
+    arcTo: Uint32Array.from(arcs.to),
+    arcWeight: Float64Array.from(arcs.weight),
+    arcSeconds: Float64Array.from(arcs.seconds),
+    arcMeters: Float64Array.from(arcs.meters),
+    arcChild1: Int32Array.from(arcs.child1),
+    arcChild2: Int32Array.from(arcs.child2),
+    baseArc: Int32Array.from(arcs.base),
+  };
+}
