@@ -9,6 +9,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from './task-result.js';
+import { contractMetricTask, routeMatrixTask, routePathsTask } from './routing/routing-tasks.js';
 
 const shared: SharedDataSet = (workerData as { shared?: SharedDataSet } | undefined)?.shared ?? {};
 
@@ -28,4 +29,17 @@ export function mapPackSummary(): TaskResult<{ source: string; nodes: number; ed
   const pack = sharedMapPack();
   if (!pack) return fail('no_map_pack');
   return ok({ source: pack.header.source.name, nodes: pack.nodeCount, edges: pack.edgeCount, features: pack.featureCount });
+}
+
+// ── routing ──
+export function contractMetric(input: Parameters<typeof contractMetricTask>[1]): ReturnType<typeof contractMetricTask> {
+  return contractMetricTask(sharedMapPack(), input);
+}
+
+export function routePaths(input: Parameters<typeof routePathsTask>[1]): ReturnType<typeof routePathsTask> {
+  return routePathsTask(sharedMapPack(), input);
+}
+
+export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {
+  return routeMatrixTask(sharedMapPack(), input);
 }

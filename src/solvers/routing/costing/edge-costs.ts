@@ -28,11 +28,7 @@ export function computeEdgeCosts(pack: MapPack, spec: MetricSpec): EdgeCosts {
   const count = pack.edgeCount;
   const weight = new Float64Array(count);
   const seconds = new Float64Array(count);
-  const avoidMask =
-    (spec.avoid.includes('tolls') ? EdgeFlag.toll : 0) |
-    (spec.avoid.includes('highways') ? EdgeFlag.highway : 0) |
-    (spec.avoid.includes('ferries') ? EdgeFlag.ferry : 0) |
-    (spec.avoid.includes('unpaved') ? EdgeFlag.unpaved : 0);
+  const avoidMask = avoidedFlags(spec.avoid);
   const truck = spec.costing === 'truck' ? (spec.truck ?? DEFAULT_TRUCK) : undefined;
   for (let edge = 0; edge < count; edge++) {
     if (!(s['graph.edgeAccess'][edge]! & profile.mode) || (truck && !truckFits(pack, s['graph.edgeWay'][edge]!, truck))) {
@@ -50,6 +46,16 @@ export function computeEdgeCosts(pack: MapPack, spec: MetricSpec): EdgeCosts {
     weight[edge] = w;
   }
   return { weight, seconds };
+}
+
+/** The edge flags an avoid list stands for. */
+export function avoidedFlags(avoid: MetricSpec['avoid']): number {
+  return (
+    (avoid.includes('tolls') ? EdgeFlag.toll : 0) |
+    (avoid.includes('highways') ? EdgeFlag.highway : 0) |
+    (avoid.includes('ferries') ? EdgeFlag.ferry : 0) |
+    (avoid.includes('unpaved') ? EdgeFlag.unpaved : 0)
+  );
 }
 
 /** Travel time of one edge for a profile. Ferries run at their own speed for everyone. */

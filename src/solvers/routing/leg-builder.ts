@@ -1,0 +1,43 @@
+/**
+ * Turns a searched edge sequence into a LegPath: the travelled share of the
+ * first and last edge, seconds and metres per edge, and the turn seconds.
+ */
+import type { MapPack } from '../../datapack/map-pack.js';
+import { findArc, type EdgeGraph } from './edge-graph.js';
+import type { LegPath, SnappedLocation } from './leg-path.js';
+
+export function buildLegPath(pack: MapPack, graph: EdgeGraph, edges: number[], origin: SnappedLocation, destination: SnappedLocation): LegPath {
+  const length = pack.sections['graph.edgeLength'];
+  const seconds = graph.costs.seconds;
+  const edgeSeconds: number[] = [];
+  const edgeMeters: number[] = [];
+  const turnSeconds: number[] = [];
+  const last = edges.length - 1;
+  for (let index = 0; index <= last; index++) {
+    const edge = edges[index]!;
+    let share = 1;
+    if (last === 0) share = Math.max(0, destination.fraction - origin.fraction);
+    else if (index === 0) share = 1 - origin.fraction;
+    else if (index === last) share = destination.fraction;
+    edgeSeconds.push(seconds[edge]! * share);
+    edgeMeters.push(length[edge]! * share);
+    if (index === 0) turnSeconds.push(0);
+    else {
+      const arc = findArc(graph, edges[index - 1]!, edge);
+      turnSeconds.push(arc >= 0 ? graph.arcTurnSeconds[arc]! : 0);
+    }
+  }
+  return { edges, edgeSeconds, turnSeconds, edgeMeters, origin, destination };
+}
+
+export function legSeconds(leg: LegPath): number {
+  let total = 0;
+  for (let index = 0; index < leg.edges.length; index++) total += leg.edgeSeconds[index]! + leg.turnSeconds[index]!;
+  return total;
+}
+
+export function legMeters(leg: LegPath): number {
+  let total = 0;
+  for (const meters of leg.edgeMeters) total += meters;
+  return total;
+}

@@ -1,0 +1,184 @@
+/**
+ * A uniform grid over the road segments of a pack (each undirected segment
+ * once), for nearest-road queries: snapping locations, map-matching
+ * candidates. Cells are about 150 m square; lookups walk rings of cells
+ * outwards until nothing nearer can remain.
+ */
+import { COORDINATE_SCALE, EdgeFlag, NO_INDEX } from '../../../datapack/pack-layout.js';
+import type { MapPack } from '../../../datapack/map-pack.js';
+import { EARTH_RADIUS_M } from '../../graph/geodesy.js';
+
+const RAD = Math.PI / 180;
+const TARGET_CELL_METERS = 150;
+/** Upper bound on cells so a country-sized pack stays within a few tens of MiB. */
+const MAX_CELLS = 4_000_000;
+
+/** One nearby road: the segment's pack edge (in its own direction) and the projection onto it. */
+export interface SegmentHit {
+  /** The indexed edge (its twin, if any, covers the same segment the other way). */
+  edge: number;
+  /** Position along `edge` in its travel direction, 0..1. */
+  fraction: number;
+  distanceMeters: number;
+  lat: number;
+  lon: number;
+}
+
+export class SegmentGrid {
+  private readonly minLat: number;
+  private readonly minLon: number;
+  private readonly cellLat: number;
+  private readonly cellLon: number;
+  private readonly columns: number;
+  private readonly rows: number;
+  private readonly cellFirst: Uint32Array;
+  /** Per entry: the edge and the index of the segment's first shape point. */
+  private readonly entryEdge: Uint32Array;
+  private readonly entryPoint: Uint32Array;
+  private readonly metersPerDegreeLon: number;
+  readonly cellMeters: number;
+  /** Shape length (m, planar) of each indexed edge, for fractions. */
+  private readonly shapeLength: Float64Array;
+
+  constructor(private readonly pack: MapPack) {
+    const s = pack.sections;
+    const lat = s['graph.shapeLat'];
+    const lon = s['graph.shapeLon'];
+    let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+    for (let index = 0; index < lat.length; index++) {
+      minLat = Math.min(minLat, lat[index]!); maxLat = Math.max(maxLat, lat[index]!);
+      minLon = Math.min(minLon, lon[index]!); maxLon = Math.max(maxLon, lon[index]!);
+    }
+    if (!lat.length) minLat = maxLat = minLon = maxLon = 0;
+    this.minLat = minLat / COORDINATE_SCALE;
+    this.minLon = minLon / COORDINATE_SCALE;
+    const midLat = (minLat + maxLat) / 2 / COORDINATE_SCALE;
+    this.metersPerDegreeLon = EARTH_RADIUS_M * RAD * Math.cos(midLat * RAD);
+    const spanLatM = ((maxLat - minLat) / COORDINATE_SCALE) * EARTH_RADIUS_M * RAD;
+    const spanLonM = ((maxLon - minLon) / COORDINATE_SCALE) * this.metersPerDegreeLon;
+    let cell = TARGET_CELL_METERS;
+    while ((spanLatM / cell + 1) * (spanLonM / cell + 1) > MAX_CELLS) cell *= 2;
+    this.cellMeters = cell;
+    this.cellLat = cell / (EARTH_RADIUS_M * RAD);
+    this.cellLon = cell / this.metersPerDegreeLon;
+    this.rows = Math.floor(spanLatM / cell) + 1;
+    this.columns = Math.floor(spanLonM / cell) + 1;
+
+    const edges: number[] = [];
+    for (let edge = 0; edge < pack.edgeCount; edge++) {
+      const twin = s['graph.edgeTwin'][edge]!;
+      if (twin === NO_INDEX || edge < twin) edges.push(edge);
+    }
+    this.shapeLength = new Float64Array(pack.edgeCount);
+    // two passes: count entries per cell, then fill (CSR)
+    const counts = new Uint32Array(this.rows * this.columns + 1);
+    const visit = (fn: (cell: number, edge: number, point: number) => void) => {
+      for (const edge of edges) {
+        const first = s['graph.edgeShapeStart'][edge]!;
+        const last = first + s['graph.edgeShapeCount'][edge]! - 1;
+        for (let point = first; point < last; point++) {
+          const [r0, c0] = this.cellOf(lat[point]! / COORDINATE_SCALE, lon[point]! / COORDINATE_SCALE);
+          const [r1, c1] = this.cellOf(lat[point + 1]! / COORDINATE_SCALE, lon[point + 1]! / COORDINATE_SCALE);
+          for (let r = Math.min(r0, r1); r <= Math.max(r0, r1); r++) for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) fn(r * this.columns + c, edge, point);
+        }
+      }
+    };
+    visit((cell) => (counts[cell + 1] = counts[cell + 1]! + 1));
+    for (let cell = 0; cell < this.rows * this.columns; cell++) counts[cell + 1] = counts[cell + 1]! + counts[cell]!;
+    this.cellFirst = counts;
+    const fill = counts.slice(0, this.rows * this.columns);
+    this.entryEdge = new Uint32Array(counts[this.rows * this.columns]!);
+    this.entryPoint = new Uint32Array(this.entryEdge.length);
+    visit((cell, edge, point) => {
+      const at = fill[cell]!;
+      fill[cell] = at + 1;
+      this.entryEdge[at] = edge;
+      this.entryPoint[at] = point;
+    });
+    for (const edge of edges) {
+      const first = s['graph.edgeShapeStart'][edge]!;
+      const last = first + s['graph.edgeShapeCount'][edge]! - 1;
+      let total = 0;
+      for (let point = first; point < last; point++) total += this.planarDistance(point, point + 1);
+      this.shapeLength[edge] = total;
+    }
+  }
+
+  /**
+   * Nearby segments sorted by distance, at most one per indexed edge, within `radiusMeters`;
+   * `accept` filters edges (e.g. usable by the costing in either direction).
+   */
+  nearest(lat: number, lon: number, radiusMeters: number, limit: number, accept: (edge: number) => boolean): SegmentHit[] {
+    const [row, column] = this.cellOf(lat, lon);
+    const best = new Map<number, SegmentHit>();
+    const kth = () => {
+      if (best.size < limit) return Infinity;
+      return [...best.values()].sort((a, b) => a.distanceMeters - b.distanceMeters)[limit - 1]!.distanceMeters;
+    };
+    const maxRing = Math.ceil(radiusMeters / this.cellMeters) + 1;
+    for (let ring = 0; ring <= maxRing; ring++) {
+      // everything in ring r+1 is at least r cells away
+      if ((ring - 1) * this.cellMeters > Math.min(radiusMeters, kth())) break;
+      for (let r = row - ring; r <= row + ring; r++) {
+        if (r < 0 || r >= this.rows) continue;
+        const onEdge = r === row - ring || r === row + ring;
+        for (let c = column - ring; c <= column + ring; c += onEdge ? 1 : 2 * ring || 1) {
+          if (c < 0 || c >= this.columns) continue;
+          const cell = r * this.columns + c;
+          for (let entry = this.cellFirst[cell]!; entry < this.cellFirst[cell + 1]!; entry++) {
+            const edge = this.entryEdge[entry]!;
+            const known = best.get(edge);
+            const hit = this.project(lat, lon, edge, this.entryPoint[entry]!);
+            if (hit.distanceMeters > radiusMeters || (known && known.distanceMeters <= hit.distanceMeters)) continue;
+            if (!known && !accept(edge)) continue;
+            best.set(edge, hit);
+          }
+        }
+      }
+    }
+    return [...best.values()].sort((a, b) => a.distanceMeters - b.distanceMeters).slice(0, limit);
+  }
+
+  private cellOf(lat: number, lon: number): [number, number] {
+    const r = Math.min(this.rows - 1, Math.max(0, Math.floor((lat - this.minLat) / this.cellLat)));
+    const c = Math.min(this.columns - 1, Math.max(0, Math.floor((lon - this.minLon) / this.cellLon)));
+    return [r, c];
+  }
+
+  private planarDistance(a: number, b: number): number {
+    const s = this.pack.sections;
+    const dy = ((s['graph.shapeLat'][b]! - s['graph.shapeLat'][a]!) / COORDINATE_SCALE) * EARTH_RADIUS_M * RAD;
+    const dx = ((s['graph.shapeLon'][b]! - s['graph.shapeLon'][a]!) / COORDINATE_SCALE) * this.metersPerDegreeLon;
+    return Math.hypot(dx, dy);
+  }
+
+  /** Projects a point onto one segment of an edge's shape (local planar approximation). */
+  private project(lat: number, lon: number, edge: number, point: number): SegmentHit {
+    const s = this.pack.sections;
+    const ax = (s['graph.shapeLon'][point]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
+    const ay = (s['graph.shapeLat'][point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
+    const bx = (s['graph.shapeLon'][point + 1]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
+    const by = (s['graph.shapeLat'][point + 1]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const lengthSquared = dx * dx + dy * dy;
+    const t = lengthSquared > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0;
+    const px = ax + t * dx;
+    const py = ay + t * dy;
+    // distance along the shape to the projection, in the shape's stored direction
+    const first = s['graph.edgeShapeStart'][edge]!;
+    let along = 0;
+    for (let index = first; index < point; index++) along += this.planarDistance(index, index + 1);
+    along += t * Math.sqrt(lengthSquared);
+    const total = this.shapeLength[edge]!;
+    const shapeFraction = total > 0 ? Math.min(1, along / total) : 0;
+    const reversed = (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
+    return {
+      edge,
+      fraction: reversed ? 1 - shapeFraction : shapeFraction,
+      distanceMeters: Math.hypot(px, py),
+      lat: lat + py / (EARTH_RADIUS_M * RAD),
+      lon: lon + px / this.metersPerDegreeLon,
+    };
+  }
+}
