@@ -15,6 +15,7 @@ import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
+import { createRoutingModule } from './modules/routing-module.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -48,6 +49,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       config.READY_TIMEOUT_MS,
     );
 
+  const routing = createRoutingModule(config, mapData.pack, solvers, logger);
+
   const routes: RouteDefinition[] = [];
   let openApi: unknown;
   const document = () =>
@@ -63,6 +66,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...accounts.routes,
     ...addressingRoutes(),
     ...mapDataRoutes(mapData.pack),
+    ...routing.routes,
   );
 
   const server = new EdgeServer({

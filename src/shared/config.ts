@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** How long SIGTERM waits for in-flight requests before closing anyway. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Time budget of one routing computation. */
+export const DEFAULT_ROUTING_TIMEOUT_MS = 10_000;
 /** Per-dependency timeout of the readiness probe. */
 export const DEFAULT_READY_TIMEOUT_MS = 1_500;
 
@@ -133,6 +135,10 @@ export const configSchema = z.object({
   /** Solver worker threads; 0 = one per core. */
   WORKER_THREADS: integer(0, 64, 0),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, DEFAULT_SHUTDOWN_GRACE_MS),
+  /** A Valhalla-compatible routing server the routing endpoints pass through to; unset = the built-in engine. */
+  ROUTING_ENGINE_URL: optionalUrl(['http:', 'https:']),
+  /** Time budget of one routing computation (route, matrix, isochrone, map match); past it the task is cancelled. */
+  ROUTING_TIMEOUT_MS: integer(100, 600_000, DEFAULT_ROUTING_TIMEOUT_MS),
   READY_TIMEOUT_MS: integer(50, 60_000, DEFAULT_READY_TIMEOUT_MS),
 });
 

@@ -14,12 +14,16 @@ export const errorCodes = {
   KEY_WEBSITE_NOT_ALLOWED: { status: 403, message: 'API key not allowed from this website' },
   KEY_IP_NOT_ALLOWED: { status: 403, message: 'API key not allowed from this address' },
   QUOTA_EXCEEDED: { status: 403, message: 'Quota exceeded' },
+  NO_ROAD_NEARBY: { status: 400, message: 'No road the costing can use near a location' },
+  NO_ROUTE: { status: 400, message: 'No route between the locations' },
+  COSTING_UNAVAILABLE: { status: 400, message: 'This costing is not available for the loaded map data' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  COMPUTATION_TIMEOUT: { status: 503, message: 'The computation exceeded its time budget' },
   NOT_READY: { status: 503, message: 'Not ready' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,0 +1,28 @@
+/**
+ * Wiring of the routing area: hierarchy cache, routing service, the optional
+ * external engine, and the route table.
+ */
+import type { MapPack } from '../datapack/map-pack.js';
+import type { RouteDefinition } from '../edge/route.js';
+import { routingRoutes } from '../edge/routes/routing.js';
+import { ExternalEngine } from '../services/routing/external-engine.js';
+import { HierarchyCache } from '../services/routing/hierarchy-cache.js';
+import { RoutingEndpoints } from '../services/routing/routing-endpoints.js';
+import { RoutingService } from '../services/routing/routing-service.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import type { SolverPool } from '../solvers/solver-pool.js';
+
+export interface RoutingModule {
+  routing: RoutingService;
+  routes: RouteDefinition[];
+}
+
+export function createRoutingModule(config: Config, pack: MapPack, solvers: SolverPool, logger: Logger): RoutingModule {
+  const hierarchies = new HierarchyCache(solvers, logger);
+  const routing = new RoutingService({ solvers, pack, hierarchies, timeoutMs: config.ROUTING_TIMEOUT_MS });
+  const external = config.ROUTING_ENGINE_URL ? new ExternalEngine(config.ROUTING_ENGINE_URL, logger) : undefined;
+  // the default metric of /routing/route and the planner, ready before the first request when possible
+  if (!external) routing.warmUp([{ costing: 'auto', preference: 'balanced', avoid: [] }]);
+  return { routing, routes: routingRoutes(new RoutingEndpoints(routing, external)) };
+}

@@ -1,0 +1,61 @@
+/**
+ * Pass-through to a Valhalla-compatible server (ROUTING_ENGINE_URL): the
+ * payload goes to the engine's action unchanged and its answer comes back in
+ * the envelope. An unreachable engine, or one that answers garbage, is the
+ * spec's `available: false` envelope (201), never a 5xx. The URL is operator
+ * configuration, never taken from a request.
+ */
+import type { Logger } from '../../shared/logger.js';
+
+/** How long the external engine gets per call. */
+const EXTERNAL_TIMEOUT_MS = 15_000;
+
+/** Our endpoint paths and the Valhalla actions they map to. */
+export const ENGINE_ACTIONS: Record<string, string> = {
+  '/routing/route': 'route',
+  '/routing/matrix': 'sources_to_targets',
+  '/routing/isochrone': 'isochrone',
+  '/routing/map-match': 'trace_attributes',
+  '/routing/optimize': 'optimized_route',
+  '/routing/route-attributes': 'trace_attributes',
+};
+
+export type EngineEnvelope =
+  | { provider: 'svc'; available: true; path: string; data: unknown }
+  | { provider: 'svc'; available: false; path: string; request: unknown; status?: number };
+
+export function availableEnvelope(path: string, data: unknown): EngineEnvelope {
+  return { provider: 'svc', available: true, path, data };
+}
+
+export class ExternalEngine {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async call(path: string, payload: unknown, signal?: AbortSignal): Promise<EngineEnvelope> {
+    const action = ENGINE_ACTIONS[path] ?? path.split('/').pop()!;
+    const url = new URL(action, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
+    const timeout = AbortSignal.timeout(EXTERNAL_TIMEOUT_MS);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        redirect: 'error',
+      });
+      const data: unknown = await response.json();
+      if (!response.ok) return { provider: 'svc', available: false, path, request: payload, status: response.status, ...(isObject(data) ? { error: data } : {}) };
+      return availableEnvelope(path, data);
+    } catch (error) {
+      this.logger.warn({ path, engine: url.origin, err: (error as Error).message }, 'external routing engine unreachable');
+      return { provider: 'svc', available: false, path, request: payload };
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,119 @@
+/**
+ * Routing between the edge and the solver workers: picks the hierarchy for a
+ * metric, runs the search under the time budget, and turns engine outcomes
+ * into API errors. The main thread never searches a graph.
+ */
+import type { MapPack } from '../../datapack/map-pack.js';
+import { ApiError } from '../../shared/errors.js';
+import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
+import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
+import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
+import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
+import type { RoutePathsOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { SolverPool } from '../../solvers/solver-pool.js';
+import type { HierarchyCache } from './hierarchy-cache.js';
+import { runWithBudget } from './solver-call.js';
+
+export interface RoutingServiceOptions {
+  solvers: SolverPool;
+  pack: MapPack;
+  hierarchies: HierarchyCache;
+  timeoutMs: number;
+}
+
+export interface ProfileDescription {
+  costing: Costing;
+  label: string;
+  available: boolean;
+  description: string;
+}
+
+const PROFILE_TEXT: Record<Costing, [string, string]> = {
+  auto: ['Car', 'Cars on roads open to motor vehicles, following one-ways, turn restrictions and speed limits'],
+  pedestrian: ['Walking', 'On foot: footways, paths, steps, pedestrian streets and roads without a sidewalk ban; one-ways do not apply'],
+  bicycle: ['Bicycle', 'Cycleways and roads open to bicycles, with contraflow where tagged; busy highways discouraged'],
+  wheelchair: ['Wheelchair', 'Walking routes without steps (unless tagged wheelchair=yes) and ways not marked wheelchair=no; unpaved surfaces slowed'],
+  motor_scooter: ['Motor scooter', 'Mopeds and scooters up to 45 km/h; no motorways'],
+  bus: ['Bus', 'Roads and busways open to buses'],
+  taxi: ['Taxi', 'Like a car, plus lanes and roads open to taxis'],
+  truck: ['Truck', 'Heavy goods vehicles, respecting hgv access and weight, height, width and length limits'],
+};
+
+export class RoutingService {
+  constructor(private readonly options: RoutingServiceOptions) {}
+
+  /** Whether the loaded data carries truck attributes (hgv access or dimension limits). */
+  get truckAvailable(): boolean {
+    return (this.options.pack.header.stats.truckTaggedWays ?? 0) > 0;
+  }
+
+  profiles(): ProfileDescription[] {
+    return COSTINGS.map((costing) => ({
+      costing,
+      label: PROFILE_TEXT[costing][0],
+      available: costing !== 'truck' || this.truckAvailable,
+      description: PROFILE_TEXT[costing][1],
+    }));
+  }
+
+  assertAvailable(costing: Costing): void {
+    if (costing === 'truck' && !this.truckAvailable) {
+      throw new ApiError('COSTING_UNAVAILABLE', {
+        message: 'Truck routing is not available: the loaded map data carries no truck attributes',
+        details: { costing },
+      });
+    }
+  }
+
+  /** Starts building the hierarchies of the common metrics, so the first requests find them ready. */
+  warmUp(specs: MetricSpec[]): void {
+    for (const spec of specs) void this.options.hierarchies.get(spec);
+  }
+
+  async paths(
+    metric: MetricSpec,
+    locations: RouteLocation[],
+    extras: { avoidAreas?: AreaAvoidance; alternates?: AlternatesOptions } = {},
+    signal?: AbortSignal,
+  ): Promise<RoutePathsOutcome> {
+    this.assertAvailable(metric.costing);
+    const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
+    const result = await runWithBudget(
+      this.options.solvers,
+      'routePaths',
+      { metric, locations, ...(hierarchy ? { hierarchy } : {}), ...extras },
+      this.options.timeoutMs,
+      signal,
+    );
+    if (result.ok) return result.value;
+    throw this.engineError(metric, result.code, result.details);
+  }
+
+  /** Seconds and metres between every source and target (NaN where none). */
+  async matrix(metric: MetricSpec, sources: RouteLocation[], targets: RouteLocation[], signal?: AbortSignal) {
+    this.assertAvailable(metric.costing);
+    const hierarchy = await this.options.hierarchies.get(metric);
+    if (!hierarchy) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The routing engine could not prepare this costing' });
+    const result = await runWithBudget(this.options.solvers, 'routeMatrix', { metric, hierarchy, sources, targets }, this.options.timeoutMs, signal);
+    if (!result.ok) throw this.engineError(metric, result.code, result.details);
+    return result.value;
+  }
+
+  private engineError(metric: MetricSpec, code: string, details: Record<string, unknown> | undefined): ApiError {
+    if (code === 'no_road_nearby') {
+      const index = Number(details?.locationIndex);
+      return new ApiError('NO_ROAD_NEARBY', {
+        message: `No road usable by ${PROFILES[metric.costing].costing} within ${details?.cutoffMeters} m of location ${index}`,
+        details: { locationIndex: index, cutoffMeters: details?.cutoffMeters, costing: metric.costing },
+      });
+    }
+    if (code === 'no_route') {
+      const leg = Number(details?.legIndex);
+      return new ApiError('NO_ROUTE', {
+        message: `No ${metric.costing} route from location ${leg} to location ${leg + 1}`,
+        details: { legIndex: leg, costing: metric.costing },
+      });
+    }
+    return new ApiError('INTERNAL_ERROR', { details: { engine: code } });
+  }
+}
