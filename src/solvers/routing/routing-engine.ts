@@ -18,6 +18,8 @@ import { snapCandidates, type DirectedCandidate, type LocationInput } from './sn
 import { avoidedFlags } from './costing/edge-costs.js';
 import { avoidanceMask, type AreaAvoidance } from './avoid-areas.js';
 
+/** Share of its weight an edge of a route already found costs extra in the next alternative search. */
+const ALTERNATE_PENALTY = 0.5;
 /** Metric states a worker keeps (least recently used beyond this are dropped). */
 const MAX_METRICS = 24;
 /** Default and largest snapping distance (m). */
@@ -188,25 +190,25 @@ export class RoutingEngine {
     const weight = metric.graph.costs.weight;
     const length = this.pack.sections['graph.edgeLength'];
     const extra = new Float64Array(this.pack.edgeCount);
-    const used = new Uint8Array(this.pack.edgeCount);
+    // shared length is measured against the routes given out (the best and accepted alternatives)
+    const accepted = new Uint8Array(this.pack.edgeCount);
     const bestWeight = best.edges.reduce((sum, edge) => sum + weight[edge]!, 0);
     const penalise = (edges: number[]) => {
-      for (const edge of edges) {
-        extra[edge] = extra[edge]! + weight[edge]! * 0.6;
-        used[edge] = 1;
-      }
+      for (const edge of edges) extra[edge] = extra[edge]! + weight[edge]! * ALTERNATE_PENALTY;
     };
+    for (const edge of best.edges) accepted[edge] = 1;
     penalise(best.edges);
     let found = 0;
-    for (let attempt = 0; attempt < options.count * 3 && found < options.count; attempt++) {
+    for (let attempt = 0; attempt < options.count * 4 && found < options.count; attempt++) {
       const path = metric.exactSearch().route(sourceSeeds(metric, sources), targetSeeds(metric, targets), { excluded, extra });
       if (!path) return;
       const total = path.edges.reduce((sum, edge) => sum + length[edge]!, 0);
-      const shared = path.edges.reduce((sum, edge) => sum + (used[edge] ? length[edge]! : 0), 0);
+      const shared = path.edges.reduce((sum, edge) => sum + (accepted[edge] ? length[edge]! : 0), 0);
       const realWeight = path.edges.reduce((sum, edge) => sum + weight[edge]!, 0);
       penalise(path.edges);
       if (total > 0 && shared / total <= options.maxSharedShare && realWeight <= bestWeight * options.maxStretch) {
         found++;
+        for (const edge of path.edges) accepted[edge] = 1;
         yield path;
       }
     }
