@@ -10,8 +10,12 @@ import type { EdgeGraph } from '../edge-graph.js';
 import { IndexedHeap } from '../search/indexed-heap.js';
 import type { Hierarchy } from './hierarchy.js';
 
-/** Witness searches give up after this many settled nodes (a missed witness only adds a shortcut). */
-const WITNESS_SETTLE_LIMIT = 120;
+/**
+ * Witness searches give up after this many settled nodes (a missed witness only adds a shortcut):
+ * small while estimating priorities, larger when the shortcuts are really added.
+ */
+const SIMULATION_SETTLE_LIMIT = 20;
+const CONTRACTION_SETTLE_LIMIT = 200;
 
 export interface ContractOptions {
   /** Called every ~1 % with the share contracted, for progress logs. */
@@ -74,9 +78,9 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
   const queue = new IndexedHeap(n);
   const shortcutsBuffer: number[] = [];
 
-  const simulate = (v: number): number => {
+  const simulate = (v: number, settleLimit = SIMULATION_SETTLE_LIMIT): number => {
     shortcutsBuffer.length = 0;
-    const added = collectShortcuts(v, arcs, outArcs, inArcs, contracted, witness, shortcutsBuffer);
+    const added = collectShortcuts(v, arcs, outArcs, inArcs, contracted, witness, shortcutsBuffer, settleLimit);
     return 2 * (added - outArcs[v]!.length - inArcs[v]!.length) + deletedNeighbours[v]! + level[v]!;
   };
   for (let v = 0; v < n; v++) queue.push(v, simulate(v));
@@ -91,7 +95,8 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
       queue.push(v, priority);
       continue;
     }
-    // shortcutsBuffer holds v's shortcuts from the simulation just run: (u, x, arcIn, arcOut) quadruples
+    // the shortcuts to add, found with the thorough witness search: (u, x, arcIn, arcOut) quadruples
+    simulate(v, CONTRACTION_SETTLE_LIMIT);
     const planned = shortcutsBuffer.slice();
     contracted[v] = 1;
     rank[v] = done++;
@@ -146,6 +151,7 @@ function collectShortcuts(
   contracted: Uint8Array,
   witness: WitnessSearch,
   out: number[],
+  settleLimit: number,
 ): number {
   let added = 0;
   const outs = outArcs[v]!;
@@ -155,7 +161,7 @@ function collectShortcuts(
   for (const arcIn of inArcs[v]!) {
     const u = arcs.from[arcIn]!;
     const inWeight = arcs.weight[arcIn]!;
-    witness.run(u, v, inWeight + maxOut, arcs, outArcs, contracted);
+    witness.run(u, v, inWeight + maxOut, settleLimit, arcs, outArcs, contracted);
     for (const arcOut of outs) {
       const x = arcs.to[arcOut]!;
       if (x === u) continue;
@@ -172,21 +178,22 @@ function collectShortcuts(
 class WitnessSearch {
   private readonly distance: Float64Array;
   private readonly heap: IndexedHeap;
-  private touched: number[] = [];
+  private readonly touched: number[] = [];
 
   constructor(n: number) {
     this.distance = new Float64Array(n).fill(Infinity);
     this.heap = new IndexedHeap(n);
   }
 
-  run(source: number, skip: number, limit: number, arcs: ArcStore, outArcs: number[][], contracted: Uint8Array): void {
+  run(source: number, skip: number, limit: number, settleLimit: number, arcs: ArcStore, outArcs: number[][], contracted: Uint8Array): void {
     for (const node of this.touched) this.distance[node] = Infinity;
-    this.touched = [source];
+    this.touched.length = 0;
+    this.touched.push(source);
     this.heap.clear();
     this.distance[source] = 0;
     this.heap.push(source, 0);
     let settled = 0;
-    while (this.heap.size && settled < WITNESS_SETTLE_LIMIT) {
+    while (this.heap.size && settled < settleLimit) {
       if (this.heap.minKey > limit) break;
       const node = this.heap.pop();
       settled++;
