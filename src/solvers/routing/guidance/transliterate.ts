@@ -44,6 +44,15 @@ const WORDS: Record<string, string> = {
   ابراهيم: 'Ibrahim',
   عمر: 'Omar',
   بن: 'Ibn',
+  السويس: 'El-Suweis',
+  العروبة: 'El-Orouba',
+  الخليفة: 'El-Khalifa',
+  المأمون: 'El-Mamoun',
+  أكتوبر: 'October',
+  اكتوبر: 'October',
+  الثورة: 'El-Thawra',
+  النزهة: 'El-Nozha',
+  مطار: 'Matar',
 };
 
 const LETTERS: Record<string, string> = {

@@ -117,5 +117,7 @@ export function arabicPhrases(input: PhraseInput): ManeuverPhrases {
   const distance = distancePhrase(input.lengthMeters, input.units, 'ar');
   const street = names(input.streetNames);
   const post = street ? `تابع على ${street} لمسافة ${distance}.` : `تابع لمسافة ${distance}.`;
+  // Inside a roundabout the exit maneuver follows at once: nothing to continue on.
+  if (input.type === T.roundaboutEnter) return { instruction, alert, pre: instruction };
   return { instruction, alert, pre: instruction, post };
 }

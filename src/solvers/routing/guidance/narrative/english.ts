@@ -100,5 +100,7 @@ export function englishPhrases(input: PhraseInput): ManeuverPhrases {
   const distance = distancePhrase(input.lengthMeters, input.units, 'en');
   const street = names(input.streetNames);
   const post = street ? `Continue on ${street} for ${distance}.` : `Continue for ${distance}.`;
+  // Inside a roundabout the exit maneuver follows at once: nothing to continue on.
+  if (input.type === T.roundaboutEnter) return { instruction, alert, pre: instruction };
   return { instruction, alert, pre: instruction, post };
 }
