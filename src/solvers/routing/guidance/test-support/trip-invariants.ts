@@ -48,6 +48,11 @@ export function tripViolations(trip: Trip, legs: LegPath[]): string[] {
     const endOff = haversineMeters(endLat, endLon, path.destination.snappedLat, path.destination.snappedLon);
     if (startOff > SHAPE_END_TOLERANCE_METERS) problems.push(`${where}: shape starts ${startOff.toFixed(2)} m from the snapped origin`);
     if (endOff > SHAPE_END_TOLERANCE_METERS) problems.push(`${where}: shape ends ${endOff.toFixed(2)} m from the snapped destination`);
+    // Within snapping distance of the inputs themselves.
+    const fromInput = haversineMeters(startLat, startLon, path.origin.lat, path.origin.lon);
+    const toInput = haversineMeters(endLat, endLon, path.destination.lat, path.destination.lon);
+    if (fromInput > path.origin.snapDistanceMeters + SHAPE_END_TOLERANCE_METERS) problems.push(`${where}: shape starts ${fromInput.toFixed(2)} m from the origin (snapped ${path.origin.snapDistanceMeters.toFixed(2)} m)`);
+    if (toInput > path.destination.snapDistanceMeters + SHAPE_END_TOLERANCE_METERS) problems.push(`${where}: shape ends ${toInput.toFixed(2)} m from the destination (snapped ${path.destination.snapDistanceMeters.toFixed(2)} m)`);
     for (let index = 1; index < points.length; index++) {
       const [a, b] = [points[index - 1]!, points[index]!];
       if (a[0] === b[0] && a[1] === b[1] && points.length > 2) problems.push(`${where}: repeated point at ${index}`);
