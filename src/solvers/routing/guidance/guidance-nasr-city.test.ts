@@ -10,6 +10,7 @@ import type { MapPack } from '../../../datapack/map-pack.js';
 import type { LegPath } from '../leg-path.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import { navigationRoute } from './navigation-view.js';
+import { legSpeedLimits } from './speed-limits.js';
 import { locationOnEdge, shortestLeg } from './test-support/shortest-path.js';
 import { removeTestPacks, testPack, wayEdges } from './test-support/test-packs.js';
 import { tripViolations } from './test-support/trip-invariants.js';
@@ -182,6 +183,21 @@ describe('start, destination, units, languages', () => {
     const maneuvers = trip(leg, { includeAttributes: true }).legs[0]!.maneuvers;
     expect(maneuvers.every((maneuver) => maneuver.speed_limit === null || (typeof maneuver.speed_limit === 'number' && maneuver.speed_limit > 0))).toBe(true);
     expect(trip(leg).legs[0]!.maneuvers.every((maneuver) => maneuver.speed_limit === undefined)).toBe(true);
+  });
+
+  it('lists the tagged speed limits along a leg (Al Doctor Hassan Ibrahim Street, way 25584616: maxspeed 20)', () => {
+    const [limited] = wayEdges(pack, 25584616);
+    const leg = legBetween(limited!, wayEdges(pack, 52244427)[2]!);
+    const stretches = legSpeedLimits(pack, leg, 'ar');
+    expect(stretches[0]).toMatchObject({ beginShapeIndex: 0, speedLimitKph: 20, roadName: 'شارع الدكتور حسان ابراهيم' });
+    expect(stretches.some((stretch) => stretch.speedLimitKph === null)).toBe(true);
+    stretches.slice(1).forEach((stretch, index) => {
+      expect(stretch.beginShapeIndex).toBe(stretches[index]!.endShapeIndex);
+      expect(stretch.speedLimitKph).not.toBe(stretches[index]!.speedLimitKph);
+    });
+    const total = stretches.reduce((sum, stretch) => sum + stretch.lengthMeters, 0);
+    expect(total).toBeCloseTo(leg.edgeMeters.reduce((a, b) => a + b, 0), 0);
+    expect(trip(leg, { includeAttributes: true }).legs[0]!.maneuvers[0]!.speed_limit).toBe(20);
   });
 
   it('builds a two-leg trip whose navigation view runs over one shape', () => {

@@ -24,15 +24,10 @@ function indicationsFor(type: number): Set<string> {
   return new Set(['through', 'none', '']);
 }
 
-/** Lanes of the approach edge for a maneuver of `type`, or undefined when the road has no `turn:lanes`. */
-export function laneInfo(pack: MapPack, approachEdge: number, type: number, roadName: string): LaneInfo | undefined {
-  const s = pack.sections;
-  const way = s['graph.edgeWay'][approachEdge]!;
-  const backward = (s['graph.edgeFlags'][approachEdge]! & EdgeFlag.reversed) !== 0;
-  const tagged = pack.strings.get((backward ? s['ways.turnLanesBackward'] : s['ways.turnLanesForward'])[way]!);
-  if (!tagged) return undefined;
+/** Lanes of a `turn:lanes` value (`left|through;right|right`), with the lanes valid for a maneuver of `type` marked. */
+export function parseTurnLanes(tagged: string, type: number): LaneInfo['lanes'] {
   const wanted = indicationsFor(type);
-  const lanes = tagged.split('|').map((lane) => {
+  return tagged.split('|').map((lane) => {
     const indications = lane
       .split(';')
       .map((value) => value.trim())
@@ -40,5 +35,15 @@ export function laneInfo(pack: MapPack, approachEdge: number, type: number, road
     const list = indications.length ? indications : ['none'];
     return { indications: list, valid: list.some((value) => wanted.has(value)) };
   });
+}
+
+/** Lanes of the approach edge for a maneuver of `type`, or undefined when the road has no `turn:lanes`. */
+export function laneInfo(pack: MapPack, approachEdge: number, type: number, roadName: string): LaneInfo | undefined {
+  const s = pack.sections;
+  const way = s['graph.edgeWay'][approachEdge]!;
+  const backward = (s['graph.edgeFlags'][approachEdge]! & EdgeFlag.reversed) !== 0;
+  const tagged = pack.strings.get((backward ? s['ways.turnLanesBackward'] : s['ways.turnLanesForward'])[way]!);
+  if (!tagged) return undefined;
+  const lanes = parseTurnLanes(tagged, type);
   return { roadName, laneCount: lanes.length, lanes };
 }

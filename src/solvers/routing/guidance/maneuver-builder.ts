@@ -10,7 +10,7 @@ import type { Costing, LegPath } from '../leg-path.js';
 import { bearingAlong, sideOf, turnDegree, type LonLat } from './geometry.js';
 import { isFerry, isHighway, isLink, isRoundabout, JunctionReader, costingModeBit, type Junction } from './junction.js';
 import { ManeuverType, type ManeuverTypeCode } from './maneuver-types.js';
-import { wayIdentity, wayUnnamed } from './street-names.js';
+import { sameRoadName, wayUnnamed } from './street-names.js';
 import { exitType, forkType, isTurnType, isUturnDegree, mergeType, rampType, STRAIGHT_DEVIATION, turnType } from './turn-classes.js';
 
 /** One maneuver before narrative: which edges of the leg it covers and what the traveller does. */
@@ -46,6 +46,8 @@ export const SIDE_OF_STREET_METERS = 5;
 export const TURN_CHANNEL_METERS = 250;
 /** An edge shorter than this between two same-direction turns is the inside of a junction (a median crossing). */
 export const INTERNAL_EDGE_METERS = 35;
+/** The second turn of such a pair counts from this many degrees off straight. */
+const SECOND_TURN_DEVIATION = 15;
 
 interface BuildContext {
   pack: MapPack;
@@ -122,7 +124,7 @@ function sameRoad(context: BuildContext, a: number, b: number): boolean {
   const wayB = context.edgeWay(b);
   if (wayA === wayB) return true;
   if (wayUnnamed(pack, wayA) || wayUnnamed(pack, wayB)) return false;
-  return wayIdentity(pack, wayA) === wayIdentity(pack, wayB);
+  return sameRoadName(pack, wayA, wayB);
 }
 
 function make(context: BuildContext, index: number, type: ManeuverTypeCode, junction: Junction, extra: Partial<ManeuverDraft> = {}): ManeuverDraft {
@@ -228,7 +230,7 @@ function ordinary(context: BuildContext, index: number, junction: Junction): Dec
   if (isTurnType(type) && edgeMeters < INTERNAL_EDGE_METERS && index + 1 < leg.edges.length && !isLink(context.edgeFlags(index + 1)) && !isRoundabout(context.edgeFlags(index + 1))) {
     const second = junctions.read(leg.edges[index]!, leg.edges[index + 1]!);
     const sameSide = Math.sign(taken.degree - 180) === Math.sign(second.taken.degree - 180);
-    if (second.taken.deviation > STRAIGHT_DEVIATION && sameSide) {
+    if (second.taken.deviation > SECOND_TURN_DEVIATION && sameSide) {
       degree = turnDegree(junction.inBearing, second.outBearing);
       type = turnType(degree, taken.degree < 180 ? 'right' : 'left');
       way = context.edgeWay(index + 1);

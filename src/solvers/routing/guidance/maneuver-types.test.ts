@@ -29,3 +29,22 @@ describe('maneuver type catalogue', () => {
     expect(maneuverTypeCatalogue().junctionWindowTypes).toEqual([10, 11, 15, 16]);
   });
 });
+
+describe('turn lanes', () => {
+  // Tag values from the OSM wiki's turn:lanes examples (no shipped extract carries turn:lanes).
+  it('parses turn:lanes and marks the lanes a maneuver can use', async () => {
+    const { parseTurnLanes } = await import('./lanes.js');
+    expect(parseTurnLanes('left|through|through;right', ManeuverType.right)).toEqual([
+      { indications: ['left'], valid: false },
+      { indications: ['through'], valid: false },
+      { indications: ['through', 'right'], valid: true },
+    ]);
+    expect(parseTurnLanes('left;reverse||right', ManeuverType.uturnLeft).map((lane) => lane.valid)).toEqual([true, false, false]);
+    expect(parseTurnLanes('left||', ManeuverType.continue).map((lane) => [lane.indications, lane.valid])).toEqual([
+      [['left'], false],
+      [['none'], true],
+      [['none'], true],
+    ]);
+    expect(parseTurnLanes('slight_left|slight_right', ManeuverType.stayRight).map((lane) => lane.valid)).toEqual([false, true]);
+  });
+});

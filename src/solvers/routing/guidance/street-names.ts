@@ -49,12 +49,18 @@ export function wayDestinations(pack: MapPack, way: number, language: NarrativeL
 }
 
 /**
- * A key that is equal for two ways a driver would call the same road: the same name
- * and ref strings (ids into the shared string table), regardless of language.
+ * True when a driver would call the two ways the same road: the same name (the string
+ * table stores each string once, so equal ids are equal names), or a common ref
+ * ("Moyenne Corniche/M 6007" goes on as "Moyenne Corniche/D 6007" only if the names agree).
  */
-export function wayIdentity(pack: MapPack, way: number): string {
+export function sameRoadName(pack: MapPack, a: number, b: number): boolean {
   const s = pack.sections;
-  return `${s['ways.name'][way]}|${s['ways.nameEn'][way]}|${s['ways.ref'][way]}`;
+  const nameA = s['ways.name'][a]! || s['ways.nameEn'][a]!;
+  const nameB = s['ways.name'][b]! || s['ways.nameEn'][b]!;
+  if (nameA !== 0 || nameB !== 0) return nameA === nameB;
+  const refsA = splitList(wayRef(pack, a));
+  const refsB = new Set(splitList(wayRef(pack, b)));
+  return refsA.some((ref) => refsB.has(ref));
 }
 
 /** True when the way carries neither a name nor a ref. */
