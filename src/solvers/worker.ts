@@ -9,7 +9,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from './task-result.js';
-import { contractMetricTask, routeMatrixTask, routePathsTask } from './routing/routing-tasks.js';
+import { contractMetricTask, routeMatrixTask, routePathsTask, routeTripTask } from './routing/routing-tasks.js';
 
 const shared: SharedDataSet = (workerData as { shared?: SharedDataSet } | undefined)?.shared ?? {};
 
@@ -38,6 +38,10 @@ export function contractMetric(input: Parameters<typeof contractMetricTask>[1]):
 
 export function routePaths(input: Parameters<typeof routePathsTask>[1]): ReturnType<typeof routePathsTask> {
   return routePathsTask(sharedMapPack(), input);
+}
+
+export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnType<typeof routeTripTask> {
+  return routeTripTask(sharedMapPack(), input);
 }
 
 export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {

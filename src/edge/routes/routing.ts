@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { AVOIDABLE, PREFERENCES } from '../../solvers/routing/costing/profiles.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import type { RoutingEndpoints } from '../../services/routing/routing-endpoints.js';
-import { matrixRequestSchema } from '../../services/routing/engine-request.js';
+import { engineRequestSchema, matrixRequestSchema } from '../../services/routing/engine-request.js';
+import { planRequestSchema } from '../../services/routing/plan-request.js';
+import { maneuverTypeCatalogue } from '../../solvers/routing/guidance/maneuver-types.js';
 
 const route = { tags: ['routing'], scopes: ['routing'] };
 const rawPayload = z.record(z.string(), z.unknown()).refine((value) => Object.keys(value).length > 0, 'must be a non-empty engine request');
@@ -36,6 +38,64 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
         avoid: [...AVOIDABLE],
         constraints: ['avoidIncidents', 'avoidReported', 'disregard'],
       }),
+    }),
+    defineRoute({
+      ...route,
+      access: 'open',
+      method: 'GET',
+      path: '/routing/maneuver-types',
+      summary: 'The 39 maneuver type codes (Valhalla) with name, icon and description',
+      handler: () => ({ provider: 'svc-routing', ...maneuverTypeCatalogue() }),
+    }),
+    defineRoute({
+      ...route,
+      access: 'key-or-bearer',
+      method: 'POST',
+      path: '/routing/route',
+      readOnly: true,
+      summary: 'Route between locations: the engine trip with maneuvers in English or Arabic, alternatives and route labels',
+      description:
+        'Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, ' +
+        '`costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). ' +
+        'Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.',
+      body: z.object({ payload: passthrough ? rawPayload : engineRequestSchema, includeLabels: z.boolean().default(true) }),
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      handler: ({ body, signal }) =>
+        endpoints.route('/routing/route', body.payload as z.infer<typeof engineRequestSchema>, body.includeLabels && (body.payload as { includeLabels?: unknown }).includeLabels !== false, signal),
+    }),
+    defineRoute({
+      ...route,
+      access: 'key-or-bearer',
+      method: 'POST',
+      path: '/routing/plan',
+      readOnly: true,
+      summary: 'The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits',
+      body: planRequestSchema,
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      handler: ({ body, signal }) => endpoints.plan('/routing/plan', body, signal),
+    }),
+    defineRoute({
+      ...route,
+      access: 'key-or-bearer',
+      method: 'POST',
+      path: '/routing/optimize',
+      readOnly: true,
+      summary: 'Visit the stops in the order of the shortest tour (engine optimized_route); first and last stay fixed',
+      description: 'Body `{ payload }` as for /routing/route. `data.trip.locations[i].original_index` gives the input index of each stop; `data.optimal` is true when the order is proven optimal (up to 12 movable stops).',
+      body: engineBody(engineRequestSchema, passthrough),
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      handler: ({ body, signal }) => endpoints.optimize('/routing/optimize', body.payload, signal),
+    }),
+    defineRoute({
+      ...route,
+      access: 'key-or-bearer',
+      method: 'POST',
+      path: '/routing/route-attributes',
+      readOnly: true,
+      summary: 'Legal speed limits along a route, stretch by stretch over each leg shape (null where no limit is tagged)',
+      body: engineBody(engineRequestSchema, passthrough),
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      handler: ({ body, signal }) => endpoints.attributes('/routing/route-attributes', body.payload, signal),
     }),
     defineRoute({
       ...route,

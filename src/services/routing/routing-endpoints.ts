@@ -4,9 +4,17 @@
  * external one when ROUTING_ENGINE_URL is set.
  */
 import type { Costing } from '../../solvers/routing/leg-path.js';
+import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
+import type { Trip } from '../../solvers/routing/guidance/trip-types.js';
+import type { SpeedLimitStretch } from '../../solvers/routing/guidance/speed-limits.js';
 import { availableEnvelope, type EngineEnvelope, type ExternalEngine } from './external-engine.js';
-import { metersPerUnit, metricOf, toRouteLocation, type MatrixRequest } from './engine-request.js';
+import { areasOf, metersPerUnit, metricOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
 import type { ProfileDescription, RoutingService } from './routing-service.js';
+import { routeLabels, SKIPPED_LABELS } from './route-labels.js';
+import { parseConstraintsText, type PlanRequest } from './plan-request.js';
+import { orderStops } from '../../solvers/routing/stop-order/stop-order.js';
+import type { MetricSpec } from '../../solvers/routing/costing/profiles.js';
+import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
 
 export class RoutingEndpoints {
   constructor(
@@ -20,6 +28,101 @@ export class RoutingEndpoints {
 
   profiles(): ProfileDescription[] {
     return this.routing.profiles();
+  }
+
+  /** POST /routing/route: the trip, its alternatives and the route labels. */
+  async route(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal) {
+    if (this.external) return withLabels(await this.external.call(path, payload, signal), includeLabels);
+    const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
+    const avoidAreas = areasOf(payload);
+    const outcome = await this.routing.trip(
+      metric,
+      payload.locations.map(toRouteLocation),
+      { language: payload.directions_options?.language ?? payload.language ?? 'en-US', units: payload.directions_options?.units ?? payload.units ?? 'kilometers' },
+      { ...(avoidAreas ? { avoidAreas } : {}), ...(payload.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: payload.alternates } } : {}) },
+      signal,
+    );
+    const data = { trip: outcome.trip, ...(outcome.alternates.length ? { alternates: outcome.alternates } : {}), ...(payload.id ? { id: payload.id } : {}) };
+    return { ...availableEnvelope(path, data), labels: includeLabels ? routeLabels(outcome.trip) : SKIPPED_LABELS };
+  }
+
+  /**
+   * POST /routing/optimize (engine `optimized_route`): the first and last location stay, the ones
+   * between are visited in the order of the shortest tour; `trip.locations[i].original_index` says
+   * which input each stop is.
+   */
+  async optimize(path: string, payload: EngineRequest, signal?: AbortSignal) {
+    if (this.external) return this.external.call(path, payload, signal);
+    const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
+    const locations = payload.locations.map(toRouteLocation);
+    const { order, exact } = await this.order(metric, locations, signal);
+    const outcome = await this.routing.trip(
+      metric,
+      order.map((index) => ({ ...locations[index]!, type: 'break' as const })),
+      { language: payload.directions_options?.language ?? payload.language ?? 'en-US', units: payload.directions_options?.units ?? payload.units ?? 'kilometers' },
+      {},
+      signal,
+    );
+    outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
+    return availableEnvelope(path, { trip: outcome.trip, optimal: exact, ...(payload.id ? { id: payload.id } : {}) });
+  }
+
+  /** POST /routing/route-attributes: the route's legal speed limits, stretch by stretch, over each leg's shape. */
+  async attributes(path: string, payload: EngineRequest, signal?: AbortSignal) {
+    if (this.external) return this.external.call(path, payload, signal);
+    const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
+    const language = payload.directions_options?.language ?? payload.language ?? 'en-US';
+    const units = payload.directions_options?.units ?? payload.units ?? 'kilometers';
+    const outcome = await this.routing.trip(metric, payload.locations.map(toRouteLocation), { language, units, includeAttributes: true }, {}, signal);
+    return availableEnvelope(path, {
+      units,
+      legs: outcome.trip.legs.map((leg, index) => ({ shape: leg.shape, speed_limits: speedLimitRows(outcome.speedLimits?.[index] ?? [], units) })),
+      ...(payload.id ? { id: payload.id } : {}),
+    });
+  }
+
+  /** POST /routing/plan: the planner (spec table), with stop ordering, constraints and labels. */
+  async plan(path: string, body: PlanRequest, signal?: AbortSignal) {
+    const parsedConstraints = body.constraintsText ? parseConstraintsText(body.constraintsText) : undefined;
+    const avoid = [...new Set([...body.avoid, ...(parsedConstraints?.avoid ?? [])])];
+    const metric = metricOf(body.costing, undefined, body.preference, avoid);
+    this.routing.assertAvailable(metric.costing);
+    let locations: RouteLocation[] = body.locations.map((location) => ({ lat: location.lat, lon: location.lon, ...(location.name ? { name: location.name } : {}) }));
+    let order = locations.map((_, index) => index);
+    const reorder = body.optimize ?? locations.length > 2;
+    if (reorder && locations.length > 3) {
+      order = (await this.order(metric, locations, signal)).order;
+      locations = order.map((index) => locations[index]!);
+    }
+    const outcome = await this.routing.trip(
+      metric,
+      locations,
+      { language: body.language, units: body.units ?? 'kilometers', includeLanes: body.includeLanes, includeAttributes: body.includeAttributes },
+      body.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: body.alternates } } : {},
+      signal,
+    );
+    outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
+    const units = outcome.trip.units;
+    return {
+      ...availableEnvelope(path, { trip: outcome.trip, ...(outcome.alternates.length ? { alternates: outcome.alternates } : {}) }),
+      labels: body.includeLabels ? routeLabels(outcome.trip) : SKIPPED_LABELS,
+      costing: metric.costing,
+      preference: metric.preference,
+      avoid: metric.avoid,
+      optimizedOrder: reorder ? order : null,
+      // filled once incidents, confirmed reports and road edits exist; nothing to route around yet
+      incidentConstraints: { applied: body.avoidIncidents, avoided: [] },
+      reportedConstraints: { applied: body.avoidReported, avoided: [] },
+      roadEditConstraints: { applied: true, avoided: [] },
+      disregarded: body.disregard,
+      ...(parsedConstraints ? { parsedConstraints } : {}),
+      ...(body.includeAttributes ? { routeSpeedLimits: (outcome.speedLimits ?? []).map((stretches) => speedLimitRows(stretches, units)) } : {}),
+    };
+  }
+
+  private async order(metric: MetricSpec, locations: RouteLocation[], signal?: AbortSignal) {
+    const matrix = await this.routing.matrix(metric, locations, locations, signal);
+    return orderStops(matrix.seconds, locations.length);
   }
 
   async matrix(path: string, payload: MatrixRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
@@ -53,4 +156,23 @@ export class RoutingEndpoints {
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+function speedLimitRows(stretches: SpeedLimitStretch[], units: 'kilometers' | 'miles') {
+  const perUnit = metersPerUnit(units);
+  return stretches.map((stretch) => ({
+    begin_shape_index: stretch.beginShapeIndex,
+    end_shape_index: stretch.endShapeIndex,
+    length: round3(stretch.lengthMeters / perUnit),
+    speed_limit: stretch.speedLimitKph,
+    road_name: stretch.roadName,
+  }));
+}
+
+/** Labels for an external engine's answer, when it carries a trip we can read. */
+function withLabels(envelope: EngineEnvelope, includeLabels: boolean) {
+  if (!envelope.available) return envelope;
+  const trip = (envelope.data as { trip?: Trip } | undefined)?.trip;
+  const readable = trip && Array.isArray(trip.legs) && typeof trip.language === 'string';
+  return { ...envelope, labels: includeLabels && readable ? routeLabels(trip) : SKIPPED_LABELS };
 }

@@ -9,7 +9,8 @@ import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/cos
 import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import type { RoutePathsOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { RoutePathsOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { TripOptions } from '../../solvers/routing/guidance/trip-types.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import { runWithBudget } from './solver-call.js';
@@ -82,6 +83,27 @@ export class RoutingService {
       this.options.solvers,
       'routePaths',
       { metric, locations, ...(hierarchy ? { hierarchy } : {}), ...extras },
+      this.options.timeoutMs,
+      signal,
+    );
+    if (result.ok) return result.value;
+    throw this.engineError(metric, result.code, result.details);
+  }
+
+  /** The route as a Valhalla trip with guidance (and alternatives), searched and narrated in a worker. */
+  async trip(
+    metric: MetricSpec,
+    locations: RouteLocation[],
+    guidance: TripOptions,
+    extras: { avoidAreas?: AreaAvoidance; alternates?: AlternatesOptions } = {},
+    signal?: AbortSignal,
+  ): Promise<TripOutcome> {
+    this.assertAvailable(metric.costing);
+    const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
+    const result = await runWithBudget(
+      this.options.solvers,
+      'routeTrip',
+      { metric, locations, guidance, ...(hierarchy ? { hierarchy } : {}), ...extras },
       this.options.timeoutMs,
       signal,
     );

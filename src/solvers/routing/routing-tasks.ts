@@ -9,6 +9,10 @@ import { buildHierarchy } from './hierarchy/contract.js';
 import { shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import type { LegPath } from './leg-path.js';
 import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
+import { buildTrip } from './guidance/trip.js';
+import type { Trip, TripOptions } from './guidance/trip-types.js';
+import { legSpeedLimits, type SpeedLimitStretch } from './guidance/speed-limits.js';
+import { narrativeLanguage } from './guidance/street-names.js';
 
 let engine: RoutingEngine | undefined;
 
@@ -59,4 +63,36 @@ export function routeMatrixTask(
   if (!routing) return fail('no_map_pack');
   const { seconds, meters, unsnapped } = routing.matrix(input.metric, input.hierarchy, input.sources, input.targets);
   return ok({ seconds, meters, unsnapped });
+}
+
+export interface TripTaskInput extends RouteRequest {
+  guidance: TripOptions;
+}
+
+export interface TripOutcome {
+  trip: Trip;
+  alternates: { trip: Trip }[];
+  /** Legal speed limits per leg of the trip (with `guidance.includeAttributes`). */
+  speedLimits?: SpeedLimitStretch[][];
+  usedHierarchy: boolean;
+}
+
+/** Searches the legs and turns them into the Valhalla trip (guidance runs here too, off the main thread). */
+export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<TripOutcome> {
+  const routing = workerEngine(pack);
+  if (!routing) return fail('no_map_pack');
+  const { guidance, ...request } = input;
+  const outcome = routing.route(request);
+  if (!outcome.ok) {
+    const { ok: _ok, code, ...details } = outcome;
+    return fail(code, details);
+  }
+  const options = { ...guidance, costing: request.metric.costing };
+  const trip = buildTrip(routing.pack, outcome.legs, options);
+  return ok({
+    trip,
+    alternates: outcome.alternates.map((legs) => ({ trip: buildTrip(routing.pack, legs, options) })),
+    ...(guidance.includeAttributes ? { speedLimits: outcome.legs.map((leg) => legSpeedLimits(routing.pack, leg, narrativeLanguage(guidance.language))) } : {}),
+    usedHierarchy: outcome.usedHierarchy,
+  });
 }

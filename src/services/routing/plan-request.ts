@@ -1,0 +1,68 @@
+/**
+ * The planner's body (spec part 3 §4.1, POST /routing/plan) and the rule-based
+ * reading of `constraintsText`: phrases that ask to avoid tolls, highways,
+ * ferries or unpaved roads, in English and Arabic, become avoidances; the rest
+ * is reported back unparsed. No language model is involved.
+ */
+import { z } from 'zod';
+import { AVOIDABLE, PREFERENCES, type Avoidable } from '../../solvers/routing/costing/profiles.js';
+import { latitude, longitude } from '../../edge/schemas/geo.js';
+import { MAX_ROUTE_LOCATIONS, unitsSchema } from './engine-request.js';
+
+const PLAN_COSTINGS = ['auto', 'pedestrian', 'bicycle', 'motor_scooter', 'truck'] as const;
+
+export const planRequestSchema = z.object({
+  locations: z
+    .array(z.object({ lon: longitude, lat: latitude, name: z.string().max(200).optional() }))
+    .min(2, 'at least 2 locations')
+    .max(MAX_ROUTE_LOCATIONS, `at most ${MAX_ROUTE_LOCATIONS} locations`),
+  costing: z.enum(PLAN_COSTINGS, { error: `must be one of ${PLAN_COSTINGS.join(', ')}` }).default('auto'),
+  preference: z.enum(PREFERENCES, { error: `must be one of ${PREFERENCES.join(', ')}` }).default('balanced'),
+  avoid: z.array(z.enum(AVOIDABLE, { error: `must be one of ${AVOIDABLE.join(', ')}` })).max(AVOIDABLE.length).default([]),
+  optimize: z.boolean().optional(),
+  avoidIncidents: z.boolean().default(true),
+  avoidReported: z.boolean().default(true),
+  disregard: z.array(z.string().min(1).max(200)).max(100).default([]),
+  constraintsText: z.string().max(2000).optional(),
+  includeLabels: z.boolean().default(true),
+  includeLanes: z.boolean().default(false),
+  includeAttributes: z.boolean().default(false),
+  language: z.string().max(20).default('en-US'),
+  /** Not in the spec's table: distance units of the trip (`kilometers` default). */
+  units: unitsSchema.optional(),
+  /** Not in the spec's table: alternatives to the best route (0–3). */
+  alternates: z.number().int().min(0).max(3).default(0),
+});
+export type PlanRequest = z.infer<typeof planRequestSchema>;
+
+const AVOID_PHRASES: Record<Avoidable, RegExp[]> = {
+  tolls: [/\b(no|avoid|without|skip)\s+(any\s+)?tolls?\b/i, /\btoll[- ]free\b/i, /(بدون|تجنب|بلا|دون)\s*(ال)?رسوم/],
+  highways: [/\b(no|avoid|without|skip)\s+(any\s+)?(highways?|motorways?|freeways?)\b/i, /(بدون|تجنب|بلا|دون)\s*(ال)?طر(ق|يق)\s*(ال)?سريع/],
+  ferries: [/\b(no|avoid|without|skip)\s+(any\s+)?ferr(y|ies)\b/i, /(بدون|تجنب|بلا|دون)\s*(ال)?عب(ّ)?ار/],
+  unpaved: [/\b(no|avoid|without|skip)\s+(any\s+)?(unpaved|dirt|gravel)(\s+roads?)?\b/i, /(بدون|تجنب|بلا|دون)\s*(ال)?طر(ق|يق)\s*(ال)?(غير\s*(ال)?معب|ترابي)/],
+};
+
+export interface ParsedConstraints {
+  source: 'rules';
+  text: string;
+  avoid: Avoidable[];
+  /** The parts of the text no rule understood (sentences or clauses), for the caller to handle. */
+  unparsed: string[];
+}
+
+export function parseConstraintsText(text: string): ParsedConstraints {
+  const clauses = text.split(/[.;،؛\n]|,\s*|\band\b|\bو(?=\s)/).map((clause) => clause.trim()).filter(Boolean);
+  const avoid = new Set<Avoidable>();
+  const unparsed: string[] = [];
+  for (const clause of clauses) {
+    let understood = false;
+    for (const item of AVOIDABLE) {
+      if (AVOID_PHRASES[item].some((pattern) => pattern.test(clause))) {
+        avoid.add(item);
+        understood = true;
+      }
+    }
+    if (!understood) unparsed.push(clause);
+  }
+  return { source: 'rules', text, avoid: AVOIDABLE.filter((item) => avoid.has(item)), unparsed };
+}
