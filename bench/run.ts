@@ -2,11 +2,13 @@
 import { runEdgeBenchmark } from './edge.js';
 import { runKeysBenchmark } from './keys.js';
 import { runIngestBenchmark } from './ingest.js';
+import { runRoutingBenchmark } from './routing.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
   keys: runKeysBenchmark,
   ingest: runIngestBenchmark,
+  routing: runRoutingBenchmark,
 };
 
 const requested = process.argv.slice(2);

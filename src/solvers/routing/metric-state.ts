@@ -39,7 +39,7 @@ export class MetricState {
 
   /** The query over a shared hierarchy (kept while the same hierarchy keeps arriving). */
   hierarchySearch(hierarchy: Hierarchy): HierarchyQuery {
-    if (this.hierarchyQuery?.hierarchy.rank.buffer !== hierarchy.rank.buffer) {
+    if (this.hierarchyQuery?.hierarchy.id !== hierarchy.id) {
       this.hierarchyQuery = { hierarchy, query: new HierarchyQuery(hierarchy) };
     }
     return this.hierarchyQuery.query;

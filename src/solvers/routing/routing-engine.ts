@@ -143,8 +143,16 @@ export class RoutingEngine {
    */
   matrix(spec: MetricSpec, hierarchy: Hierarchy, sources: RouteLocation[], targets: RouteLocation[]) {
     const metric = this.metric(spec);
+    // all-to-all requests name each location twice: snap it once
+    const snapped = new Map<string, DirectedCandidate[]>();
+    const candidatesOf = (location: RouteLocation) => {
+      const key = `${location.lat},${location.lon},${location.heading ?? ''},${location.searchCutoffMeters ?? ''}`;
+      let candidates = snapped.get(key);
+      if (!candidates) snapped.set(key, (candidates = this.snap(metric, location)));
+      return candidates;
+    };
     const toSeeds = (location: RouteLocation, asTarget: boolean): MatrixSeed[] =>
-      this.snap(metric, location).map((candidate) => {
+      candidatesOf(location).map((candidate) => {
         const left = 1 - candidate.fraction;
         const sign = asTarget ? -1 : 1;
         return {

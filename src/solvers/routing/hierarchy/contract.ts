@@ -234,6 +234,8 @@ function removeValue(list: number[], value: number): void {
   }
 }
 
+let nextBuild = 0;
+
 function toHierarchy(n: number, rank: Uint32Array, arcs: ArcStore, upLists: number[][], downLists: number[][]): Hierarchy {
   const csr = (lists: number[][]) => {
     const first = new Uint32Array(n + 1);
@@ -245,6 +247,7 @@ function toHierarchy(n: number, rank: Uint32Array, arcs: ArcStore, upLists: numb
   const up = csr(upLists);
   const down = csr(downLists);
   return {
+    id: `ch-${(nextBuild++).toString(36)}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     nodeCount: n,
     rank,
     upFirst: up.first,

@@ -5,6 +5,11 @@
  * edge graph (`baseArc` ≥ 0) or a shortcut over two arcs (`child1`, `child2`).
  */
 export interface Hierarchy {
+  /**
+   * Identifies this build: posted hierarchies arrive as new objects over the same shared memory,
+   * so workers recognise one they already prepared a search for by this id.
+   */
+  id: string;
   nodeCount: number;
   /** Contraction order: a search only climbs to higher ranks. */
   rank: Uint32Array;
@@ -44,7 +49,7 @@ export const HIERARCHY_COLUMNS = [
 
 /** Copies every column into its own SharedArrayBuffer, so posting the hierarchy shares instead of copies. */
 export function shareHierarchy(hierarchy: Hierarchy): Hierarchy {
-  const shared = { nodeCount: hierarchy.nodeCount } as Hierarchy;
+  const shared = { id: hierarchy.id, nodeCount: hierarchy.nodeCount } as Hierarchy;
   for (const column of HIERARCHY_COLUMNS) {
     const source = hierarchy[column];
     const buffer = new SharedArrayBuffer(source.byteLength);

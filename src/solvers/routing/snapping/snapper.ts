@@ -12,7 +12,8 @@ import type { SegmentGrid, SegmentHit } from './segment-grid.js';
 
 /** Segments within this many metres of the nearest one count as equally near. */
 const TIE_METERS = 1;
-const CANDIDATE_SEGMENTS = 8;
+/** Nearest segments looked at (a junction has a handful within the tie distance). */
+const CANDIDATE_SEGMENTS = 4;
 
 export interface DirectedCandidate {
   edge: number;
@@ -44,7 +45,8 @@ export function snapCandidates(
   if (!hits.length) return [];
   const chosen = hits.filter((hit) => hit.distanceMeters <= hits[0]!.distanceMeters + TIE_METERS);
   if (!chosen.some((hit) => inMain(hit.edge))) {
-    const main = hits.find((hit) => inMain(hit.edge));
+    // the nearest roads are an island: also offer the nearest road of the main network
+    const main = grid.nearest(location.lat, location.lon, cutoffMeters, 1, (edge) => usableEither(edge) && inMain(edge))[0];
     if (main) chosen.push(main);
   }
   const candidates: DirectedCandidate[] = [];

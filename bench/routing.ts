@@ -1,0 +1,214 @@
+/**
+ * `npm run bench -- routing`: the routing engine on Monaco, the largest shipped
+ * graph (the extract OSRM's published figures use). In process, as a worker
+ * runs it: 1 000 random O/D pairs through the contraction hierarchy, the same
+ * pairs with plain bidirectional and one-directional Dijkstra (speed-up), the
+ * whole route (snapping, search, leg) with and without guidance, and a
+ * 100 × 100 matrix. Over HTTP: POST /routing/route end to end at 32
+ * connections. Targets: engine p50 ≤ 0.5 ms, HTTP p99 ≤ 10 ms, matrix ≤ 25 ms,
+ * speed-up ≥ 100×.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { MapPack } from '../src/datapack/map-pack.js';
+import { ingestToFile } from '../src/ingest/ingest.js';
+import type { MetricSpec } from '../src/solvers/routing/costing/profiles.js';
+import { buildHierarchy } from '../src/solvers/routing/hierarchy/contract.js';
+import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query.js';
+import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
+import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
+import { PlainDijkstra } from './reference-dijkstra.js';
+import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
+
+const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
+const PACKS = fileURLToPath(new URL('../../data/packs/', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const ADMIN = fileURLToPath(new URL('../../dist/cli/admin.js', import.meta.url));
+const PAIRS = 1_000;
+const HTTP_CONNECTIONS = 32;
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+const METRIC: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
+
+/** A small seeded generator (mulberry32): the same pairs on every run. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function percentiles(samples: number[]): { p50: number; p99: number; mean: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length * 0.5)]!, p99: sorted[Math.floor(sorted.length * 0.99)]!, mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+}
+
+function time(run: () => void, repeat = 1): number {
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < repeat; index++) run();
+  return Number(process.hrtime.bigint() - started) / 1e6 / repeat;
+}
+
+async function monacoPack(): Promise<string> {
+  const path = join(PACKS, 'osrm_monaco.svcpack');
+  if (!existsSync(path)) {
+    mkdirSync(PACKS, { recursive: true });
+    await ingestToFile({ input: join(SHARED, 'osrm_monaco.osm.pbf') }, path);
+  }
+  return path;
+}
+
+export async function runRoutingBenchmark(): Promise<void> {
+  const packPath = await monacoPack();
+  const pack = MapPack.load(packPath);
+  const engine = new RoutingEngine(pack);
+  const metric = engine.metric(METRIC);
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  const hierarchy = buildHierarchy(metric.graph, pack.sections['graph.edgeLength']);
+  const buildWallMs = performance.now() - wallBefore;
+  const buildCpu = process.cpuUsage(cpuBefore);
+  const shortcuts = hierarchy.baseArc.filter((base) => base < 0).length;
+  let usableEdges = 0;
+  for (let edge = 0; edge < pack.edgeCount; edge++) if (metric.usable(edge)) usableEdges++;
+
+  // O/D pairs: points along random edges of the main component, snapped like any request
+  const next = random(20261123);
+  const main: number[] = [];
+  for (let edge = 0; edge < pack.edgeCount; edge++) if (metric.inMainComponent[edge]) main.push(edge);
+  const pointOn = (): RouteLocation => {
+    const shape = pack.edgeShape(main[Math.floor(next() * main.length)]!);
+    const [lon, lat] = shape[Math.floor(next() * shape.length)]!;
+    return { lat, lon };
+  };
+  const pairs = Array.from({ length: PAIRS }, () => [pointOn(), pointOn()] as const);
+  const weight = metric.graph.costs.weight;
+  const seeds = pairs.map(([from, to]) => {
+    const [source, target] = [engine.snap(metric, from)[0]!, engine.snap(metric, to)[0]!];
+    return {
+      sources: [{ node: source.edge, distance: (1 - source.fraction) * weight[source.edge]! }],
+      targets: [{ node: target.edge, distance: -(1 - target.fraction) * weight[target.edge]! }],
+    };
+  });
+
+  const query = new HierarchyQuery(hierarchy);
+  const bidirectional = metric.exactSearch();
+  const plain = new PlainDijkstra(metric.graph);
+  const measure = (label: string, run: (index: number) => void) => {
+    for (let index = 0; index < Math.min(PAIRS, 200); index++) run(index); // warm-up (JIT)
+    const samples = seeds.map((_, index) => time(() => run(index)));
+    return { label, ...percentiles(samples) };
+  };
+  let settledHierarchy = 0;
+  let settledBidirectional = 0;
+  const rows = [
+    measure('hierarchy_query', (index) => (settledHierarchy += query.route(seeds[index]!.sources, seeds[index]!.targets)?.settled ?? 0)),
+    measure('bidirectional_dijkstra', (index) => (settledBidirectional += bidirectional.route(seeds[index]!.sources, seeds[index]!.targets)?.settled ?? 0)),
+    measure('plain_dijkstra', (index) => plain.route(seeds[index]!.sources, seeds[index]!.targets[0]!)),
+    measure('route_without_guidance', (index) => engine.route({ metric: METRIC, hierarchy, locations: [...pairs[index]!] })),
+    measure('route_with_guidance', (index) => {
+      const outcome = engine.route({ metric: METRIC, hierarchy, locations: [...pairs[index]!] });
+      if (outcome.ok) buildTrip(pack, outcome.legs, { costing: 'auto' });
+    }),
+  ];
+  const matrixPoints = Array.from({ length: 100 }, pointOn);
+  engine.matrix(METRIC, hierarchy, matrixPoints, matrixPoints);
+  const matrixRuns = Array.from({ length: 7 }, () => time(() => engine.matrix(METRIC, hierarchy, matrixPoints, matrixPoints)));
+
+  const http = await httpRun(packPath, pairs);
+
+  console.log(
+    conditions({
+      benchmark: 'routing',
+      data: `${pack.header.source.name}: ${pack.nodeCount} nodes, ${pack.edgeCount} directed edges; car edge graph ${usableEdges} nodes, ${metric.graph.arcTarget.length} turns; hierarchy ${shortcuts} shortcuts`,
+      metric: 'auto, balanced',
+      pairs: `${PAIRS} random O/D pairs (seeded), points on random edges of the car network`,
+      engine: 'in process on one thread, as a solver worker runs it',
+      http: `${http.conditions}`,
+    }),
+  );
+  console.log(`hierarchy_build,wall_ms,${round(buildWallMs)},cpu_ms,${round((buildCpu.user + buildCpu.system) / 1000)}`);
+  console.log('name,p50_ms,p99_ms,mean_ms');
+  for (const row of rows) console.log(`${row.label},${round(row.p50, 4)},${round(row.p99, 4)},${round(row.mean, 4)}`);
+  console.log(`settled_per_query,hierarchy,${round(settledHierarchy / PAIRS / 2, 1)},bidirectional,${round(settledBidirectional / PAIRS / 2, 1)}`);
+  const hierarchyMean = rows[0]!.mean;
+  const speedupBidirectional = rows[1]!.mean / hierarchyMean;
+  const speedupPlain = rows[2]!.mean / hierarchyMean;
+  const matrixMs = [...matrixRuns].sort((a, b) => a - b)[3]!;
+  const engineP50 = rows[4]!.p50;
+  console.log(`matrix_100x100,median_ms,${round(matrixMs)},target <= 25,${matrixMs <= 25 ? 'met' : 'missed'}`);
+  console.log(`speedup,over_plain_dijkstra,${round(speedupPlain, 1)},over_bidirectional_dijkstra,${round(speedupBidirectional, 1)},target >= 100,${speedupPlain >= 100 ? 'met' : 'missed'} (plain)`);
+  console.log(`engine_route_with_guidance,p50_ms,${round(engineP50, 4)},target <= 0.5,${engineP50 <= 0.5 ? 'met' : 'missed'}`);
+  console.log('http,req_per_s,p50_ms,p99_ms,non_2xx,errors');
+  console.log(`post_routing_route,${Math.round(http.result.requests.average)},${http.result.latency.p50},${http.result.latency.p99},${http.result.non2xx},${http.result.errors}`);
+  console.log(`http_p99,ms,${http.result.latency.p99},target <= 10,${http.result.latency.p99 <= 10 ? 'met' : 'missed'}`);
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/**
+ * POST /routing/route end to end as an API client calls it: an API key (cached after the first
+ * request) with operator quotas far above the load, real Postgres and Redis like production,
+ * rotating client addresses behind a trusted proxy so the per-IP throttle does not answer.
+ */
+async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteLocation])[]) {
+  const pinned = pinLoadGenerator();
+  const port = await freePort();
+  const suffix = `${process.pid}_${Date.now().toString(36)}`;
+  const env = {
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: 'memory://',
+    DATA_PACK: packPath,
+    DATABASE_URL: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    DATABASE_SCHEMA: `bench_${suffix}`,
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `bench_${suffix}:`,
+    NATS_URL: '',
+    TRUSTED_PROXIES: '127.0.0.1',
+  };
+  const server = await startProcess(MAIN, [], port, { ...env, PORT: String(port) });
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  try {
+    const { accessToken } = (await json(`${base}/auth/register`, { method: 'POST', body: JSON.stringify({ email: `bench.${suffix}@example.jo`, password: 'benchmark-password' }) })) as { accessToken: string };
+    const auth = { authorization: `Bearer ${accessToken}` };
+    await json(`${base}/developer/enroll`, { method: 'POST', headers: auth });
+    const organization = await json(`${base}/developer/organizations`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench' }) });
+    const project = await json(`${base}/developer/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench', organizationId: organization.id }) });
+    const key = (await json(`${base}/developer/api-keys`, { method: 'POST', headers: auth, body: JSON.stringify({ projectId: project.id, label: 'bench', scopes: { routing: true } }) })) as { id: string; key: string };
+    execFileSync(process.execPath, [ADMIN, 'key-quotas', key.id, '--per-minute', '1000000000', '--per-day', '2000000000'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    const headers = { 'content-type': 'application/json', 'x-api-key': key.key };
+    // a matrix waits for the car hierarchy, so the measured routes all use it
+    await json(`${base}/routing/matrix`, { method: 'POST', headers, body: JSON.stringify({ payload: { locations: [pairs[0]![0], pairs[0]![1]] } }) });
+    const bodies = pairs.map(([from, to]) => JSON.stringify({ payload: { locations: [from, to], costing: 'auto' }, includeLabels: true }));
+    let counter = 0;
+    const options = {
+      url: `${base}/routing/route`,
+      method: 'POST' as const,
+      connections: HTTP_CONNECTIONS,
+      headers,
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => {
+            counter++;
+            const address = `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+            return { ...request, body: bodies[counter % bodies.length], headers: { ...(request.headers as Record<string, string>), 'x-forwarded-for': address } };
+          },
+        },
+      ],
+    };
+    await autocannon({ ...options, duration: 2 });
+    const result = await autocannon({ ...options, duration: DURATION_SECONDS });
+    return { result, conditions: `autocannon, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, API key, real Postgres and Redis, ${pinned}` };
+  } finally {
+    await server.stop();
+  }
+}
