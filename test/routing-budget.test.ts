@@ -1,0 +1,38 @@
+/**
+ * The routing time budget: a task that runs past it is cancelled in its
+ * worker and answered as COMPUTATION_TIMEOUT; the pool keeps serving.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MapPack } from '../src/datapack/map-pack.js';
+import { runWithBudget } from '../src/services/routing/solver-call.js';
+import { ApiError } from '../src/shared/errors.js';
+import { SolverPool } from '../src/solvers/solver-pool.js';
+import { buildTestPacks } from './support/packs.js';
+
+let pool: SolverPool;
+let cleanup: () => void;
+let monaco: MapPack;
+
+beforeAll(async () => {
+  const built = await buildTestPacks(['monaco']);
+  monaco = built.packs.monaco;
+  cleanup = built.cleanup;
+  pool = new SolverPool({ threads: 1, shared: { mapPack: monaco.buffer as SharedArrayBuffer } });
+}, 60_000);
+
+afterAll(async () => {
+  await pool.close();
+  cleanup();
+});
+
+describe('routing time budget', () => {
+  it('cancels a computation past its budget with COMPUTATION_TIMEOUT, and the pool answers the next task', async () => {
+    // contracting Monaco's pedestrian graph takes about a second: far beyond 20 ms
+    const error = await runWithBudget(pool, 'contractMetric', { metric: { costing: 'pedestrian', preference: 'balanced', avoid: [] } }, 20).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('COMPUTATION_TIMEOUT');
+    expect((error as ApiError).details).toEqual({ budgetMs: 20 });
+    const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
+  });
+});
