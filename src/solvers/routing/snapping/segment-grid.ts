@@ -1,7 +1,7 @@
 /**
  * A uniform grid over the road segments of a pack (each undirected segment
  * once), for nearest-road queries: snapping locations, map-matching
- * candidates. Cells are about 150 m square; lookups walk rings of cells
+ * candidates. Cells are about 50 m square; lookups walk rings of cells
  * outwards until nothing nearer can remain.
  */
 import { COORDINATE_SCALE, EdgeFlag, NO_INDEX } from '../../../datapack/pack-layout.js';
@@ -9,7 +9,7 @@ import type { MapPack } from '../../../datapack/map-pack.js';
 import { EARTH_RADIUS_M } from '../../graph/geodesy.js';
 
 const RAD = Math.PI / 180;
-const TARGET_CELL_METERS = 150;
+const TARGET_CELL_METERS = 50;
 /** Upper bound on cells so a country-sized pack stays within a few tens of MiB. */
 const MAX_CELLS = 4_000_000;
 
