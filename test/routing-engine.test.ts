@@ -67,7 +67,7 @@ describe.each([
       { numRuns: 1000, seed: 20261123 },
     );
     expect(routed).toBeGreaterThan(500);
-  });
+  }, 120_000);
 });
 
 describe('real one-ways and turn restrictions', () => {
