@@ -8,7 +8,8 @@
 import type { MapPack } from '../../../datapack/map-pack.js';
 import type { Costing, LegPath } from '../leg-path.js';
 import { bearingAlong, sideOf, turnDegree, type LonLat } from './geometry.js';
-import { isFerry, isHighway, isLink, isRoundabout, JunctionReader, costingModeBit, type Junction } from './junction.js';
+import { isFerry, isHighway, isLink, isRoundabout, JunctionReader, type Junction } from './junction.js';
+import { costingMode } from './costing-modes.js';
 import { ManeuverType, type ManeuverTypeCode } from './maneuver-types.js';
 import { sameRoadName, wayUnnamed } from './street-names.js';
 import { exitType, forkType, isTurnType, isUturnDegree, mergeType, rampType, STRAIGHT_DEVIATION, turnType } from './turn-classes.js';
@@ -64,7 +65,7 @@ export function buildManeuverDrafts(pack: MapPack, leg: LegPath, costing: Costin
   const context: BuildContext = {
     pack,
     leg,
-    junctions: new JunctionReader(pack, costingModeBit(costing)),
+    junctions: new JunctionReader(pack, costingMode(costing).accessBit),
     edgeWay: (index) => s['graph.edgeWay'][edges[index]!]!,
     edgeFlags: (index) => s['graph.edgeFlags'][edges[index]!]!,
     edgeClass: (index) => s['ways.class'][s['graph.edgeWay'][edges[index]!]!]!,

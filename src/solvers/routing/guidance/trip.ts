@@ -11,31 +11,9 @@ import type { Costing } from '../leg-path.js';
 import { buildTripLeg, tripSummary, type LegSettings } from './leg-assembly.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import type { DistanceUnits } from './narrative/distance-phrases.js';
-import type { TravelModeName } from './narrative/phrase-input.js';
+import { costingMode } from './costing-modes.js';
 import { narrativeLanguage } from './street-names.js';
 import { MAX_LANE_LOOKUPS, type GuidanceLeg, type Trip, type TripLocation, type TripOptions } from './trip-types.js';
-
-/** Valhalla's `travel_mode` and `travel_type` for each costing. */
-export function travelModeOf(costing: Costing): { mode: TravelModeName; type: string } {
-  switch (costing) {
-    case 'pedestrian':
-      return { mode: 'pedestrian', type: 'foot' };
-    case 'wheelchair':
-      return { mode: 'pedestrian', type: 'wheelchair' };
-    case 'bicycle':
-      return { mode: 'bicycle', type: 'hybrid' };
-    case 'motor_scooter':
-      return { mode: 'drive', type: 'motor_scooter' };
-    case 'bus':
-      return { mode: 'drive', type: 'bus' };
-    case 'taxi':
-      return { mode: 'drive', type: 'taxi' };
-    case 'truck':
-      return { mode: 'drive', type: 'truck' };
-    default:
-      return { mode: 'drive', type: 'car' };
-  }
-}
 
 /** `kilometers` unless miles were asked for (`miles` or `mi`). */
 export function distanceUnits(units: TripOptions['units']): DistanceUnits {
@@ -56,7 +34,7 @@ export function buildTrip(pack: MapPack, legs: GuidanceLeg[], options: TripOptio
   if (legs.length === 0) throw new RangeError('buildTrip needs at least one leg');
   const costing = options.costing ?? 'auto';
   const units = distanceUnits(options.units);
-  const { mode, type } = travelModeOf(costing);
+  const { mode, type } = costingMode(costing);
   const settings: LegSettings = {
     language: narrativeLanguage(options.language),
     units,
