@@ -161,6 +161,8 @@ describe('start, destination, units, languages', () => {
     expect(names('en-US')).toContain('Al Tayaran Street');
     expect(names('en-US')).toContain('Al Nasr Road');
     expect(names('fr-FR')).toEqual(names('en-US'));
+    expect(trip(leg, { language: 'fr-FR' }).language).toBe('en-US');
+    expect(trip(leg, { language: 'en-GB' }).language).toBe('en-GB');
     const arabic = trip(leg, { language: 'ar' });
     expect(arabic.language).toBe('ar');
     expect(arabic.legs[0]!.maneuvers[0]!.instruction).toMatch(/^اتجه (شمالًا|جنوبًا|شرقًا|غربًا|نحو \S+ \S+) على شارع الطيران\.$/);

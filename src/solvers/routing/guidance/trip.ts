@@ -27,7 +27,8 @@ export function distanceUnits(units: TripOptions['units']): DistanceUnits {
  * @param legs one {@link GuidanceLeg} per pair of consecutive break locations, in order; at least one
  * @param options narrative language (default `en-US`), units (default `kilometers`), costing (default
  *   `auto`), `includeLanes`, `includeAttributes`
- * @returns Valhalla's trip object; `language` echoes the requested tag, `units` is `kilometers` or `miles`
+ * @returns Valhalla's trip object; `language` echoes an `en*`/`ar*` tag (anything else was written in, and says,
+ *   `en-US`); `units` is `kilometers` or `miles`
  * @throws RangeError when `legs` is empty
  */
 export function buildTrip(pack: MapPack, legs: GuidanceLeg[], options: TripOptions = {}): Trip {
@@ -53,8 +54,14 @@ export function buildTrip(pack: MapPack, legs: GuidanceLeg[], options: TripOptio
     status_message: 'Found route between points',
     status: 0,
     units,
-    language: options.language ?? 'en-US',
+    language: echoedLanguage(options.language),
   };
+}
+
+/** The language the narrative is in: the caller's `ar*`/`en*` tag as given, anything else `en-US` (what was written). */
+export function echoedLanguage(language: string | undefined): string {
+  if (!language) return 'en-US';
+  return narrativeLanguage(language) === 'ar' || /^en(?:$|[-_])/i.test(language) ? language : 'en-US';
 }
 
 function sideOfStreet(type: number | undefined): 'left' | 'right' | undefined {
