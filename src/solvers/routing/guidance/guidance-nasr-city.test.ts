@@ -120,6 +120,10 @@ describe('the roundabout (way 947628159)', () => {
     expect(enter.roundabout_exit_count).toBe(count);
     expect(enter.instruction).toMatch(new RegExp(`^Enter the roundabout and take the ${ordinal} exit onto Al (Batrawi|Ryadah) Street\\.$`));
     expect(english[english.indexOf(enter) + 1]!.type).toBe(T.roundaboutExit);
+    // The approach is short: the start announces the roundabout with it (verbal multi-cue).
+    expect(english[0]!.verbal_multi_cue).toBe(true);
+    expect(english[0]!.verbal_pre_transition_instruction).toMatch(new RegExp(`^Drive north on Al Ryadah Street\\. Then, in \\d+ meters, enter the roundabout and take the ${ordinal} exit`));
+    expect(enter.verbal_multi_cue).toBeUndefined();
     const arabic = trip(leg, { language: 'ar-EG' }).legs[0]!.maneuvers.find((maneuver) => maneuver.type === T.roundaboutEnter)!;
     expect(arabic.instruction).toMatch(new RegExp(`^عند الدوّار، اسلك المخرج ${arabicOrdinal} إلى شارع (البطراوي|الرياضة)\\.$`));
   });

@@ -14,7 +14,7 @@ import { buildLegGeometry } from './leg-geometry.js';
 import { buildManeuverDrafts, type ManeuverDraft } from './maneuver-builder.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import { METERS_PER_MILE, type DistanceUnits } from './narrative/distance-phrases.js';
-import { alertDistance, maneuverPhrases } from './narrative/narrative.js';
+import { alertDistance, maneuverPhrases, MULTI_CUE_SECONDS, multiCue } from './narrative/narrative.js';
 import type { TravelModeName } from './narrative/phrase-input.js';
 import { wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
 import type { GuidanceLeg, TripLeg, TripManeuver, TripSign, TripSummary } from './trip-types.js';
@@ -147,6 +147,15 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
     }
     return maneuver;
   });
+
+  // A short maneuver announces the next one with it (the traveller has no time for two announcements).
+  for (let index = 0; index + 1 < maneuvers.length; index++) {
+    // A roundabout entry already names the exit road the next maneuver leaves on.
+    if (seconds[index]! >= MULTI_CUE_SECONDS || DESTINATION_TYPES.has(maneuvers[index]!.type) || maneuvers[index]!.type === T.roundaboutEnter) continue;
+    const current = maneuvers[index]!;
+    current.verbal_pre_transition_instruction = multiCue(settings.language, current.verbal_pre_transition_instruction, maneuvers[index + 1]!.verbal_transition_alert_instruction);
+    current.verbal_multi_cue = true;
+  }
 
   const allFlags = leg.edges.reduce((flags, edge) => flags | s['graph.edgeFlags'][edge]!, 0);
   const summary = legSummary(geometry.points, {
