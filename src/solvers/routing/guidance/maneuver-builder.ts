@@ -227,16 +227,23 @@ function ordinary(context: BuildContext, index: number, junction: Junction): Dec
   let absorbUntil: number | undefined;
   let staysOnRoad = same;
   // The inside of a junction (a median crossing between two carriageways): two turns the same way are one.
+  // The short middle piece must be part of the junction (unnamed, or part of one of the two roads), and two
+  // turns that add up to a reversal are a U-turn only back onto the same road (else they are two turns
+  // around a block).
   const edgeMeters = pack.sections['graph.edgeLength'][leg.edges[index]!]!;
-  if (isTurnType(type) && edgeMeters < INTERNAL_EDGE_METERS && index + 1 < leg.edges.length && !isLink(context.edgeFlags(index + 1)) && !isRoundabout(context.edgeFlags(index + 1))) {
-    const second = junctions.read(leg.edges[index]!, leg.edges[index + 1]!);
+  const next = index + 1;
+  if (isTurnType(type) && edgeMeters < INTERNAL_EDGE_METERS && next < leg.edges.length && !isLink(context.edgeFlags(next)) && !isRoundabout(context.edgeFlags(next))) {
+    const internal = wayUnnamed(pack, context.edgeWay(index)) || sameRoad(context, index, index - 1) || sameRoad(context, index, next);
+    const second = junctions.read(leg.edges[index]!, leg.edges[next]!);
     const sameSide = Math.sign(taken.degree - 180) === Math.sign(second.taken.degree - 180);
-    if (second.taken.deviation > SECOND_TURN_DEVIATION && sameSide) {
-      degree = turnDegree(junction.inBearing, second.outBearing);
+    const total = turnDegree(junction.inBearing, second.outBearing);
+    const backOnRoad = sameRoad(context, index - 1, next);
+    if (internal && second.taken.deviation > SECOND_TURN_DEVIATION && sameSide && (!isUturnDegree(total) || backOnRoad)) {
+      degree = total;
       type = turnType(degree, taken.degree < 180 ? 'right' : 'left');
-      way = context.edgeWay(index + 1);
-      staysOnRoad = sameRoad(context, index - 1, index + 1);
-      absorbUntil = index + 2;
+      way = context.edgeWay(next);
+      staysOnRoad = backOnRoad;
+      absorbUntil = next + 1;
     }
   }
   return { draft: make(context, index, type, junction, { way, degree, staysOnRoad }), ...(absorbUntil ? { absorbUntil } : {}) };
