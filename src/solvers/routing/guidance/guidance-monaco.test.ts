@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../../../datapack/map-pack.js';
-import { EdgeFlag, TravelMode } from '../../../datapack/pack-layout.js';
+import { EdgeFlag, ROAD_CLASSES, TravelMode } from '../../../datapack/pack-layout.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import { locationOnEdge, shortestLeg } from './test-support/shortest-path.js';
 import { removeTestPacks, testPack, wayEdges } from './test-support/test-packs.js';
@@ -51,5 +51,32 @@ describe('Monaco', () => {
     expect(trip.summary.has_toll).toBe(true);
     expect(trip.legs[0]!.maneuvers[0]!.toll).toBe(true);
     expect(trip.legs[0]!.maneuvers[0]!.verbal_post_transition_instruction).toMatch(/feet|mile/);
+  });
+});
+
+describe('unnamed paths', () => {
+  it('calls an unnamed footway "the walkway" / "ممر المشاة" in the narrative but leaves street_names empty', () => {
+    const s = pack.sections;
+    // A route on foot that turns onto unnamed footways: look for one among Monaco's footways.
+    const footways: number[] = [];
+    for (let edge = 0; edge < pack.edgeCount; edge++) {
+      const way = s['graph.edgeWay'][edge]!;
+      if (ROAD_CLASSES[s['ways.class'][way]!] === 'footway' && s['ways.name'][way] === 0 && s['graph.edgeLength'][edge]! > 30 && s['graph.edgeAccess'][edge]! & TravelMode.foot) footways.push(edge);
+    }
+    let checked = 0;
+    for (const edge of footways) {
+      const source = s['graph.edgeSource'][edge]!;
+      const into = [...Array(pack.edgeCount).keys()].find((other) => s['graph.edgeTarget'][other] === source && s['ways.name'][s['graph.edgeWay'][other]!] !== 0 && s['graph.edgeAccess'][other]! & TravelMode.foot);
+      if (into === undefined) continue;
+      const leg = shortestLeg(pack, locationOnEdge(pack, into, 0.5), locationOnEdge(pack, edge, 0.5), TravelMode.foot);
+      if (!leg || leg.edges.length !== 2) continue;
+      const english = buildTrip(pack, [leg], { costing: 'pedestrian' }).legs[0]!.maneuvers;
+      if (english.length !== 3) continue;
+      expect(english[1]!.instruction).toMatch(/onto the walkway\.$/);
+      expect(english[1]!.street_names).toBeUndefined();
+      expect(buildTrip(pack, [leg], { costing: 'pedestrian', language: 'ar' }).legs[0]!.maneuvers[1]!.instruction).toMatch(/إلى ممر المشاة\.$/);
+      if (++checked === 3) break;
+    }
+    expect(checked).toBe(3);
   });
 });

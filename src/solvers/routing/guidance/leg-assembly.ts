@@ -16,7 +16,7 @@ import { ManeuverType as T } from './maneuver-types.js';
 import { METERS_PER_MILE, type DistanceUnits } from './narrative/distance-phrases.js';
 import { alertDistance, maneuverPhrases, MULTI_CUE_SECONDS, multiCue } from './narrative/narrative.js';
 import type { TravelModeName } from './narrative/phrase-input.js';
-import { wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
+import { spokenNames, wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
 import type { GuidanceLeg, TripLeg, TripManeuver, TripSign, TripSummary } from './trip-types.js';
 
 export interface LegSettings {
@@ -95,8 +95,8 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
     const phrases = maneuverPhrases(settings.language, {
       type: draft.type,
       mode: settings.mode,
-      streetNames,
-      previousNames: draft.previousWay === undefined ? [] : wayStreetNames(pack, draft.previousWay, settings.language),
+      streetNames: isDestination ? [] : spokenNames(pack, draft.way, settings.language),
+      previousNames: draft.previousWay === undefined ? [] : spokenNames(pack, draft.previousWay, settings.language),
       staysOnRoad: draft.staysOnRoad ?? false,
       cardinal: cardinalOf(draft.bearing ?? 0),
       roundaboutExitCount: draft.roundaboutExitCount ?? 0,
