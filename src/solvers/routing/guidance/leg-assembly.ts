@@ -77,6 +77,11 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
     return total;
   };
   const meters = drafts.map((draft) => sumOver(draft, leg.edgeMeters, undefined));
+  /** The draft's first edge with distance travelled on it (a location on a node leaves an untravelled edge). */
+  const firstTravelled = (draft: ManeuverDraft): number => {
+    for (let index = draft.firstEdge; index <= draft.lastEdge; index++) if (leg.edgeMeters[index]! > 0.01) return index;
+    return draft.firstEdge;
+  };
   const seconds = drafts.map((draft) => sumOver(draft, leg.edgeSeconds, leg.turnSeconds));
   const costs = leg.edgeCost ? drafts.map((draft) => sumOver(draft, leg.edgeCost, leg.turnCost)) : seconds;
   const perUnit = unitMeters(settings.units);
@@ -122,7 +127,7 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
       travel_type: settings.travelType,
     };
     if (!isDestination && draft.firstEdge <= draft.lastEdge) {
-      const firstWay = s['graph.edgeWay'][leg.edges[draft.firstEdge]!]!;
+      const firstWay = s['graph.edgeWay'][leg.edges[firstTravelled(draft)]!]!;
       if (firstWay !== draft.way) {
         const begin = wayStreetNames(pack, firstWay, settings.language);
         if (begin.length) maneuver.begin_street_names = begin;
@@ -141,7 +146,7 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
       if (lanes) maneuver.lanes = lanes;
     }
     if (settings.includeAttributes) {
-      const way = isDestination ? draft.way : s['graph.edgeWay'][leg.edges[draft.firstEdge]!]!;
+      const way = isDestination ? draft.way : s['graph.edgeWay'][leg.edges[firstTravelled(draft)]!]!;
       const limit = s['ways.maxspeed'][way] ?? 0;
       maneuver.speed_limit = limit > 0 ? limit : null;
     }

@@ -47,6 +47,8 @@ export const SIDE_OF_STREET_METERS = 5;
 export const TURN_CHANNEL_METERS = 250;
 /** An edge shorter than this between two same-direction turns is the inside of a junction (a median crossing). */
 export const INTERNAL_EDGE_METERS = 35;
+/** Travelled metres below which an edge of the leg counts as not travelled (a location on its end node). */
+const ZERO_METERS = 0.01;
 /** The second turn of such a pair counts from this many degrees off straight. */
 const SECOND_TURN_DEVIATION = 15;
 
@@ -70,12 +72,18 @@ export function buildManeuverDrafts(pack: MapPack, leg: LegPath, costing: Costin
     edgeFlags: (index) => s['graph.edgeFlags'][edges[index]!]!,
     edgeClass: (index) => s['ways.class'][s['graph.edgeWay'][edges[index]!]!]!,
   };
+  // A location exactly on a node gives a first (or last) edge with nothing travelled on it: the leg really
+  // starts (ends) on the next (previous) edge, and the junction there is no maneuver.
+  let first = 0;
+  while (first + 1 < edges.length && !(leg.edgeMeters[first]! > ZERO_METERS)) first++;
+  let last = edges.length - 1;
+  while (last > first && !(leg.edgeMeters[last]! > ZERO_METERS)) last--;
   const drafts: ManeuverDraft[] = [];
-  if (edges.length > 0) drafts.push(startDraft(context, legShape));
+  if (edges.length > 0) drafts.push(startDraft(context, legShape, first));
   let skipUntil = 0;
   for (let index = 1; index < edges.length; index++) {
     const current = drafts[drafts.length - 1]!;
-    if (index < skipUntil) {
+    if (index < skipUntil || index <= first || index > last) {
       current.lastEdge = index;
       continue;
     }
@@ -90,12 +98,12 @@ export function buildManeuverDrafts(pack: MapPack, leg: LegPath, costing: Costin
   return drafts;
 }
 
-function startDraft(context: BuildContext, legShape: LonLat[]): ManeuverDraft {
+function startDraft(context: BuildContext, legShape: LonLat[], first: number): ManeuverDraft {
   const { leg } = context;
-  const bearing = bearingAlong(legShape) ?? context.junctions.outBearing(leg.edges[0]!);
+  const bearing = bearingAlong(legShape) ?? context.junctions.outBearing(leg.edges[first]!);
   const side = leg.origin.snapDistanceMeters > SIDE_OF_STREET_METERS ? sideOf([leg.origin.snappedLon, leg.origin.snappedLat], bearing, [leg.origin.lon, leg.origin.lat]) : undefined;
   const type = side === 'right' ? ManeuverType.startRight : side === 'left' ? ManeuverType.startLeft : ManeuverType.start;
-  return { type, firstEdge: 0, lastEdge: 0, way: context.edgeWay(0), degree: 0, bearing, ...(side ? { side } : {}) };
+  return { type, firstEdge: 0, lastEdge: 0, way: context.edgeWay(first), degree: 0, bearing, ...(side ? { side } : {}) };
 }
 
 function destinationDraft(context: BuildContext, legShape: LonLat[]): ManeuverDraft {
