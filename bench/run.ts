@@ -3,12 +3,14 @@ import { runEdgeBenchmark } from './edge.js';
 import { runKeysBenchmark } from './keys.js';
 import { runIngestBenchmark } from './ingest.js';
 import { runRoutingBenchmark } from './routing.js';
+import { runGuidanceBenchmark } from './guidance.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
   keys: runKeysBenchmark,
   ingest: runIngestBenchmark,
   routing: runRoutingBenchmark,
+  guidance: runGuidanceBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -47,7 +47,7 @@ function junctionEdges(fromWay: number, toWay: number): [number, number] {
 }
 
 describe('turns at real junctions', () => {
-  it('turns right from Ahmed Hussein Heikal (way 25584523) onto Samir Hashem Street (way 25584591)', () => {
+  it('turns right from Al Doctor Ezzat Salama Street (way 25584523) onto Samir Hashem Street (way 25584591)', () => {
     const [into, out] = junctionEdges(25584523, 25584591);
     const english = trip(legBetween(into, out));
     const maneuvers = english.legs[0]!.maneuvers;
@@ -58,6 +58,21 @@ describe('turns at real junctions', () => {
     const turn = arabic.legs[0]!.maneuvers[1]!;
     expect(turn.street_names).toEqual([pack.strings.get(pack.sections['ways.nameAr'][pack.sections['graph.edgeWay'][out]!]!)]);
     expect(turn.instruction).toBe(`انعطف يمينًا إلى ${turn.street_names![0]}.`);
+  });
+
+  it('makes no maneuver at a junction the leg only touches (a location exactly on the node)', () => {
+    const [into, out] = junctionEdges(25584523, 25584591);
+    const fromNode = shortestLeg(pack, locationOnEdge(pack, into, 1), locationOnEdge(pack, out, 0.5))!;
+    expect(fromNode.edges).toEqual([into, out]);
+    const starting = trip(fromNode).legs[0]!.maneuvers;
+    expect(starting.map((maneuver) => maneuver.type)).toEqual([T.start, T.destination]);
+    expect(starting[0]!.street_names).toEqual(['Samir Hashem Street']);
+    expect(starting[0]!.begin_street_names).toBeUndefined();
+    const toNode = shortestLeg(pack, locationOnEdge(pack, into, 0.5), locationOnEdge(pack, out, 0))!;
+    expect(toNode.edges).toEqual([into, out]);
+    const ending = trip(toNode).legs[0]!.maneuvers;
+    expect(ending.map((maneuver) => maneuver.type)).toEqual([T.start, T.destination]);
+    expect(ending[0]!.street_names).toEqual(['Al Doctor Ezzat Salama Street']);
   });
 
   it('turns left from way 32690576 onto Nabil Khalil Street (way 28581388), and right the other way round', () => {
@@ -120,6 +135,10 @@ describe('the roundabout (way 947628159)', () => {
     expect(enter.roundabout_exit_count).toBe(count);
     expect(enter.instruction).toMatch(new RegExp(`^Enter the roundabout and take the ${ordinal} exit onto Al (Batrawi|Ryadah) Street\\.$`));
     expect(english[english.indexOf(enter) + 1]!.type).toBe(T.roundaboutExit);
+    // The approach is short: the start announces the roundabout with it (verbal multi-cue).
+    expect(english[0]!.verbal_multi_cue).toBe(true);
+    expect(english[0]!.verbal_pre_transition_instruction).toMatch(new RegExp(`^Drive north on Al Ryadah Street\\. Then, in \\d+ meters, enter the roundabout and take the ${ordinal} exit`));
+    expect(enter.verbal_multi_cue).toBeUndefined();
     const arabic = trip(leg, { language: 'ar-EG' }).legs[0]!.maneuvers.find((maneuver) => maneuver.type === T.roundaboutEnter)!;
     expect(arabic.instruction).toMatch(new RegExp(`^عند الدوّار، اسلك المخرج ${arabicOrdinal} إلى شارع (البطراوي|الرياضة)\\.$`));
   });
@@ -161,6 +180,8 @@ describe('start, destination, units, languages', () => {
     expect(names('en-US')).toContain('Al Tayaran Street');
     expect(names('en-US')).toContain('Al Nasr Road');
     expect(names('fr-FR')).toEqual(names('en-US'));
+    expect(trip(leg, { language: 'fr-FR' }).language).toBe('en-US');
+    expect(trip(leg, { language: 'en-GB' }).language).toBe('en-GB');
     const arabic = trip(leg, { language: 'ar' });
     expect(arabic.language).toBe('ar');
     expect(arabic.legs[0]!.maneuvers[0]!.instruction).toMatch(/^اتجه (شمالًا|جنوبًا|شرقًا|غربًا|نحو \S+ \S+) على شارع الطيران\.$/);

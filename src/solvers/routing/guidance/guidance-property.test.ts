@@ -64,8 +64,8 @@ describe.each(['nasrCity', 'monaco'])('random trips on %s', (name) => {
           return true;
         },
       ),
-      { numRuns: 150, seed: 20261123 },
+      { numRuns: 100, seed: 20261123 },
     );
-    expect(routed).toBeGreaterThan(50);
+    expect(routed).toBeGreaterThan(40);
   });
 });

@@ -5,31 +5,8 @@
  * degree, class and flags). Maneuver classification works on these.
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
-import { EdgeFlag, NO_INDEX, TravelMode } from '../../../datapack/pack-layout.js';
-import type { Costing } from '../leg-path.js';
+import { EdgeFlag, NO_INDEX } from '../../../datapack/pack-layout.js';
 import { bearingAlong, bearingArriving, deviationFromStraight, turnDegree } from './geometry.js';
-
-/** The access bit of each costing. */
-export function costingModeBit(costing: Costing): number {
-  switch (costing) {
-    case 'pedestrian':
-      return TravelMode.foot;
-    case 'wheelchair':
-      return TravelMode.wheelchair;
-    case 'bicycle':
-      return TravelMode.bicycle;
-    case 'motor_scooter':
-      return TravelMode.motorScooter;
-    case 'truck':
-      return TravelMode.truck;
-    case 'bus':
-      return TravelMode.bus;
-    case 'taxi':
-      return TravelMode.taxi;
-    default:
-      return TravelMode.car;
-  }
-}
 
 export interface JunctionBranch {
   edge: number;

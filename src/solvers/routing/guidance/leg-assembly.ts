@@ -14,9 +14,9 @@ import { buildLegGeometry } from './leg-geometry.js';
 import { buildManeuverDrafts, type ManeuverDraft } from './maneuver-builder.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import { METERS_PER_MILE, type DistanceUnits } from './narrative/distance-phrases.js';
-import { alertDistance, maneuverPhrases } from './narrative/narrative.js';
+import { alertDistance, maneuverPhrases, MULTI_CUE_SECONDS, multiCue } from './narrative/narrative.js';
 import type { TravelModeName } from './narrative/phrase-input.js';
-import { wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
+import { spokenNames, wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
 import type { GuidanceLeg, TripLeg, TripManeuver, TripSign, TripSummary } from './trip-types.js';
 
 export interface LegSettings {
@@ -77,6 +77,11 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
     return total;
   };
   const meters = drafts.map((draft) => sumOver(draft, leg.edgeMeters, undefined));
+  /** The draft's first edge with distance travelled on it (a location on a node leaves an untravelled edge). */
+  const firstTravelled = (draft: ManeuverDraft): number => {
+    for (let index = draft.firstEdge; index <= draft.lastEdge; index++) if (leg.edgeMeters[index]! > 0.01) return index;
+    return draft.firstEdge;
+  };
   const seconds = drafts.map((draft) => sumOver(draft, leg.edgeSeconds, leg.turnSeconds));
   const costs = leg.edgeCost ? drafts.map((draft) => sumOver(draft, leg.edgeCost, leg.turnCost)) : seconds;
   const perUnit = unitMeters(settings.units);
@@ -95,8 +100,8 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
     const phrases = maneuverPhrases(settings.language, {
       type: draft.type,
       mode: settings.mode,
-      streetNames,
-      previousNames: draft.previousWay === undefined ? [] : wayStreetNames(pack, draft.previousWay, settings.language),
+      streetNames: isDestination ? [] : spokenNames(pack, draft.way, settings.language),
+      previousNames: draft.previousWay === undefined ? [] : spokenNames(pack, draft.previousWay, settings.language),
       staysOnRoad: draft.staysOnRoad ?? false,
       cardinal: cardinalOf(draft.bearing ?? 0),
       roundaboutExitCount: draft.roundaboutExitCount ?? 0,
@@ -122,7 +127,7 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
       travel_type: settings.travelType,
     };
     if (!isDestination && draft.firstEdge <= draft.lastEdge) {
-      const firstWay = s['graph.edgeWay'][leg.edges[draft.firstEdge]!]!;
+      const firstWay = s['graph.edgeWay'][leg.edges[firstTravelled(draft)]!]!;
       if (firstWay !== draft.way) {
         const begin = wayStreetNames(pack, firstWay, settings.language);
         if (begin.length) maneuver.begin_street_names = begin;
@@ -141,12 +146,21 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
       if (lanes) maneuver.lanes = lanes;
     }
     if (settings.includeAttributes) {
-      const way = isDestination ? draft.way : s['graph.edgeWay'][leg.edges[draft.firstEdge]!]!;
+      const way = isDestination ? draft.way : s['graph.edgeWay'][leg.edges[firstTravelled(draft)]!]!;
       const limit = s['ways.maxspeed'][way] ?? 0;
       maneuver.speed_limit = limit > 0 ? limit : null;
     }
     return maneuver;
   });
+
+  // A short maneuver announces the next one with it (the traveller has no time for two announcements).
+  for (let index = 0; index + 1 < maneuvers.length; index++) {
+    // A roundabout entry already names the exit road the next maneuver leaves on.
+    if (seconds[index]! >= MULTI_CUE_SECONDS || DESTINATION_TYPES.has(maneuvers[index]!.type) || maneuvers[index]!.type === T.roundaboutEnter) continue;
+    const current = maneuvers[index]!;
+    current.verbal_pre_transition_instruction = multiCue(settings.language, current.verbal_pre_transition_instruction, maneuvers[index + 1]!.verbal_transition_alert_instruction);
+    current.verbal_multi_cue = true;
+  }
 
   const allFlags = leg.edges.reduce((flags, edge) => flags | s['graph.edgeFlags'][edge]!, 0);
   const summary = legSummary(geometry.points, {

@@ -8,7 +8,8 @@
 import type { MapPack } from '../../../datapack/map-pack.js';
 import type { Costing, LegPath } from '../leg-path.js';
 import { bearingAlong, sideOf, turnDegree, type LonLat } from './geometry.js';
-import { isFerry, isHighway, isLink, isRoundabout, JunctionReader, costingModeBit, type Junction } from './junction.js';
+import { isFerry, isHighway, isLink, isRoundabout, JunctionReader, type Junction } from './junction.js';
+import { costingMode } from './costing-modes.js';
 import { ManeuverType, type ManeuverTypeCode } from './maneuver-types.js';
 import { sameRoadName, wayUnnamed } from './street-names.js';
 import { exitType, forkType, isTurnType, isUturnDegree, mergeType, rampType, STRAIGHT_DEVIATION, turnType } from './turn-classes.js';
@@ -46,6 +47,8 @@ export const SIDE_OF_STREET_METERS = 5;
 export const TURN_CHANNEL_METERS = 250;
 /** An edge shorter than this between two same-direction turns is the inside of a junction (a median crossing). */
 export const INTERNAL_EDGE_METERS = 35;
+/** Travelled metres below which an edge of the leg counts as not travelled (a location on its end node). */
+const ZERO_METERS = 0.01;
 /** The second turn of such a pair counts from this many degrees off straight. */
 const SECOND_TURN_DEVIATION = 15;
 
@@ -64,17 +67,23 @@ export function buildManeuverDrafts(pack: MapPack, leg: LegPath, costing: Costin
   const context: BuildContext = {
     pack,
     leg,
-    junctions: new JunctionReader(pack, costingModeBit(costing)),
+    junctions: new JunctionReader(pack, costingMode(costing).accessBit),
     edgeWay: (index) => s['graph.edgeWay'][edges[index]!]!,
     edgeFlags: (index) => s['graph.edgeFlags'][edges[index]!]!,
     edgeClass: (index) => s['ways.class'][s['graph.edgeWay'][edges[index]!]!]!,
   };
+  // A location exactly on a node gives a first (or last) edge with nothing travelled on it: the leg really
+  // starts (ends) on the next (previous) edge, and the junction there is no maneuver.
+  let first = 0;
+  while (first + 1 < edges.length && !(leg.edgeMeters[first]! > ZERO_METERS)) first++;
+  let last = edges.length - 1;
+  while (last > first && !(leg.edgeMeters[last]! > ZERO_METERS)) last--;
   const drafts: ManeuverDraft[] = [];
-  if (edges.length > 0) drafts.push(startDraft(context, legShape));
+  if (edges.length > 0) drafts.push(startDraft(context, legShape, first));
   let skipUntil = 0;
   for (let index = 1; index < edges.length; index++) {
     const current = drafts[drafts.length - 1]!;
-    if (index < skipUntil) {
+    if (index < skipUntil || index <= first || index > last) {
       current.lastEdge = index;
       continue;
     }
@@ -89,12 +98,12 @@ export function buildManeuverDrafts(pack: MapPack, leg: LegPath, costing: Costin
   return drafts;
 }
 
-function startDraft(context: BuildContext, legShape: LonLat[]): ManeuverDraft {
+function startDraft(context: BuildContext, legShape: LonLat[], first: number): ManeuverDraft {
   const { leg } = context;
-  const bearing = bearingAlong(legShape) ?? context.junctions.outBearing(leg.edges[0]!);
+  const bearing = bearingAlong(legShape) ?? context.junctions.outBearing(leg.edges[first]!);
   const side = leg.origin.snapDistanceMeters > SIDE_OF_STREET_METERS ? sideOf([leg.origin.snappedLon, leg.origin.snappedLat], bearing, [leg.origin.lon, leg.origin.lat]) : undefined;
   const type = side === 'right' ? ManeuverType.startRight : side === 'left' ? ManeuverType.startLeft : ManeuverType.start;
-  return { type, firstEdge: 0, lastEdge: 0, way: context.edgeWay(0), degree: 0, bearing, ...(side ? { side } : {}) };
+  return { type, firstEdge: 0, lastEdge: 0, way: context.edgeWay(first), degree: 0, bearing, ...(side ? { side } : {}) };
 }
 
 function destinationDraft(context: BuildContext, legShape: LonLat[]): ManeuverDraft {
@@ -226,16 +235,23 @@ function ordinary(context: BuildContext, index: number, junction: Junction): Dec
   let absorbUntil: number | undefined;
   let staysOnRoad = same;
   // The inside of a junction (a median crossing between two carriageways): two turns the same way are one.
+  // The short middle piece must be part of the junction (unnamed, or part of one of the two roads), and two
+  // turns that add up to a reversal are a U-turn only back onto the same road (else they are two turns
+  // around a block).
   const edgeMeters = pack.sections['graph.edgeLength'][leg.edges[index]!]!;
-  if (isTurnType(type) && edgeMeters < INTERNAL_EDGE_METERS && index + 1 < leg.edges.length && !isLink(context.edgeFlags(index + 1)) && !isRoundabout(context.edgeFlags(index + 1))) {
-    const second = junctions.read(leg.edges[index]!, leg.edges[index + 1]!);
+  const next = index + 1;
+  if (isTurnType(type) && edgeMeters < INTERNAL_EDGE_METERS && next < leg.edges.length && !isLink(context.edgeFlags(next)) && !isRoundabout(context.edgeFlags(next))) {
+    const internal = wayUnnamed(pack, context.edgeWay(index)) || sameRoad(context, index, index - 1) || sameRoad(context, index, next);
+    const second = junctions.read(leg.edges[index]!, leg.edges[next]!);
     const sameSide = Math.sign(taken.degree - 180) === Math.sign(second.taken.degree - 180);
-    if (second.taken.deviation > SECOND_TURN_DEVIATION && sameSide) {
-      degree = turnDegree(junction.inBearing, second.outBearing);
+    const total = turnDegree(junction.inBearing, second.outBearing);
+    const backOnRoad = sameRoad(context, index - 1, next);
+    if (internal && second.taken.deviation > SECOND_TURN_DEVIATION && sameSide && (!isUturnDegree(total) || backOnRoad)) {
+      degree = total;
       type = turnType(degree, taken.degree < 180 ? 'right' : 'left');
-      way = context.edgeWay(index + 1);
-      staysOnRoad = sameRoad(context, index - 1, index + 1);
-      absorbUntil = index + 2;
+      way = context.edgeWay(next);
+      staysOnRoad = backOnRoad;
+      absorbUntil = next + 1;
     }
   }
   return { draft: make(context, index, type, junction, { way, degree, staysOnRoad }), ...(absorbUntil ? { absorbUntil } : {}) };

@@ -5,6 +5,7 @@
  * tagged (they are codes, not words).
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
+import { ROAD_CLASSES } from '../../../datapack/pack-layout.js';
 import { containsArabic, transliterateArabic } from './transliterate.js';
 
 /** The narrative languages guidance writes. */
@@ -74,4 +75,21 @@ function splitList(text: string): string[] {
     .split(';')
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
+}
+
+/** What the narrative calls an unnamed path, as Valhalla does ("Turn right onto the walkway."). */
+const GENERIC_NAMES: Partial<Record<(typeof ROAD_CLASSES)[number], Record<NarrativeLanguage, string>>> = {
+  footway: { en: 'the walkway', ar: 'ممر المشاة' },
+  pedestrian: { en: 'the walkway', ar: 'ممر المشاة' },
+  path: { en: 'the path', ar: 'الممر' },
+  steps: { en: 'the stairs', ar: 'الدرج' },
+  cycleway: { en: 'the cycleway', ar: 'مسار الدراجات' },
+};
+
+/** The names the narrative says: the street names, else the generic name of an unnamed path (walkway, stairs…). */
+export function spokenNames(pack: MapPack, way: number, language: NarrativeLanguage): string[] {
+  const names = wayStreetNames(pack, way, language);
+  if (names.length) return names;
+  const generic = GENERIC_NAMES[ROAD_CLASSES[pack.sections['ways.class'][way]!]!]?.[language];
+  return generic ? [generic] : [];
 }

@@ -48,6 +48,8 @@ export interface TripManeuver {
   verbal_transition_alert_instruction: string;
   verbal_pre_transition_instruction: string;
   verbal_post_transition_instruction?: string;
+  /** True when `verbal_pre_transition_instruction` also announces the next maneuver (this one is short). */
+  verbal_multi_cue?: true;
   street_names?: string[];
   begin_street_names?: string[];
   /** Seconds, 3 decimals. */

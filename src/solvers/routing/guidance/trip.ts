@@ -11,31 +11,9 @@ import type { Costing } from '../leg-path.js';
 import { buildTripLeg, tripSummary, type LegSettings } from './leg-assembly.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import type { DistanceUnits } from './narrative/distance-phrases.js';
-import type { TravelModeName } from './narrative/phrase-input.js';
+import { costingMode } from './costing-modes.js';
 import { narrativeLanguage } from './street-names.js';
 import { MAX_LANE_LOOKUPS, type GuidanceLeg, type Trip, type TripLocation, type TripOptions } from './trip-types.js';
-
-/** Valhalla's `travel_mode` and `travel_type` for each costing. */
-export function travelModeOf(costing: Costing): { mode: TravelModeName; type: string } {
-  switch (costing) {
-    case 'pedestrian':
-      return { mode: 'pedestrian', type: 'foot' };
-    case 'wheelchair':
-      return { mode: 'pedestrian', type: 'wheelchair' };
-    case 'bicycle':
-      return { mode: 'bicycle', type: 'hybrid' };
-    case 'motor_scooter':
-      return { mode: 'drive', type: 'motor_scooter' };
-    case 'bus':
-      return { mode: 'drive', type: 'bus' };
-    case 'taxi':
-      return { mode: 'drive', type: 'taxi' };
-    case 'truck':
-      return { mode: 'drive', type: 'truck' };
-    default:
-      return { mode: 'drive', type: 'car' };
-  }
-}
 
 /** `kilometers` unless miles were asked for (`miles` or `mi`). */
 export function distanceUnits(units: TripOptions['units']): DistanceUnits {
@@ -49,14 +27,15 @@ export function distanceUnits(units: TripOptions['units']): DistanceUnits {
  * @param legs one {@link GuidanceLeg} per pair of consecutive break locations, in order; at least one
  * @param options narrative language (default `en-US`), units (default `kilometers`), costing (default
  *   `auto`), `includeLanes`, `includeAttributes`
- * @returns Valhalla's trip object; `language` echoes the requested tag, `units` is `kilometers` or `miles`
+ * @returns Valhalla's trip object; `language` echoes an `en*`/`ar*` tag (anything else was written in, and says,
+ *   `en-US`); `units` is `kilometers` or `miles`
  * @throws RangeError when `legs` is empty
  */
 export function buildTrip(pack: MapPack, legs: GuidanceLeg[], options: TripOptions = {}): Trip {
   if (legs.length === 0) throw new RangeError('buildTrip needs at least one leg');
   const costing = options.costing ?? 'auto';
   const units = distanceUnits(options.units);
-  const { mode, type } = travelModeOf(costing);
+  const { mode, type } = costingMode(costing);
   const settings: LegSettings = {
     language: narrativeLanguage(options.language),
     units,
@@ -75,8 +54,14 @@ export function buildTrip(pack: MapPack, legs: GuidanceLeg[], options: TripOptio
     status_message: 'Found route between points',
     status: 0,
     units,
-    language: options.language ?? 'en-US',
+    language: echoedLanguage(options.language),
   };
+}
+
+/** The language the narrative is in: the caller's `ar*`/`en*` tag as given, anything else `en-US` (what was written). */
+export function echoedLanguage(language: string | undefined): string {
+  if (!language) return 'en-US';
+  return narrativeLanguage(language) === 'ar' || /^en(?:$|[-_])/i.test(language) ? language : 'en-US';
 }
 
 function sideOfStreet(type: number | undefined): 'left' | 'right' | undefined {

@@ -22,3 +22,16 @@ export function alertDistance(mode: TravelModeName, onHighway: boolean, approach
   const meters = Math.min(lead, approachMeters);
   return meters >= MIN_ALERT_METERS ? meters : undefined;
 }
+
+/** A maneuver shorter than this (seconds) has the next one announced with it, as Valhalla's verbal multi-cue. */
+export const MULTI_CUE_SECONDS = 13;
+
+/**
+ * "Turn right onto X. Then, in 50 meters, turn left onto Y." / "انعطف يمينًا إلى X. ثم بعد ٥٠ مترًا، انعطف يسارًا إلى Y."
+ * `nextAlert` is the next maneuver's alert, which already says the distance.
+ */
+export function multiCue(language: NarrativeLanguage, pre: string, nextAlert: string): string {
+  if (language === 'ar') return `${pre} ثم ${nextAlert}`;
+  const lowered = /^(In|You|Your|Continue|Turn|Bear|Make|Stay|Take|Keep|Merge|Enter|Exit|Drive|Walk|Bike) /.test(nextAlert) ? nextAlert.charAt(0).toLowerCase() + nextAlert.slice(1) : nextAlert;
+  return `${pre} Then${lowered.startsWith('in ') ? ',' : ''} ${lowered}`;
+}

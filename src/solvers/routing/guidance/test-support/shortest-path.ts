@@ -131,11 +131,12 @@ export function shortestLeg(pack: MapPack, origin: SnappedLocation, destination:
       const travelled = next === destination.edge ? destination.fraction * length(next) : length(next);
       const total = reached + turnSeconds(edge, next) + seconds(next, travelled);
       const known = cost.get(next);
-      if (known === undefined || total < known || (next === destination.edge && next === origin.edge && !previous.has(next))) {
+      // Origin and destination on one edge, destination behind: the edge is reached again around a loop.
+      const comingBack = next === origin.edge && next === destination.edge && !previous.has(next);
+      if (known === undefined || total < known || comingBack) {
         cost.set(next, total);
         previous.set(next, edge);
-        if (next !== destination.edge) heap.push(total, next);
-        else heap.push(total, next);
+        heap.push(total, next);
       }
     }
   }

@@ -29,8 +29,8 @@ export function tripViolations(trip: Trip, legs: LegPath[]): string[] {
       if (maneuver.begin_shape_index > maneuver.end_shape_index) problems.push(`${where} maneuver ${index}: begin ${maneuver.begin_shape_index} > end ${maneuver.end_shape_index}`);
       if (index > 0 && maneuver.begin_shape_index !== maneuvers[index - 1]!.end_shape_index) problems.push(`${where} maneuver ${index}: begins at ${maneuver.begin_shape_index}, previous ends at ${maneuvers[index - 1]!.end_shape_index}`);
       if (!maneuver.instruction || !maneuver.verbal_pre_transition_instruction || !maneuver.verbal_transition_alert_instruction) problems.push(`${where} maneuver ${index}: missing narrative`);
-      if (trip.language.startsWith('ar') && !ARABIC.test(maneuver.instruction)) problems.push(`${where} maneuver ${index}: instruction not Arabic: ${maneuver.instruction}`);
-      if (!trip.language.startsWith('ar') && ARABIC.test(maneuver.instruction)) problems.push(`${where} maneuver ${index}: Arabic in an English instruction: ${maneuver.instruction}`);
+      if (/^ar/i.test(trip.language) && !ARABIC.test(maneuver.instruction)) problems.push(`${where} maneuver ${index}: instruction not Arabic: ${maneuver.instruction}`);
+      if (!/^ar/i.test(trip.language) && ARABIC.test(maneuver.instruction)) problems.push(`${where} maneuver ${index}: Arabic in an English instruction: ${maneuver.instruction}`);
       if (maneuver.type < 0 || maneuver.type > 38) problems.push(`${where} maneuver ${index}: type ${maneuver.type}`);
     });
     if (maneuvers[0] && ![1, 2, 3].includes(maneuvers[0].type)) problems.push(`${where}: first maneuver type ${maneuvers[0].type}`);
