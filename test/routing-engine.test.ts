@@ -151,6 +151,24 @@ describe('routes, matrices and snapping', () => {
     }
   });
 
+  it('splits legs at break locations only: a through location stays inside its leg, without turning around', () => {
+    const engine = new RoutingEngine(packs.nasrCityPbf);
+    const withBreak = engine.route({ metric: AUTO, locations: points.slice(0, 3) });
+    const withThrough = engine.route({ metric: AUTO, locations: [points[0]!, { ...points[1]!, type: 'through' }, points[2]!] });
+    expect(withBreak.ok && withThrough.ok).toBe(true);
+    if (!withBreak.ok || !withThrough.ok) return;
+    expect(withBreak.legs).toHaveLength(2);
+    expect(withThrough.legs).toHaveLength(1);
+    const leg = withThrough.legs[0]!;
+    expect([leg.edgeSeconds.length, leg.edgeMeters.length, leg.turnSeconds.length]).toEqual([leg.edges.length, leg.edges.length, leg.edges.length]);
+    // consecutive edges join at nodes: the leg is one continuous path
+    const s = engine.pack.sections;
+    for (let index = 1; index < leg.edges.length; index++) expect(s['graph.edgeSource'][leg.edges[index]!]).toBe(s['graph.edgeTarget'][leg.edges[index - 1]!]);
+    // no U-turn at the through point: never the twin of the edge just travelled
+    for (let index = 1; index < leg.edges.length; index++) expect(leg.edges[index]).not.toBe(s['graph.edgeTwin'][leg.edges[index - 1]!]);
+    expect(legMeters(leg)).toBeGreaterThanOrEqual(legMeters(withBreak.legs[0]!) + legMeters(withBreak.legs[1]!) - 1);
+  });
+
   it('gives matrix entries equal to the single routes between the same points', () => {
     const engine = new RoutingEngine(packs.nasrCityPbf);
     const hierarchy = hierarchyFor(engine, 'nasrCityPbf', AUTO);

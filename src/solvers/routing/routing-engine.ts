@@ -10,6 +10,7 @@ import type { Hierarchy } from './hierarchy/hierarchy.js';
 import { hierarchyMatrix, type MatrixSeed } from './hierarchy/hierarchy-matrix.js';
 import { buildLegPath, legMeters } from './leg-builder.js';
 import type { LegPath, SnappedLocation } from './leg-path.js';
+import type { GuidanceLeg } from './guidance/trip-types.js';
 import { MetricState } from './metric-state.js';
 import type { DynamicWeights, PathResult } from './search/bidirectional-dijkstra.js';
 import type { Seed } from './search/search-space.js';
@@ -108,7 +109,8 @@ export class RoutingEngine {
       }
       snapped.push(candidates);
     }
-    const legs: LegPath[] = [];
+    // one searched part per consecutive pair; parts join into legs at break locations only
+    const parts: LegPath[] = [];
     let usedHierarchy = true;
     let settled = 0;
     let arrival: { edge: number; fraction: number } | undefined;
@@ -124,12 +126,18 @@ export class RoutingEngine {
       settled += found.path.settled;
       usedHierarchy &&= found.usedHierarchy;
       const path = this.toLeg(metric, found.path, sources, targets, request.locations[leg]!, request.locations[leg + 1]!);
-      legs.push(path);
+      parts.push(path);
       arrival = { edge: path.destination.edge, fraction: path.destination.fraction };
+    }
+    const legs: LegPath[] = [];
+    for (const [index, part] of parts.entries()) {
+      const type = request.locations[index]!.type ?? 'break';
+      if (index > 0 && (type === 'through' || type === 'via')) legs[legs.length - 1] = joinParts(legs[legs.length - 1]!, part);
+      else legs.push(part);
     }
     const alternates: LegPath[][] = [];
     const options = request.alternates;
-    if (options && options.count > 0 && legs.length === 1) {
+    if (options && options.count > 0 && parts.length === 1) {
       for (const alternate of this.alternates(metric, snapped[0]!, snapped[1]!, legs[0]!, options, excluded)) {
         alternates.push([this.toLeg(metric, alternate, snapped[0]!, snapped[1]!, request.locations[0]!, request.locations[1]!)]);
       }
@@ -229,6 +237,36 @@ export class RoutingEngine {
     const target = targets.find((candidate) => candidate.edge === last) ?? targets[0]!;
     return buildLegPath(this.pack, metric.graph, path.edges, snappedLocation(from, source), snappedLocation(to, target));
   }
+}
+
+/**
+ * Joins two searched parts at a through/via location into one leg. The second part starts where
+ * the first ended; on the same edge (the usual case: no turning around there) that edge appears
+ * once, carrying both shares.
+ */
+function joinParts(first: LegPath, second: LegPath): LegPath {
+  const shared = first.edges[first.edges.length - 1] === second.edges[0] && Math.abs(first.destination.fraction - second.origin.fraction) < 1e-9;
+  const skip = shared ? 1 : 0;
+  const merged: LegPath = {
+    edges: [...first.edges, ...second.edges.slice(skip)],
+    edgeSeconds: [...first.edgeSeconds, ...second.edgeSeconds.slice(skip)],
+    turnSeconds: [...first.turnSeconds, ...second.turnSeconds.slice(skip)],
+    edgeMeters: [...first.edgeMeters, ...second.edgeMeters.slice(skip)],
+    origin: first.origin,
+    destination: second.destination,
+  };
+  const last = first.edges.length - 1;
+  if (shared) {
+    merged.edgeSeconds[last] = merged.edgeSeconds[last]! + second.edgeSeconds[0]!;
+    merged.edgeMeters[last] = merged.edgeMeters[last]! + second.edgeMeters[0]!;
+  }
+  const costs = [first, second].map((part) => part as GuidanceLeg);
+  if (costs[0]!.edgeCost && costs[1]!.edgeCost) {
+    const edgeCost = [...costs[0]!.edgeCost, ...costs[1]!.edgeCost.slice(skip)];
+    if (shared) edgeCost[last] = edgeCost[last]! + costs[1]!.edgeCost[0]!;
+    Object.assign(merged, { edgeCost, turnCost: [...costs[0]!.turnCost!, ...costs[1]!.turnCost!.slice(skip)] });
+  }
+  return merged;
 }
 
 function sourceSeeds(metric: MetricState, candidates: DirectedCandidate[]): Seed[] {
