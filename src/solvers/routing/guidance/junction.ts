@@ -30,31 +30,54 @@ export interface Junction {
   alternatives: JunctionBranch[];
 }
 
+/** Arriving and leaving bearings per edge of a pack, NaN until first asked for. */
+interface EdgeBearingMemo {
+  arriving: Float32Array;
+  leaving: Float32Array;
+}
+
+/**
+ * Bearings are a pure function of the (immutable) pack, and walking shapes for them was most of
+ * guidance's time, so every trip of a worker shares one memo per pack. Keyed weakly: a pack that is
+ * no longer used takes its memo with it.
+ */
+const bearingMemos = new WeakMap<MapPack, EdgeBearingMemo>();
+
+function bearingMemo(pack: MapPack): EdgeBearingMemo {
+  let memo = bearingMemos.get(pack);
+  if (!memo) {
+    memo = { arriving: new Float32Array(pack.edgeCount).fill(Number.NaN), leaving: new Float32Array(pack.edgeCount).fill(Number.NaN) };
+    bearingMemos.set(pack, memo);
+  }
+  return memo;
+}
+
 export class JunctionReader {
-  private readonly bearingsIn = new Map<number, number>();
-  private readonly bearingsOut = new Map<number, number>();
+  private readonly memo: EdgeBearingMemo;
 
   constructor(
     readonly pack: MapPack,
     readonly modeBit: number,
-  ) {}
+  ) {
+    this.memo = bearingMemo(pack);
+  }
 
   /** Bearing arriving at the end of an edge. */
   inBearing(edge: number): number {
-    let bearing = this.bearingsIn.get(edge);
-    if (bearing === undefined) {
+    let bearing = this.memo.arriving[edge]!;
+    if (Number.isNaN(bearing)) {
       bearing = bearingArriving(this.pack.edgeShape(edge)) ?? 0;
-      this.bearingsIn.set(edge, bearing);
+      this.memo.arriving[edge] = bearing;
     }
     return bearing;
   }
 
   /** Bearing leaving the start of an edge. */
   outBearing(edge: number): number {
-    let bearing = this.bearingsOut.get(edge);
-    if (bearing === undefined) {
+    let bearing = this.memo.leaving[edge]!;
+    if (Number.isNaN(bearing)) {
       bearing = bearingAlong(this.pack.edgeShape(edge)) ?? 0;
-      this.bearingsOut.set(edge, bearing);
+      this.memo.leaving[edge] = bearing;
     }
     return bearing;
   }
