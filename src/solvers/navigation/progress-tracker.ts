@@ -1,0 +1,179 @@
+/**
+ * Progress along a route from a stream of position fixes: where the fix lies
+ * on the route (heading-aware, preferring continuity with the last fix), the
+ * distance and time left, the current and next maneuver, and the events a
+ * fix produces — maneuver approaching (window tuned by speed), maneuver
+ * completed, off route (outside the corridor on consecutive fixes, so one
+ * noisy fix does not re-route) and arrived. Pure: state in, state out.
+ */
+import { haversineMeters } from '../graph/geodesy.js';
+import type { RouteLine } from './route-line.js';
+
+export const DEFAULT_CORRIDOR_METERS = 40;
+export const DEFAULT_ARRIVAL_RADIUS_METERS = 35;
+/** Consecutive fixes outside the corridor that make the traveller off route. */
+export const OFF_ROUTE_FIXES = 2;
+/** A fix whose own accuracy is worse than this many corridors says nothing about leaving the route. */
+const UNTRUSTED_ACCURACY_CORRIDORS = 2;
+/** The approaching window: this many seconds ahead at the current speed, within bounds (m). */
+const APPROACH_SECONDS = 12;
+const APPROACH_MIN_METERS = 50;
+const APPROACH_MAX_METERS = 800;
+/** Speed assumed when the fix gives none (m/s, city driving). */
+const DEFAULT_SPEED_MPS = 8;
+/** A maneuver counts as completed this far past its point (m), so a fix at the junction is not yet past it. */
+const COMPLETED_PAST_METERS = 10;
+
+export interface Fix {
+  lat: number;
+  lng: number;
+  /** m/s */
+  speed?: number;
+  /** Degrees clockwise from north. */
+  heading?: number;
+  /** Horizontal accuracy (m), when the device reports it. */
+  accuracy?: number;
+}
+
+export interface TrackerSettings {
+  corridorMeters: number;
+  arrivalRadiusMeters: number;
+  /** Where arrival is judged; the route's last point when absent. */
+  destination?: { lat: number; lng: number };
+}
+
+export interface TrackerState {
+  /** Metres along the route at the last fix on route; undefined before the first fix. */
+  alongMeters: number | undefined;
+  offRouteStreak: number;
+  /** Highest maneuver index announced as approaching (-1: none). */
+  approached: number;
+  /** Highest maneuver index reported completed (0: only the departure). */
+  completed: number;
+  arrived: boolean;
+}
+
+export const initialTrackerState = (): TrackerState => ({ alongMeters: undefined, offRouteStreak: 0, approached: -1, completed: 0, arrived: false });
+
+export type TrackerEvent =
+  | { type: 'maneuver_approaching'; data: { maneuverIndex: number; distanceMeters: number; windowMeters: number } }
+  | { type: 'maneuver_completed'; data: { maneuverIndex: number } }
+  | { type: 'off_route'; data: { distanceToRouteMeters: number } }
+  | { type: 'arrived'; data: { distanceToDestinationMeters: number } };
+
+export interface Progress {
+  offRoute: boolean;
+  arrived: boolean;
+  /** The route shape point at or before the snapped position. */
+  shapeIndex: number;
+  maneuverIndex: number;
+  snapped: { lat: number; lng: number };
+  distanceToRouteMeters: number;
+  alongMeters: number;
+  distanceRemainingMeters: number;
+  durationRemainingSeconds: number;
+  /** Null after the last maneuver. */
+  distanceToNextManeuverMeters: number | null;
+  nextManeuverIndex: number | null;
+  progressFraction: number;
+}
+
+export interface Located {
+  segment: number;
+  distanceMeters: number;
+  alongMeters: number;
+  lat: number;
+  lng: number;
+}
+
+/**
+ * The route position a fix stands for. Candidates come from the route's grid near the fix; each is
+ * scored by its distance plus penalties for running against the fix's heading and for jumping back
+ * from the last position (routes that pass a place twice, U-turns), so the traveller's own stretch
+ * wins. Far from the route, the nearest point of the whole line.
+ */
+export function locateOnRoute(line: RouteLine, fix: Fix, previousAlong: number | undefined, corridorMeters: number): Located {
+  const moving = (fix.speed ?? DEFAULT_SPEED_MPS) > 1;
+  let best: Located | undefined;
+  let bestScore = Infinity;
+  const consider = (segment: number) => {
+    const hit = line.project(segment, fix.lat, fix.lng);
+    let score = hit.distanceMeters;
+    if (fix.heading !== undefined && moving) {
+      const difference = Math.abs(((hit.bearing - fix.heading + 540) % 360) - 180);
+      if (difference > 100) score += corridorMeters * 2;
+    }
+    if (previousAlong !== undefined && hit.alongMeters < previousAlong - 30) score += (previousAlong - hit.alongMeters) * 0.5;
+    if (score < bestScore) {
+      bestScore = score;
+      best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
+    }
+  };
+  for (const segment of line.segmentsNear(fix.lat, fix.lng, Math.max(corridorMeters * 3, 150))) consider(segment);
+  if (!best) for (let segment = 0; segment + 1 < line.pointCount; segment++) consider(segment);
+  return best!;
+}
+
+export function trackFix(line: RouteLine, state: TrackerState, fix: Fix, settings: TrackerSettings): { state: TrackerState; progress: Progress; events: TrackerEvent[] } {
+  const events: TrackerEvent[] = [];
+  const located = locateOnRoute(line, fix, state.alongMeters, settings.corridorMeters);
+  const outside = located.distanceMeters > settings.corridorMeters;
+  const trusted = fix.accuracy === undefined || fix.accuracy <= settings.corridorMeters * UNTRUSTED_ACCURACY_CORRIDORS;
+  const next: TrackerState = { ...state };
+  next.offRouteStreak = outside ? (trusted ? state.offRouteStreak + 1 : state.offRouteStreak) : 0;
+  const offRoute = next.offRouteStreak >= OFF_ROUTE_FIXES;
+  if (offRoute && state.offRouteStreak < OFF_ROUTE_FIXES) events.push({ type: 'off_route', data: { distanceToRouteMeters: round1(located.distanceMeters) } });
+  // progress follows the fix only while it is on the route
+  if (!outside) next.alongMeters = located.alongMeters;
+  const along = next.alongMeters ?? located.alongMeters;
+
+  const marks = line.maneuvers;
+  let maneuverIndex = 0;
+  while (maneuverIndex + 1 < marks.length && marks[maneuverIndex + 1]!.cumulativeMeters <= along + 1e-6) maneuverIndex++;
+  const nextIndex = maneuverIndex + 1 < marks.length ? maneuverIndex + 1 : null;
+  const distanceToNext = nextIndex === null ? null : Math.max(0, marks[nextIndex]!.cumulativeMeters - along);
+
+  if (!outside && !state.arrived) {
+    // the last mark is the arrival, reported as such, not as a completed maneuver
+    const lastTurn = marks.length - 2;
+    while (next.completed < lastTurn && marks[next.completed + 1]!.cumulativeMeters + COMPLETED_PAST_METERS <= along) {
+      next.completed++;
+      events.push({ type: 'maneuver_completed', data: { maneuverIndex: next.completed } });
+    }
+    const windowMeters = Math.min(APPROACH_MAX_METERS, Math.max(APPROACH_MIN_METERS, (fix.speed ?? DEFAULT_SPEED_MPS) * APPROACH_SECONDS));
+    if (nextIndex !== null && nextIndex > next.approached && distanceToNext! <= windowMeters) {
+      next.approached = nextIndex;
+      events.push({ type: 'maneuver_approaching', data: { maneuverIndex: nextIndex, distanceMeters: round1(distanceToNext!), windowMeters: round1(windowMeters) } });
+    }
+  }
+
+  const destination = settings.destination ?? { lat: line.lat[line.pointCount - 1]!, lng: line.lng[line.pointCount - 1]! };
+  const toDestination = haversineMeters(fix.lat, fix.lng, destination.lat, destination.lng);
+  const atEnd = !outside && line.lengthMeters - along <= settings.arrivalRadiusMeters;
+  if (!state.arrived && (toDestination <= settings.arrivalRadiusMeters || atEnd)) {
+    next.arrived = true;
+    events.push({ type: 'arrived', data: { distanceToDestinationMeters: round1(toDestination) } });
+  }
+  const remaining = Math.max(0, line.lengthMeters - along);
+  return {
+    state: next,
+    events,
+    progress: {
+      offRoute,
+      arrived: next.arrived,
+      shapeIndex: located.segment + (located.alongMeters >= line.along[located.segment + 1]! ? 1 : 0),
+      maneuverIndex,
+      snapped: { lat: round6(located.lat), lng: round6(located.lng) },
+      distanceToRouteMeters: round1(located.distanceMeters),
+      alongMeters: round1(along),
+      distanceRemainingMeters: round1(next.arrived ? 0 : remaining),
+      durationRemainingSeconds: round1(next.arrived ? 0 : line.secondsLeftAt(along)),
+      distanceToNextManeuverMeters: distanceToNext === null ? null : round1(distanceToNext),
+      nextManeuverIndex: nextIndex,
+      progressFraction: line.lengthMeters > 0 ? Math.round((next.arrived ? 1 : Math.min(1, along / line.lengthMeters)) * 10_000) / 10_000 : 1,
+    },
+  };
+}
+
+const round1 = (value: number): number => Math.round(value * 10) / 10;
+const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
