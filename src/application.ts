@@ -16,6 +16,7 @@ import { SolverPool } from './solvers/solver-pool.js';
 import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
 import { createRoutingModule } from './modules/routing-module.js';
+import { navigationRoutes } from './edge/routes/navigation.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -67,6 +68,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...addressingRoutes(),
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
+    ...navigationRoutes(),
   );
 
   const server = new EdgeServer({

@@ -19,6 +19,8 @@ const UNTRUSTED_ACCURACY_CORRIDORS = 2;
 const APPROACH_SECONDS = 12;
 const APPROACH_MIN_METERS = 50;
 const APPROACH_MAX_METERS = 800;
+/** Largest radius searched through the grid before scanning the whole line (m). */
+const MAX_NEAR_SEARCH_METERS = 1_500;
 /** Speed assumed when the fix gives none (m/s, city driving). */
 const DEFAULT_SPEED_MPS = 8;
 /** A maneuver counts as completed this far past its point (m), so a fix at the junction is not yet past it. */
@@ -109,7 +111,8 @@ export function locateOnRoute(line: RouteLine, fix: Fix, previousAlong: number |
       best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
     }
   };
-  for (const segment of line.segmentsNear(fix.lat, fix.lng, Math.max(corridorMeters * 3, 150))) consider(segment);
+  // near the fix first (a few grid cells); far from the route, every segment
+  for (const segment of line.segmentsNear(fix.lat, fix.lng, Math.min(Math.max(corridorMeters * 3, 150), MAX_NEAR_SEARCH_METERS))) consider(segment);
   if (!best) for (let segment = 0; segment + 1 < line.pointCount; segment++) consider(segment);
   return best!;
 }

@@ -10,6 +10,7 @@ import { EARTH_RADIUS_M, haversineMeters } from '../graph/geodesy.js';
 
 const RAD = Math.PI / 180;
 const CELL_METERS = 100;
+const MAX_REACH_CELLS = 20;
 
 export interface RouteManeuverMark {
   /** Metres from the route start where the maneuver begins. */
@@ -100,7 +101,8 @@ export class RouteLine {
   /** Segments whose grid cells lie within `radiusMeters` of the position. */
   segmentsNear(lat: number, lng: number, radiusMeters: number): Set<number> {
     const [row, column] = this.cell(lat, lng);
-    const reach = Math.ceil(radiusMeters / CELL_METERS);
+    // bounded: the grid is sparse, a radius of kilometres is a few hundred lookups at most
+    const reach = Math.min(Math.ceil(radiusMeters / CELL_METERS), MAX_REACH_CELLS);
     const found = new Set<number>();
     for (let r = row - reach; r <= row + reach; r++) {
       for (let c = column - reach; c <= column + reach; c++) {

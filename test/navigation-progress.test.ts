@@ -4,14 +4,14 @@
  * a single wild fix is none, and arrival happens once at the end.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MapPack } from '../../datapack/map-pack.js';
-import { EARTH_RADIUS_M } from '../graph/geodesy.js';
-import { buildTrip } from '../routing/guidance/trip.js';
-import { navigationRoute } from '../routing/guidance/navigation-view.js';
-import { RoutingEngine } from '../routing/routing-engine.js';
-import { buildTestPacks } from '../../../test/support/packs.js';
-import { RouteLine } from './route-line.js';
-import { DEFAULT_ARRIVAL_RADIUS_METERS, DEFAULT_CORRIDOR_METERS, initialTrackerState, trackFix, type Fix, type TrackerEvent } from './progress-tracker.js';
+import type { MapPack } from '../src/datapack/map-pack.js';
+import { EARTH_RADIUS_M } from '../src/solvers/graph/geodesy.js';
+import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
+import { navigationRoute } from '../src/solvers/routing/guidance/navigation-view.js';
+import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
+import { buildTestPacks } from './support/packs.js';
+import { RouteLine } from '../src/solvers/navigation/route-line.js';
+import { DEFAULT_ARRIVAL_RADIUS_METERS, DEFAULT_CORRIDOR_METERS, initialTrackerState, trackFix, type Fix, type TrackerEvent } from '../src/solvers/navigation/progress-tracker.js';
 
 let pack: MapPack;
 beforeAll(async () => {
