@@ -116,20 +116,27 @@ export class SegmentGrid {
       return [...best.values()].sort((a, b) => a.distanceMeters - b.distanceMeters)[limit - 1]!.distanceMeters;
     };
     const maxRing = Math.ceil(radiusMeters / this.cellMeters) + 1;
+    // the point's offset within its cell (m), to skip cells wholly beyond the reach
+    const inCellY = (lat - this.minLat - row * this.cellLat) * EARTH_RADIUS_M * RAD;
+    const inCellX = (lon - this.minLon - column * this.cellLon) * this.metersPerDegreeLon;
     for (let ring = 0; ring <= maxRing; ring++) {
       // everything in ring r+1 is at least r cells away
-      if ((ring - 1) * this.cellMeters > Math.min(radiusMeters, kth())) break;
+      const reach = Math.min(radiusMeters, kth());
+      if ((ring - 1) * this.cellMeters > reach) break;
       for (let r = row - ring; r <= row + ring; r++) {
         if (r < 0 || r >= this.rows) continue;
         const onEdge = r === row - ring || r === row + ring;
+        const gapY = r < row ? inCellY + (row - r - 1) * this.cellMeters : r > row ? (r - row) * this.cellMeters - inCellY : 0;
         for (let c = column - ring; c <= column + ring; c += onEdge ? 1 : 2 * ring || 1) {
           if (c < 0 || c >= this.columns) continue;
+          const gapX = c < column ? inCellX + (column - c - 1) * this.cellMeters : c > column ? (c - column) * this.cellMeters - inCellX : 0;
+          if (gapX * gapX + gapY * gapY > reach * reach) continue;
           const cell = r * this.columns + c;
           for (let entry = this.cellFirst[cell]!; entry < this.cellFirst[cell + 1]!; entry++) {
             const edge = this.entryEdge[entry]!;
             const known = best.get(edge);
-            const hit = this.project(lat, lon, edge, this.entryPoint[entry]!);
-            if (hit.distanceMeters > radiusMeters || (known && known.distanceMeters <= hit.distanceMeters)) continue;
+            const hit = this.project(lat, lon, edge, this.entryPoint[entry]!, known ? Math.min(radiusMeters, known.distanceMeters) : radiusMeters, known !== undefined);
+            if (!hit) continue;
             if (!known && !accept(edge)) continue;
             best.set(edge, hit);
           }
@@ -152,8 +159,11 @@ export class SegmentGrid {
     return Math.hypot(dx, dy);
   }
 
-  /** Projects a point onto one segment of an edge's shape (local planar approximation). */
-  private project(lat: number, lon: number, edge: number, point: number): SegmentHit {
+  /**
+   * Projects a point onto one segment of an edge's shape (local planar approximation); undefined
+   * when farther than `limitMeters` (or as far, when `strict`), before the costlier fraction.
+   */
+  private project(lat: number, lon: number, edge: number, point: number, limitMeters: number, strict: boolean): SegmentHit | undefined {
     const s = this.pack.sections;
     const ax = (s['graph.shapeLon'][point]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
     const ay = (s['graph.shapeLat'][point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
@@ -165,6 +175,8 @@ export class SegmentGrid {
     const t = lengthSquared > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0;
     const px = ax + t * dx;
     const py = ay + t * dy;
+    const distanceMeters = Math.hypot(px, py);
+    if (distanceMeters > limitMeters || (strict && distanceMeters === limitMeters)) return undefined;
     // distance along the shape to the projection, in the shape's stored direction
     const first = s['graph.edgeShapeStart'][edge]!;
     let along = 0;
@@ -176,7 +188,7 @@ export class SegmentGrid {
     return {
       edge,
       fraction: reversed ? 1 - shapeFraction : shapeFraction,
-      distanceMeters: Math.hypot(px, py),
+      distanceMeters,
       lat: lat + py / (EARTH_RADIUS_M * RAD),
       lon: lon + px / this.metersPerDegreeLon,
     };
