@@ -21,6 +21,8 @@ export const errorCodes = {
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
   NOT_READY: { status: 503, message: 'Not ready' },
+  // routing analysis (isochrones, map matching)
+  NO_ROAD_NEARBY: { status: 400, message: 'No road within reach of the location' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

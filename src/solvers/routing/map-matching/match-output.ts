@@ -55,9 +55,7 @@ export interface MatchedEdge {
 export interface MapMatchResult {
   points: MatchedPoint[];
   edges: MatchedEdge[];
-  /** The matched path as [lat, lon] (sub-matches one after the other). */
-  shape: [number, number][];
-  /** `shape` as an encoded polyline with 6 decimals (polyline6). */
+  /** The matched path (sub-matches one after the other) as an encoded polyline with 6 decimals (polyline6). */
   encodedShape: string;
   lengthMeters: number;
   subMatches: number;
@@ -164,7 +162,6 @@ export function buildMatchResult(pack: MapPack, points: readonly TracePoint[], o
   return {
     points: out,
     edges,
-    shape,
     encodedShape: polyline.encode(shape, 6),
     lengthMeters,
     subMatches: outcome.subMatches.length,
