@@ -128,7 +128,14 @@ function toPolygons(rings: Ring[], denoise: number, generalizeMeters: number): R
   }
   const largest = outers.length ? outers[outers.length - 1]!.area : 0;
   const kept = outers.filter((outer) => outer.area >= denoise * largest).reverse();
-  return kept.map((outer) => [outer.ring, ...outer.holes].map((ring) => finishRing(ring, generalizeMeters)));
+  const polygons: Ring[][] = [];
+  for (const outer of kept) {
+    // a ring needs four positions; one that collapsed when rounded is dropped (an outer one with its holes)
+    const ring = finishRing(outer.ring, generalizeMeters);
+    if (ring.length < 4) continue;
+    polygons.push([ring, ...outer.holes.map((hole) => finishRing(hole, generalizeMeters)).filter((hole) => hole.length >= 4)]);
+  }
+  return polygons;
 }
 
 function finishRing(ring: Ring, generalizeMeters: number): Ring {

@@ -124,30 +124,33 @@ export function buildMatchResult(pack: MapPack, points: readonly TracePoint[], o
     });
   });
 
-  // interpolated points: the nearest position on the path from the previous state to the next
+  // interpolated points: the nearest position on the path from the previous placed point to the next state
   let previousState: { sub: number; layer: number } | undefined;
+  let placed = { occurrence: 0, fraction: 0 };
   for (let index = 0; index < points.length; index++) {
     const state = stateOf.get(index);
     if (state) {
       previousState = state;
+      placed = { occurrence: layerOccurrence[state.sub]![state.layer]!, fraction: outcome.subMatches[state.sub]!.chosen[state.layer]!.fraction };
       continue;
     }
     if (outcome.roles[index] !== 'interpolated' || !previousState) continue;
     const { sub, layer } = previousState;
     const list = occurrences[sub]!;
     const atLayer = layerOccurrence[sub]!;
-    const first = atLayer[layer]!;
+    const first = placed.occurrence;
     const hasNext = layer + 1 < atLayer.length;
-    const lastIndex = hasNext ? atLayer[layer + 1]! : first;
+    const lastIndex = hasNext ? atLayer[layer + 1]! : atLayer[layer]!;
     const chosen = outcome.subMatches[sub]!.chosen;
     let best: { occurrence: number; fraction: number; distanceMeters: number; lat: number; lon: number } | undefined;
     for (let occurrence = first; occurrence <= lastIndex; occurrence++) {
-      const from = occurrence === first ? chosen[layer]!.fraction : list[occurrence]!.begin;
+      const from = occurrence === first ? placed.fraction : list[occurrence]!.begin;
       const to = hasNext && occurrence === lastIndex ? chosen[layer + 1]!.fraction : list[occurrence]!.end;
       const projection = projectOnLine(lineOf(list[occurrence]!.edge), points[index]!.lat, points[index]!.lon, Math.min(from, to), Math.max(from, to));
       if (!best || projection.distanceMeters < best.distanceMeters) best = { occurrence, ...projection };
     }
     if (!best) continue;
+    placed = { occurrence: best.occurrence, fraction: best.fraction };
     out[index] = {
       type: 'interpolated',
       lat: best.lat,
