@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MapPack } from '../../../datapack/map-pack.js';
-import { simulateTrace } from '../../../../test/support/gps-traces.js';
-import { routingPack } from '../../../../test/support/routing-packs.js';
-import { findArc } from '../edge-graph.js';
-import { RoutingEngine } from '../routing-engine.js';
-import type { LegPath } from '../leg-path.js';
-import { matchTrace, type MapMatchResult } from './map-matcher.js';
+import type { MapPack } from '../src/datapack/map-pack.js';
+import { simulateTrace } from './support/gps-traces.js';
+import { routingPack } from './support/routing-packs.js';
+import { findArc } from '../src/solvers/routing/edge-graph.js';
+import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
+import type { LegPath } from '../src/solvers/routing/leg-path.js';
+import { matchTrace, type MapMatchResult } from '../src/solvers/routing/map-matching/map-matcher.js';
 
 const AUTO = { costing: 'auto' as const, preference: 'fastest' as const, avoid: [] };
 

@@ -1,11 +1,12 @@
 import { booleanClockwise, booleanPointInPolygon, booleanValid, area } from '@turf/turf';
 import type { Feature, MultiPolygon, Polygon, Position } from 'geojson';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routingPack } from '../../../../test/support/routing-packs.js';
-import { edgeLine, pointAt } from '../edge-geometry.js';
-import { RoutingEngine } from '../routing-engine.js';
-import { computeIsochrone, type IsochroneRequest, type IsochroneResult } from './isochrone.js';
-import { costAt, searchReach, type Reach } from './reach-search.js';
+import { routingPack } from './support/routing-packs.js';
+import { edgeLine, pointAt } from '../src/solvers/routing/edge-geometry.js';
+import type { MetricSpec } from '../src/solvers/routing/costing/profiles.js';
+import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
+import { computeIsochrone, type IsochroneRequest, type IsochroneResult } from '../src/solvers/routing/isochrone/isochrone.js';
+import { costAt, searchReach, type Reach } from '../src/solvers/routing/isochrone/reach-search.js';
 
 const AUTO = { costing: 'auto' as const, preference: 'fastest' as const, avoid: [] };
 const PEDESTRIAN = { costing: 'pedestrian' as const, preference: 'fastest' as const, avoid: [] };
@@ -31,7 +32,7 @@ function isochrone(overrides: Partial<IsochroneRequest>): IsochroneResult {
   return outcome.result;
 }
 
-function reachOf(request: { metric: typeof AUTO; contourMetric: 'time' | 'distance'; limit: number }): Reach {
+function reachOf(request: { metric: MetricSpec; contourMetric: 'time' | 'distance'; limit: number }): Reach {
   const metric = engine.metric(request.metric);
   return searchReach(engine.pack, metric.graph, engine.snap(metric, ORIGIN), request.contourMetric, request.limit);
 }
