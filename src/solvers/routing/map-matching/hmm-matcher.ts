@@ -58,7 +58,7 @@ export const MAX_SEARCH_RADIUS_METERS = 200;
 const CANDIDATE_SEGMENTS = 12;
 /** Route distances are searched up to this factor of the great-circle distance plus the slack. */
 const ROUTE_FACTOR = 2;
-const ROUTE_SLACK_METERS = 200;
+const ROUTE_SLACK_METERS = 100;
 /** Sources scoring this far (log) below the best of their point cannot win and are not searched. */
 const PRUNE_LOG = 40;
 const U_TURN_METERS = 60;
@@ -134,7 +134,7 @@ export function runHmm(engine: RoutingEngine, metric: MetricState, points: reado
       layer.greatCircle = haversineMeters(from.lat, from.lon, point.lat, point.lon);
       if (layer.greatCircle > options.breakageDistanceMeters || !transition(previous, layer, search, options)) {
         close();
-        layer.score.set(candidates.map((candidate) => candidate.logEmission));
+        for (let at = 0; at < candidates.length; at++) layer.score[at] = candidates[at]!.logEmission;
         layer.greatCircle = 0;
       }
     }
@@ -146,7 +146,8 @@ export function runHmm(engine: RoutingEngine, metric: MetricState, points: reado
 }
 
 function startLayer(point: number, candidates: Candidate[]): Layer {
-  const score = Float64Array.from(candidates, (candidate) => candidate.logEmission);
+  const score = new Float64Array(candidates.length);
+  for (let index = 0; index < candidates.length; index++) score[index] = candidates[index]!.logEmission;
   return { point, candidates, score, back: new Int32Array(candidates.length).fill(-1), greatCircle: 0 };
 }
 
@@ -159,10 +160,11 @@ export function findCandidates(engine: RoutingEngine, metric: MetricState, point
   const candidates: Candidate[] = [];
   for (const hit of hits) {
     const logEmission = -0.5 * (hit.distanceMeters / sigma) ** 2;
-    const base = { lat: hit.lat, lon: hit.lon, distanceMeters: hit.distanceMeters, logEmission };
-    if (metric.usable(hit.edge)) candidates.push({ ...base, edge: hit.edge, fraction: hit.fraction });
+    if (metric.usable(hit.edge)) candidates.push({ edge: hit.edge, fraction: hit.fraction, lat: hit.lat, lon: hit.lon, distanceMeters: hit.distanceMeters, logEmission });
     const reverse = twin[hit.edge]!;
-    if (reverse !== NO_INDEX && metric.usable(reverse)) candidates.push({ ...base, edge: reverse, fraction: 1 - hit.fraction });
+    if (reverse !== NO_INDEX && metric.usable(reverse)) {
+      candidates.push({ edge: reverse, fraction: 1 - hit.fraction, lat: hit.lat, lon: hit.lon, distanceMeters: hit.distanceMeters, logEmission });
+    }
   }
   return candidates;
 }
