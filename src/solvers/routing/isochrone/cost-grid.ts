@@ -9,7 +9,7 @@
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { EARTH_RADIUS_M } from '../../graph/geodesy.js';
-import { edgeLine, pointAt } from '../edge-geometry.js';
+import { edgeLine } from '../edge-geometry.js';
 import { costAt, crossings, type Reach } from './reach-search.js';
 
 const RAD = Math.PI / 180;
@@ -62,32 +62,48 @@ export function buildCostGrid(pack: MapPack, reach: Reach, levels: readonly numb
 
   const top = Math.max(...levels);
   const mark = (cx: number, cy: number, cost: number) => {
-    for (const at of [cy * columns + cx, cy * columns + cx + 1, (cy + 1) * columns + cx, (cy + 1) * columns + cx + 1]) {
-      if (cost < values[at]!) values[at] = cost;
-    }
+    const at = cy * columns + cx;
+    if (cost < values[at]!) values[at] = cost;
+    if (cost < values[at + 1]!) values[at + 1] = cost;
+    if (cost < values[at + columns]!) values[at + columns] = cost;
+    if (cost < values[at + columns + 1]!) values[at + columns + 1] = cost;
   };
   const step = cellMeters / 3;
   for (const { edge, line } of lines) {
-    const fractions = new Set<number>();
+    // sample fractions in order: even steps, plus where each level is crossed and the origin
     const pieces = Math.max(1, Math.ceil(line.length / step));
-    for (let index = 0; index <= pieces; index++) fractions.add(index / pieces);
-    for (const level of levels) for (const fraction of crossings(reach, edge, level)) fractions.add(fraction);
+    const extra = levels.flatMap((level) => crossings(reach, edge, level));
     const origin = reach.originFraction[edge]!;
-    if (!Number.isNaN(origin)) fractions.add(origin);
-    let previous: { cx: number; cy: number; cost: number } | undefined;
-    for (const fraction of [...fractions].sort((a, b) => a - b)) {
+    if (!Number.isNaN(origin)) extra.push(origin);
+    const fractions = new Float64Array(pieces + 1 + extra.length);
+    for (let index = 0; index <= pieces; index++) fractions[index] = index / pieces;
+    extra.forEach((fraction, index) => (fractions[pieces + 1 + index] = fraction));
+    fractions.sort();
+    let segment = 1;
+    let previousX = -1;
+    let previousY = -1;
+    let previousCost = 0;
+    for (const fraction of fractions) {
       const cost = costAt(reach, edge, fraction);
       if (!(cost <= top)) {
-        previous = undefined;
+        previousX = -1;
         continue;
       }
-      const [lat, lon] = pointAt(line, fraction);
+      // the point at this fraction: segments are walked forwards only, as fractions ascend
+      const target = fraction * line.length;
+      while (segment < line.lat.length - 1 && line.along[segment]! < target) segment++;
+      const span = line.along[segment]! - line.along[segment - 1]!;
+      const t = span > 0 ? Math.min(1, Math.max(0, (target - line.along[segment - 1]!) / span)) : 0;
+      const lat = line.lat[segment - 1]! + t * (line.lat[segment]! - line.lat[segment - 1]!);
+      const lon = line.lon[segment - 1]! + t * (line.lon[segment]! - line.lon[segment - 1]!);
       const cx = Math.floor((lon - originLon) / cellLon);
       const cy = Math.floor((lat - originLat) / cellLat);
       mark(cx, cy, cost);
       // a diagonal step between samples: also mark a shared neighbour, so the cells stay edge-connected
-      if (previous && previous.cx !== cx && previous.cy !== cy) mark(previous.cx, cy, Math.max(cost, previous.cost));
-      previous = { cx, cy, cost };
+      if (previousX >= 0 && previousX !== cx && previousY !== cy) mark(previousX, cy, Math.max(cost, previousCost));
+      previousX = cx;
+      previousY = cy;
+      previousCost = cost;
     }
   }
   spread(grid, reach.metric === 'time' ? OFF_ROAD_SECONDS_PER_METER : 1);

@@ -18,30 +18,42 @@ export function contourRings(grid: CostGrid, level: number): Ring[] {
   const next = new Map<number, number>();
   // cell sides: horizontal side from node (x, y) to (x+1, y) = 2k, vertical from (x, y) to (x, y+1) = 2k+1
   const side = (x: number, y: number, vertical: boolean) => 2 * (y * columns + x) + (vertical ? 1 : 0);
+  const sides = [0, 0, 0, 0];
+  const corner = [false, false, false, false];
   for (let y = 0; y < rows - 1; y++) {
     for (let x = 0; x < columns - 1; x++) {
       // corners counter-clockwise: bottom-left, bottom-right, top-right, top-left
-      const corner = [inside(x, y), inside(x + 1, y), inside(x + 1, y + 1), inside(x, y + 1)];
-      const insideCount = corner.filter(Boolean).length;
+      corner[0] = inside(x, y);
+      corner[1] = inside(x + 1, y);
+      corner[2] = inside(x + 1, y + 1);
+      corner[3] = inside(x, y + 1);
+      const insideCount = +corner[0] + +corner[1] + +corner[2] + +corner[3];
       if (insideCount === 0 || insideCount === 4) continue;
       // sides counter-clockwise: bottom (corner 0→1), right (1→2), top (2→3), left (3→0)
-      const sides = [side(x, y, false), side(x + 1, y, true), side(x, y + 1, false), side(x, y, true)];
-      const exits: number[] = [];
-      const entries: number[] = [];
+      sides[0] = side(x, y, false);
+      sides[1] = side(x + 1, y, true);
+      sides[2] = side(x, y + 1, false);
+      sides[3] = side(x, y, true);
+      let exits = 0;
+      let firstExit = -1;
+      let firstEntry = -1;
       for (let k = 0; k < 4; k++) {
         const here = corner[k]!;
         const after = corner[(k + 1) % 4]!;
-        if (here && !after) exits.push(k);
-        if (!here && after) entries.push(k);
+        if (here && !after) {
+          exits++;
+          if (firstExit < 0) firstExit = k;
+        }
+        if (!here && after && firstEntry < 0) firstEntry = k;
       }
-      if (exits.length === 1) {
-        next.set(sides[exits[0]!]!, sides[entries[0]!]!);
+      if (exits === 1) {
+        next.set(sides[firstExit]!, sides[firstEntry]!);
         continue;
       }
-      // saddle: corners 0 and 2 inside, or 1 and 3
+      // saddle: corners 0 and 2 inside (exits 0 and 2), or 1 and 3 (exits 1 and 3)
       const mean = (values[y * columns + x]! + values[y * columns + x + 1]! + values[(y + 1) * columns + x + 1]! + values[(y + 1) * columns + x]!) / 4;
       const joined = mean <= level;
-      for (const exit of exits) {
+      for (const exit of [firstExit, firstExit + 2]) {
         // joined: the inside runs on to the next side counter-clockwise; apart: it is cut off at this corner
         const entry = joined ? (exit + 1) % 4 : (exit + 3) % 4;
         next.set(sides[exit]!, sides[entry]!);
