@@ -108,7 +108,7 @@ export async function runRoutingAnalysisBenchmark(): Promise<void> {
       const answer = await service.mapMatch({ points: samples[index % samples.length]!, costing: 'auto', gps_accuracy: 10 }, undefined);
       if (!answer.available) throw new Error('engine unavailable');
     });
-    console.log(`map_match_80_service,${round(viaService.min)},${round(viaService.p50)},${round(viaService.p99)},${round(viaService.cpu)},one worker thread; cpu = main thread only`);
+    console.log(`map_match_80_service,${round(viaService.min)},${round(viaService.p50)},${round(viaService.p99)},${round(viaService.cpu)},one worker thread; cpu = whole process, worker included`);
   } finally {
     await pool.close();
   }

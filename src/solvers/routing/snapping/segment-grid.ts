@@ -135,9 +135,10 @@ export class SegmentGrid {
           for (let entry = this.cellFirst[cell]!; entry < this.cellFirst[cell + 1]!; entry++) {
             const edge = this.entryEdge[entry]!;
             const known = best.get(edge);
+            // the filter first: it is cheaper than a projection and rejects whole classes of roads (footways for cars)
+            if (!known && !accept(edge)) continue;
             const hit = this.project(lat, lon, edge, this.entryPoint[entry]!, known ? Math.min(radiusMeters, known.distanceMeters) : radiusMeters, known !== undefined);
             if (!hit) continue;
-            if (!known && !accept(edge)) continue;
             best.set(edge, hit);
           }
         }
