@@ -11,6 +11,7 @@ import { mapDataRoutes } from '../src/edge/routes/map-data.js';
 import { liveShareRoutes } from '../src/edge/routes/live-shares.js';
 import { meRoutes } from '../src/edge/routes/me.js';
 import { savedPlacesRoutes } from '../src/edge/routes/saved-places.js';
+import { routingAnalysisRoutes } from '../src/edge/routes/routing-analysis.js';
 import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../src/services/access/endpoint-access.js';
 
 // Route metadata only: the handlers are never called, so the services can be stand-ins.
@@ -27,6 +28,7 @@ const apiRoutes: RouteDefinition[] = [
   ...adminRoutes(none),
   ...addressingRoutes(),
   ...mapDataRoutes(none),
+  ...routingAnalysisRoutes(none),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {

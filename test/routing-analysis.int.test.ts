@@ -102,6 +102,15 @@ describe('POST /routing/isochrone', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes both endpoints with their request bodies', async () => {
+    const document = await readJson(await fetch(`${fixture.server.baseUrl}/api/v1/openapi.json`));
+    for (const path of ['/api/v1/routing/isochrone', '/api/v1/routing/map-match']) {
+      expect(document.paths[path]?.post?.requestBody, path).toBeDefined();
+    }
+  });
+});
+
 describe('POST /routing/map-match', () => {
   function trace() {
     const outcome = engine.route({ metric: { costing: 'auto', preference: 'fastest', avoid: [] }, locations: [ORIGIN, { lat: 30.0511, lon: 31.3447 }] });
