@@ -4,6 +4,7 @@
  * a fraction from snapping or map matching maps back to the same point here.
  */
 import type { MapPack } from '../../datapack/map-pack.js';
+import { COORDINATE_SCALE, EdgeFlag } from '../../datapack/pack-layout.js';
 import { EARTH_RADIUS_M } from '../graph/geodesy.js';
 
 const RAD = Math.PI / 180;
@@ -110,4 +111,46 @@ export function projectOnLine(line: EdgeLine, lat: number, lon: number, from = 0
     best = { fraction: from, distanceMeters: planarMeters(lat, lon, y, x), lat: y, lon: x };
   }
   return best;
+}
+
+/**
+ * An edge's line in reusable typed arrays, for passes over thousands of edges (isochrone sampling)
+ * where an EdgeLine per edge would mostly feed the garbage collector. Valid until the next `load`.
+ */
+export class EdgeLineBuffer {
+  lat = new Float64Array(64);
+  lon = new Float64Array(64);
+  along = new Float64Array(64);
+  count = 0;
+  length = 0;
+
+  constructor(private readonly pack: MapPack) {}
+
+  load(edge: number): this {
+    const s = this.pack.sections;
+    const start = s['graph.edgeShapeStart'][edge]!;
+    const count = s['graph.edgeShapeCount'][edge]!;
+    const reversed = (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
+    if (count > this.lat.length) {
+      const size = Math.max(count, this.lat.length * 2);
+      this.lat = new Float64Array(size);
+      this.lon = new Float64Array(size);
+      this.along = new Float64Array(size);
+    }
+    const shapeLat = s['graph.shapeLat'];
+    const shapeLon = s['graph.shapeLon'];
+    let total = 0;
+    for (let index = 0; index < count; index++) {
+      const point = reversed ? start + count - 1 - index : start + index;
+      const lat = shapeLat[point]! / COORDINATE_SCALE;
+      const lon = shapeLon[point]! / COORDINATE_SCALE;
+      if (index > 0) total += planarMeters(this.lat[index - 1]!, this.lon[index - 1]!, lat, lon);
+      this.lat[index] = lat;
+      this.lon[index] = lon;
+      this.along[index] = total;
+    }
+    this.count = count;
+    this.length = total;
+    return this;
+  }
 }

@@ -9,7 +9,7 @@
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { EARTH_RADIUS_M } from '../../graph/geodesy.js';
-import { edgeLine } from '../edge-geometry.js';
+import { EdgeLineBuffer } from '../edge-geometry.js';
 import { costAt, crossings, type Reach } from './reach-search.js';
 
 const RAD = Math.PI / 180;
@@ -38,10 +38,11 @@ export interface CostGrid {
 
 export function buildCostGrid(pack: MapPack, reach: Reach, levels: readonly number[]): CostGrid {
   // the reached road points, sampled later at the grid's resolution; first the extent
-  const lines = reach.edges.map((edge) => ({ edge, line: edgeLine(pack, edge) }));
+  const line = new EdgeLineBuffer(pack);
   let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
-  for (const { line } of lines) {
-    for (let index = 0; index < line.lat.length; index++) {
+  for (const edge of reach.edges) {
+    line.load(edge);
+    for (let index = 0; index < line.count; index++) {
       minLat = Math.min(minLat, line.lat[index]!); maxLat = Math.max(maxLat, line.lat[index]!);
       minLon = Math.min(minLon, line.lon[index]!); maxLon = Math.max(maxLon, line.lon[index]!);
     }
@@ -69,7 +70,8 @@ export function buildCostGrid(pack: MapPack, reach: Reach, levels: readonly numb
     if (cost < values[at + columns + 1]!) values[at + columns + 1] = cost;
   };
   const step = cellMeters / 3;
-  for (const { edge, line } of lines) {
+  for (const edge of reach.edges) {
+    line.load(edge);
     // sample fractions in order: even steps, plus where each level is crossed and the origin
     const pieces = Math.max(1, Math.ceil(line.length / step));
     const extra = levels.flatMap((level) => crossings(reach, edge, level));
@@ -91,7 +93,7 @@ export function buildCostGrid(pack: MapPack, reach: Reach, levels: readonly numb
       }
       // the point at this fraction: segments are walked forwards only, as fractions ascend
       const target = fraction * line.length;
-      while (segment < line.lat.length - 1 && line.along[segment]! < target) segment++;
+      while (segment < line.count - 1 && line.along[segment]! < target) segment++;
       const span = line.along[segment]! - line.along[segment - 1]!;
       const t = span > 0 ? Math.min(1, Math.max(0, (target - line.along[segment - 1]!) / span)) : 0;
       const lat = line.lat[segment - 1]! + t * (line.lat[segment]! - line.lat[segment - 1]!);
