@@ -10,6 +10,12 @@ import { EARTH_RADIUS_M } from '../graph/geodesy.js';
 const RAD = Math.PI / 180;
 const METERS_PER_DEGREE_LAT = EARTH_RADIUS_M * RAD;
 
+/** A position on a directed edge: 0 = its source node, 1 = its target node. */
+export interface EdgePosition {
+  edge: number;
+  fraction: number;
+}
+
 export interface EdgeLine {
   /** Shape points in travel direction (degrees). */
   lat: number[];

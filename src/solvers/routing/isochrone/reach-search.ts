@@ -9,7 +9,7 @@
 import type { MapPack } from '../../../datapack/map-pack.js';
 import type { EdgeGraph } from '../edge-graph.js';
 import { IndexedHeap } from '../search/indexed-heap.js';
-import type { EdgePosition } from '../map-matching/route-distances.js';
+import type { EdgePosition } from '../edge-geometry.js';
 
 export type ReachMetric = 'time' | 'distance';
 

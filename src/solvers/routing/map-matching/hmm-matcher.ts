@@ -152,7 +152,7 @@ function startLayer(point: number, candidates: Candidate[]): Layer {
 }
 
 /** The road positions near a point, both directions of two-way roads, with their log emission. */
-export function findCandidates(engine: RoutingEngine, metric: MetricState, point: TracePoint, options: MatchOptions): Candidate[] {
+function findCandidates(engine: RoutingEngine, metric: MetricState, point: TracePoint, options: MatchOptions): Candidate[] {
   const twin = engine.pack.sections['graph.edgeTwin'];
   const usableEither = (edge: number) => metric.usable(edge) || (twin[edge] !== NO_INDEX && metric.usable(twin[edge]!));
   const hits = engine.segmentGrid().nearest(point.lat, point.lon, options.searchRadiusMeters, CANDIDATE_SEGMENTS, usableEither);

@@ -9,13 +9,10 @@
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { NO_INDEX } from '../../../datapack/pack-layout.js';
 import type { EdgeGraph } from '../edge-graph.js';
+import type { EdgePosition } from '../edge-geometry.js';
 import { IndexedHeap } from '../search/indexed-heap.js';
 
-/** A position on a directed edge: 0 = its source node, 1 = its target node. */
-export interface EdgePosition {
-  edge: number;
-  fraction: number;
-}
+export type { EdgePosition };
 
 export interface MeterSearchOptions {
   /** Metres a vehicle's U-turn counts for (so GPS jitter is not explained by turning around). */
