@@ -17,7 +17,7 @@ export type { EdgePosition };
 export interface MeterSearchOptions {
   /** Metres a vehicle's U-turn counts for (so GPS jitter is not explained by turning around). */
   uTurnMeters: number;
-  /** Moving backwards on one edge up to this many metres counts as standing still (GPS jitter). */
+  /** Moving backwards on one edge up to this many metres counts as standing still (GPS jitter, route distance 0). */
   backwardToleranceMeters: number;
 }
 
@@ -103,7 +103,8 @@ export class MeterSearch {
     if (target.edge === source.edge) {
       const ahead = (target.fraction - source.fraction) * edgeLength;
       if (ahead >= 0) return ahead;
-      if (-ahead <= this.options.backwardToleranceMeters) return -ahead;
+      // a small step back on the same edge is GPS jitter: the vehicle stood still
+      if (-ahead <= this.options.backwardToleranceMeters) return 0;
       return this.loopDistance(target);
     }
     if (this.settled[target.edge] !== this.generation) return Infinity;
