@@ -1,3 +1,5 @@
+import polyline from '@mapbox/polyline';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../src/datapack/map-pack.js';
 import { simulateTrace } from './support/gps-traces.js';
@@ -139,5 +141,40 @@ describe('breaks and points off the road', () => {
     const s = nasrCity.pack.sections;
     for (const edge of result.edges) expect(edge.wayId).toBe(s['ways.osmId'][s['graph.edgeWay'][edge.edge]!]);
     expect(result.edges.some((edge) => edge.names.some((name) => /[\u0600-\u06FF]/.test(name)))).toBe(true);
+  });
+});
+
+describe('any trace (property)', () => {
+  it('gives a drivable, ordered match whose indexes and shape agree, for noisy trips between random places', () => {
+    const nodes = monaco.pack.nodeCount;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: nodes - 1 }), fc.integer({ min: 0, max: nodes - 1 }), fc.integer({ min: 1, max: 1e6 }), fc.double({ min: 0, max: 25, noNaN: true }), fc.double({ min: 0.5, max: 10, noNaN: true }), (from, to, seed, noiseMeters, intervalSeconds) => {
+        const [fromLon, fromLat] = monaco.pack.nodePosition(from);
+        const [toLon, toLat] = monaco.pack.nodePosition(to);
+        const outcome = monaco.route({ metric: AUTO, locations: [{ lat: fromLat, lon: fromLon }, { lat: toLat, lon: toLon }] });
+        fc.pre(outcome.ok);
+        if (!outcome.ok) return;
+        const trace = simulateTrace(monaco.pack, outcome.legs[0]!, { intervalSeconds, noiseMeters, seed }).slice(0, 300);
+        fc.pre(trace.length >= 2);
+        const matched = matchTrace(monaco, { metric: AUTO, points: trace, options: { gpsAccuracyMeters: Math.max(5, noiseMeters) } });
+        if (!matched.ok) return;
+        const result = matched.result;
+        expect(result.points).toHaveLength(trace.length);
+        expect(result.confidence).toBeGreaterThanOrEqual(0);
+        expect(result.confidence).toBeLessThanOrEqual(1);
+        expectDrivable(monaco, result);
+        let previous = -1;
+        for (const point of result.points) {
+          if (point.type === 'unmatched') continue;
+          expect(point.edgeIndex).toBeGreaterThanOrEqual(previous);
+          expect(point.edgeIndex).toBeLessThan(result.edges.length);
+          previous = point.edgeIndex!;
+        }
+        const shape = polyline.decode(result.encodedShape, 6);
+        for (const edge of result.edges) expect(edge.beginShapeIndex).toBeLessThanOrEqual(edge.endShapeIndex);
+        expect(result.edges[result.edges.length - 1]!.endShapeIndex).toBe(shape.length - 1);
+      }),
+      { numRuns: 15 },
+    );
   });
 });
