@@ -4,6 +4,7 @@ import { runKeysBenchmark } from './keys.js';
 import { runIngestBenchmark } from './ingest.js';
 import { runRoutingBenchmark } from './routing.js';
 import { runGuidanceBenchmark } from './guidance.js';
+import { runRoutingAnalysisBenchmark } from './routing-analysis.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   ingest: runIngestBenchmark,
   routing: runRoutingBenchmark,
   guidance: runGuidanceBenchmark,
+  'map-match': runRoutingAnalysisBenchmark,
 };
 
 const requested = process.argv.slice(2);

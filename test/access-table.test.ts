@@ -11,6 +11,9 @@ import { mapDataRoutes } from '../src/edge/routes/map-data.js';
 import { liveShareRoutes } from '../src/edge/routes/live-shares.js';
 import { meRoutes } from '../src/edge/routes/me.js';
 import { savedPlacesRoutes } from '../src/edge/routes/saved-places.js';
+import { routingAnalysisRoutes } from '../src/edge/routes/routing-analysis.js';
+import { routingRoutes } from '../src/edge/routes/routing.js';
+import { navigationRoutes } from '../src/edge/routes/navigation.js';
 import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../src/services/access/endpoint-access.js';
 
 // Route metadata only: the handlers are never called, so the services can be stand-ins.
@@ -27,6 +30,9 @@ const apiRoutes: RouteDefinition[] = [
   ...adminRoutes(none),
   ...addressingRoutes(),
   ...mapDataRoutes(none),
+  ...routingAnalysisRoutes(none),
+  ...routingRoutes(none),
+  ...navigationRoutes(),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {

@@ -1,10 +1,12 @@
 /**
- * Wiring of the routing area: hierarchy cache, routing service, the optional
- * external engine, and the route table.
+ * Wiring of the routing area: hierarchy cache, routing service, isochrones and
+ * map matching, the optional external engine, and the route tables.
  */
 import type { MapPack } from '../datapack/map-pack.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { routingRoutes } from '../edge/routes/routing.js';
+import { routingAnalysisRoutes } from '../edge/routes/routing-analysis.js';
+import { RoutingAnalysisService } from '../services/routing-analysis/routing-analysis-service.js';
 import { ExternalEngine } from '../services/routing/external-engine.js';
 import { HierarchyCache } from '../services/routing/hierarchy-cache.js';
 import { RoutingEndpoints } from '../services/routing/routing-endpoints.js';
@@ -24,5 +26,6 @@ export function createRoutingModule(config: Config, pack: MapPack, solvers: Solv
   const external = config.ROUTING_ENGINE_URL ? new ExternalEngine(config.ROUTING_ENGINE_URL, logger) : undefined;
   // the default metric of /routing/route and the planner, ready before the first request when possible
   if (!external) routing.warmUp([{ costing: 'auto', preference: 'balanced', avoid: [] }]);
-  return { routing, routes: routingRoutes(new RoutingEndpoints(routing, external)) };
+  const analysis = new RoutingAnalysisService({ solvers, routing, timeoutMs: config.ROUTING_TIMEOUT_MS, ...(external ? { external } : {}) });
+  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external)), ...routingAnalysisRoutes(analysis)] };
 }

@@ -25,6 +25,7 @@ export const errorCodes = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
   COMPUTATION_TIMEOUT: { status: 503, message: 'The computation exceeded its time budget' },
   NOT_READY: { status: 503, message: 'Not ready' },
+  // routing analysis (isochrones, map matching)
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

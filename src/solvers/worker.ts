@@ -47,3 +47,14 @@ export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnTyp
 export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {
   return routeMatrixTask(sharedMapPack(), input);
 }
+
+// ── routing analysis: isochrones, map matching (import kept with its block for clean merges) ──
+import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
+
+export function isochrone(input: Parameters<typeof isochroneTask>[1]): ReturnType<typeof isochroneTask> {
+  return isochroneTask(sharedMapPack(), input);
+}
+
+export function mapMatch(input: Parameters<typeof mapMatchTask>[1]): ReturnType<typeof mapMatchTask> {
+  return mapMatchTask(sharedMapPack(), input);
+}

@@ -6,20 +6,19 @@
 import { z } from 'zod';
 import { AVOIDABLE, PREFERENCES } from '../../solvers/routing/costing/profiles.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
+import { enginePayload, rawEnginePayload } from '../schemas/engine-payload.js';
 import type { RoutingEndpoints } from '../../services/routing/routing-endpoints.js';
 import { engineRequestSchema, matrixRequestSchema } from '../../services/routing/engine-request.js';
 import { planRequestSchema } from '../../services/routing/plan-request.js';
 import { maneuverTypeCatalogue } from '../../solvers/routing/guidance/maneuver-types.js';
 
 const route = { tags: ['routing'], scopes: ['routing'] };
-const rawPayload = z.record(z.string(), z.unknown()).refine((value) => Object.keys(value).length > 0, 'must be a non-empty engine request');
-
 /**
- * `{ payload }` bodies: validated as our engine reads them, or, passing through to an external
- * engine, forwarded as they came (any non-empty object).
+ * Engine request bodies: validated as our engine reads them, or, passing through to an external
+ * engine, forwarded as they came (any non-empty object); bare or under `payload`.
  */
 function engineBody<T extends z.ZodType>(schema: T, passthrough: boolean) {
-  return z.object({ payload: passthrough ? (rawPayload as unknown as T) : schema });
+  return enginePayload(passthrough ? (rawEnginePayload as unknown as T) : schema);
 }
 
 export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
@@ -58,7 +57,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
         'Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, ' +
         '`costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). ' +
         'Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.',
-      body: z.object({ payload: passthrough ? rawPayload : engineRequestSchema, includeLabels: z.boolean().default(true) }),
+      body: z.object({ payload: passthrough ? rawEnginePayload : engineRequestSchema, includeLabels: z.boolean().default(true) }),
       errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
       handler: ({ body, signal }) =>
         endpoints.route('/routing/route', body.payload as z.infer<typeof engineRequestSchema>, body.includeLabels && (body.payload as { includeLabels?: unknown }).includeLabels !== false, signal),
@@ -81,10 +80,10 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       path: '/routing/optimize',
       readOnly: true,
       summary: 'Visit the stops in the order of the shortest tour (engine optimized_route); first and last stay fixed',
-      description: 'Body `{ payload }` as for /routing/route. `data.trip.locations[i].original_index` gives the input index of each stop; `data.optimal` is true when the order is proven optimal (up to 12 movable stops).',
+      description: 'Body: the Valhalla request as for /routing/route (bare or as `{ payload }`). `data.trip.locations[i].original_index` gives the input index of each stop; `data.optimal` is true when the order is proven optimal (up to 12 movable stops).',
       body: engineBody(engineRequestSchema, passthrough),
       errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
-      handler: ({ body, signal }) => endpoints.optimize('/routing/optimize', body.payload, signal),
+      handler: ({ body, signal }) => endpoints.optimize('/routing/optimize', body, signal),
     }),
     defineRoute({
       ...route,
@@ -95,7 +94,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       summary: 'Legal speed limits along a route, stretch by stretch over each leg shape (null where no limit is tagged)',
       body: engineBody(engineRequestSchema, passthrough),
       errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
-      handler: ({ body, signal }) => endpoints.attributes('/routing/route-attributes', body.payload, signal),
+      handler: ({ body, signal }) => endpoints.attributes('/routing/route-attributes', body, signal),
     }),
     defineRoute({
       ...route,
@@ -105,11 +104,11 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       readOnly: true,
       summary: 'Time and distance from every source to every target (Valhalla sources_to_targets)',
       description:
-        'Body `{ payload }` with `sources` and `targets` (or `locations` for all-to-all) as `{ lat, lon }`, `costing`, `costing_options`, `units`. ' +
+        'Body: a Valhalla matrix request, bare or as `{ payload }`: `sources` and `targets` (or `locations` for all-to-all) as `{ lat, lon }`, `costing`, `costing_options`, `units`. ' +
         'Answers `data.sources_to_targets[i][j] = { from_index, to_index, time (s), distance (units) }`, null where unreachable. At most 10 000 cells.',
       body: engineBody(matrixRequestSchema, passthrough),
       errors: ['NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
-      handler: ({ body, signal }) => endpoints.matrix('/routing/matrix', body.payload, signal),
+      handler: ({ body, signal }) => endpoints.matrix('/routing/matrix', body, signal),
     }),
   ];
 }

@@ -20,12 +20,18 @@ export const ENGINE_ACTIONS: Record<string, string> = {
   '/routing/route-attributes': 'trace_attributes',
 };
 
-export type EngineEnvelope =
-  | { provider: 'svc'; available: true; path: string; data: unknown }
+/** The envelope of every engine endpoint (spec part 3 §4.1). */
+export type EngineEnvelope<T = unknown> =
+  | { provider: 'svc'; available: true; path: string; data: T }
   | { provider: 'svc'; available: false; path: string; request: unknown; status?: number };
 
-export function availableEnvelope(path: string, data: unknown): EngineEnvelope {
+export function availableEnvelope<T>(path: string, data: T): EngineEnvelope<T> {
   return { provider: 'svc', available: true, path, data };
+}
+
+/** The engine cannot answer (unreachable, or no map data loaded): 201 with the request echoed. */
+export function unavailableEnvelope(path: string, request: unknown): EngineEnvelope<never> {
+  return { provider: 'svc', available: false, path, request };
 }
 
 export class ExternalEngine {
@@ -51,7 +57,7 @@ export class ExternalEngine {
       return availableEnvelope(path, data);
     } catch (error) {
       this.logger.warn({ path, engine: url.origin, err: (error as Error).message }, 'external routing engine unreachable');
-      return { provider: 'svc', available: false, path, request: payload };
+      return unavailableEnvelope(path, payload);
     }
   }
 }

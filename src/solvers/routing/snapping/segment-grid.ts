@@ -142,9 +142,10 @@ export class SegmentGrid {
           for (let entry = this.cellFirst[cell]!; entry < this.cellFirst[cell + 1]!; entry++) {
             const edge = this.entryEdge[entry]!;
             const known = best.get(edge);
+            // the filter first: it is cheaper than a projection and rejects whole classes of roads (footways for cars)
+            if (!known && !accept(edge)) continue;
             const hit = this.project(lat, lon, edge, this.entryPoint[entry]!, known ? Math.min(radiusMeters, known.distanceMeters) : radiusMeters, known !== undefined);
             if (!hit) continue;
-            if (!known && !accept(edge)) continue;
             best.set(edge, hit);
           }
         }
@@ -172,18 +173,23 @@ export class SegmentGrid {
    */
   private project(lat: number, lon: number, edge: number, point: number, limitMeters: number, strict: boolean): SegmentHit | undefined {
     const s = this.pack.sections;
-    const ax = (s['graph.shapeLon'][point]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
-    const ay = (s['graph.shapeLat'][point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
-    const bx = (s['graph.shapeLon'][point + 1]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
-    const by = (s['graph.shapeLat'][point + 1]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
+    const shapeLat = s['graph.shapeLat'];
+    const shapeLon = s['graph.shapeLon'];
+    const ax = (shapeLon[point]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
+    const ay = (shapeLat[point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
+    const bx = (shapeLon[point + 1]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
+    const by = (shapeLat[point + 1]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
     const dx = bx - ax;
     const dy = by - ay;
     const lengthSquared = dx * dx + dy * dy;
     const t = lengthSquared > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0;
     const px = ax + t * dx;
     const py = ay + t * dy;
-    const distanceMeters = Math.hypot(px, py);
-    if (distanceMeters > limitMeters || (strict && distanceMeters === limitMeters)) return undefined;
+    // compared squared first: this runs for every segment near the point, and Math.hypot is slow
+    const squared = px * px + py * py;
+    if (squared > limitMeters * limitMeters) return undefined;
+    const distanceMeters = Math.sqrt(squared);
+    if (strict && distanceMeters >= limitMeters) return undefined;
     // distance along the shape to the projection, in the shape's stored direction
     const along = this.shapeOffset[point]! + t * Math.sqrt(lengthSquared);
     const total = this.shapeLength[edge]!;

@@ -1,0 +1,22 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MapPack } from '../../src/datapack/map-pack.js';
+import { ingestToFile } from '../../src/ingest/ingest.js';
+import { OSM_FILES } from './osm-data.js';
+
+const built = new Map<string, Promise<MapPack>>();
+
+/** A map pack of a shipped extract, ingested once per test process into a temp directory. */
+export function routingPack(name: keyof typeof OSM_FILES): Promise<MapPack> {
+  let pack = built.get(name);
+  if (!pack) {
+    pack = (async () => {
+      const path = join(mkdtempSync(join(tmpdir(), 'routing-pack-')), `${name}.svcpack`);
+      await ingestToFile({ input: OSM_FILES[name] }, path);
+      return MapPack.load(path);
+    })();
+    built.set(name, pack);
+  }
+  return pack;
+}
