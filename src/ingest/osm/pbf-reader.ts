@@ -11,7 +11,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { PbfReader as Pbf } from 'pbf';
 import { IngestError } from '../ingest-error.js';
-import { MemberType, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
+import { MemberType, newTags, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;
@@ -293,7 +293,7 @@ class BlockDecoder {
   }
 
   private tagsOf(keys: number[], vals: number[]): OsmTags {
-    const tags: OsmTags = {};
+    const tags = newTags();
     for (let index = 0; index < keys.length; index++) tags[this.string(keys[index]!)] = this.string(vals[index] ?? 0);
     return tags;
   }
@@ -359,7 +359,7 @@ class BlockDecoder {
       let tags: OsmTags | null = null;
       if (cursor < keyVals.length) {
         if (keyVals[cursor] !== 0) {
-          tags = {};
+          tags = newTags();
           while (cursor < keyVals.length && keyVals[cursor] !== 0) {
             tags[this.string(keyVals[cursor]!)] = this.string(keyVals[cursor + 1] ?? 0);
             cursor += 2;
