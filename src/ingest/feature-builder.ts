@@ -17,7 +17,7 @@ const POLYGON = GeometryKind.polygon;
 const layerIndex = (layer: FeatureLayer) => FEATURE_LAYERS.indexOf(layer);
 
 export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, adminAreas: AdminArea[], strings: StringTableBuilder, bbox?: Bbox): BuiltFeatures {
-  const { wayRefs, wayRefIndex, nodeLat, nodeLon, featureWays, wayTags } = collected;
+  const { wayRefIndex, nodeLat, nodeLon, featureWays, wayTags } = collected;
   const inside = (lon: number, lat: number) => !bbox || (lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3]);
 
   for (let way = 0; way < featureWays.count; way++) {
@@ -63,7 +63,7 @@ export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, admi
   const chainsOf = (ids: number[]) =>
     ids.flatMap((id) => {
       const refs = collected.memberWayRefs.get(id);
-      return refs ? [Array.from(wayRefs.subarray(refs.start, refs.start + refs.count))] : [];
+      return refs ? [Array.from(refs)] : [];
     });
   for (const relation of collected.relations) {
     stage.clearGeometry();

@@ -49,10 +49,9 @@ export interface CollectedOsm {
   /** Ways that feed feature layers, with their tags in `wayTags`. */
   featureWays: FeatureWays;
   wayTags: TagList;
-  /** Where the node ids of each relation member way are in `wayRefs`. */
-  memberWayRefs: Map<number, { start: number; count: number }>;
-  /** Node ids of every kept way, in order; `wayRefIndex` maps each to its coordinate slot (-1 = not in the file). */
-  wayRefs: Float64Array;
+  /** The node ids of each relation member way (ring assembly matches ways by their end node ids). */
+  memberWayRefs: Map<number, Float64Array>;
+  /** For the nodes of every kept way, in order: their coordinate slot (-1 = not in the file). */
   wayRefIndex: Int32Array;
   /** Sorted ids of the nodes whose coordinates were kept, with their coordinates and routing flags. */
   nodeIds: Float64Array;
@@ -157,7 +156,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   // pass 2: ways
   const roads = new KeptRoads(options.strings);
   const featureWays = new FeatureWays(new TagList(), features.strings);
-  const memberWayRefs = new Map<number, { start: number; count: number }>();
+  const memberWayRefs = new Map<number, Float64Array>();
   const refs = new GrowableArray(Float64Array, 1 << 16);
   progress.phase('ways', source.size);
   await source.scan(
@@ -178,7 +177,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
         for (let index = 0; index < count; index++) array[refStart + index] = wayRefs[index]!;
         refs.length += count;
         // outside the bbox a relation member is kept only to close its relation's rings
-        if (member) memberWayRefs.set(id, { start: refStart, count });
+        if (member) memberWayRefs.set(id, refs.array.slice(refStart, refStart + count));
         if (!touches) return;
         if (road) roads.add(id, refStart, count, tags, road);
         if (layers.length) featureWays.add(id, refStart, count, layers, keptTags(tags));
@@ -187,8 +186,8 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     { nodes: false, ways: true, relations: false },
     (bytes, _total, count) => progress.update(bytes, count),
   );
-  const wayRefs = refs.toArray();
-  const { ids: nodeIds, slotOf: wayRefIndex } = indexIds(wayRefs);
+  // the node ids of the kept ways are needed only to find their coordinate slots
+  const { ids: nodeIds, slotOf: wayRefIndex } = indexIds(refs.array.subarray(0, refs.length));
 
   // pass 3: nodes
   const nodeLat = new Float64Array(nodeIds.length).fill(Number.NaN);
@@ -246,7 +245,6 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     featureWays,
     wayTags: featureWays.tags,
     memberWayRefs,
-    wayRefs,
     wayRefIndex,
     nodeIds,
     nodeLat,

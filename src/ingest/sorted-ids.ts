@@ -1,17 +1,20 @@
 /**
  * Sorted-id helpers of the ingest (node and way ids kept as Float64Array: ids
  * exceed 2^32). Sorting is an LSD radix sort on the id's two 32-bit halves
- * (11-bit digits, passes whose digit is the same for every id skipped): linear,
+ * (11-bit digits; a pass whose digit is the same for every id is skipped): linear,
  * no comparator calls, no BigInt. OSM ids are integers; anything else (or a
  * span of 2^53 or more) falls back to a comparison sort.
  */
 const DIGIT_BITS = 11;
 const RADIX = 1 << DIGIT_BITS;
+const MASK = RADIX - 1;
 const TWO_POW_32 = 4294967296;
 
 /**
  * The permutation that sorts `values` ascending (stable), or undefined when
- * they are not integers spanning less than 2^53.
+ * they are not integers spanning less than 2^53. Only the permutation and its
+ * double buffer are allocated (8 bytes per value): each pass reads its digit
+ * from the value itself.
  */
 export function argsortIds(values: Float64Array): Uint32Array | undefined {
   const count = values.length;
@@ -26,29 +29,21 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
   let order = new Uint32Array(count);
   for (let index = 0; index < count; index++) order[index] = index;
   if (count < 2) return order;
-  if (!(max - min < 2 ** 53)) return undefined;
-  // keys as (high, low) 32-bit halves of value - min
-  let low = new Uint32Array(count);
-  let high = new Uint32Array(count);
-  for (let index = 0; index < count; index++) {
-    const key = values[index]! - min;
-    low[index] = key >>> 0;
-    high[index] = Math.floor(key / TWO_POW_32);
-  }
   const span = max - min;
-  const highBits = span >= TWO_POW_32 ? Math.ceil(Math.log2(Math.floor(span / TWO_POW_32) + 1)) : 0;
-  let nextOrder = new Uint32Array(count);
-  let nextLow = new Uint32Array(count);
-  let nextHigh = new Uint32Array(count);
+  if (!(span < 2 ** 53)) return undefined;
+  let next = new Uint32Array(count);
   const histogram = new Uint32Array(RADIX);
-  const passes: [half: 0 | 1, shift: number][] = [];
-  for (let shift = 0; shift < 32; shift += DIGIT_BITS) passes.push([0, shift]);
-  for (let shift = 0; shift < highBits; shift += DIGIT_BITS) passes.push([1, shift]);
-  for (const [half, shift] of passes) {
-    const digits = half === 0 ? low : high;
+  const highBits = span >= TWO_POW_32 ? Math.ceil(Math.log2(Math.floor(span / TWO_POW_32) + 1)) : 0;
+  // digits of the key value - min: three of its low 32 bits, then as many of its high bits as the span needs
+  const lowPasses = Math.ceil(32 / DIGIT_BITS);
+  const passes = lowPasses + Math.ceil(highBits / DIGIT_BITS);
+  for (let pass = 0; pass < passes; pass++) {
+    const high = pass >= lowPasses;
+    const shift = (high ? pass - lowPasses : pass) * DIGIT_BITS;
+    const divisor = high ? TWO_POW_32 : 1;
     histogram.fill(0);
-    for (let index = 0; index < count; index++) histogram[(digits[index]! >>> shift) & (RADIX - 1)]!++;
-    if (histogram[(digits[0]! >>> shift) & (RADIX - 1)] === count) continue; // every id has this digit
+    for (let index = 0; index < count; index++) histogram[((Math.floor((values[index]! - min) / divisor) >>> 0) >>> shift) & MASK]!++;
+    if (histogram[((Math.floor((values[0]! - min) / divisor) >>> 0) >>> shift) & MASK] === count) continue; // every id has this digit
     let sum = 0;
     for (let digit = 0; digit < RADIX; digit++) {
       const size = histogram[digit]!;
@@ -56,14 +51,12 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
       sum += size;
     }
     for (let index = 0; index < count; index++) {
-      const to = histogram[(digits[index]! >>> shift) & (RADIX - 1)]!++;
-      nextOrder[to] = order[index]!;
-      nextLow[to] = low[index]!;
-      nextHigh[to] = high[index]!;
+      const position = order[index]!;
+      next[histogram[((Math.floor((values[position]! - min) / divisor) >>> 0) >>> shift) & MASK]!++] = position;
     }
-    [order, nextOrder] = [nextOrder, order];
-    [low, nextLow] = [nextLow, low];
-    [high, nextHigh] = [nextHigh, high];
+    const swap = order;
+    order = next;
+    next = swap;
   }
   return order;
 }
