@@ -5,7 +5,7 @@
  */
 import { FEATURE_LAYERS, GeometryKind, SourceKind, type FeatureLayer } from '../datapack/pack-layout.js';
 import type { AdminArea } from './admin-areas.js';
-import { areaOrLineLayers, keptTags } from './feature-tags.js';
+import { areaOrLineLayers } from './feature-tags.js';
 import type { BuiltFeatures, FeatureStage } from './feature-stage.js';
 import { MATCH_GEOMETRY_SHIFT } from './kept-ways.js';
 import type { Bbox, CollectedOsm } from './osm-collector.js';
@@ -78,7 +78,7 @@ export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, admi
       continue;
     }
     if (bbox && !intersects(stage, bbox)) continue;
-    const tags = stage.stageTags(keptTags(relation.tags).filter(([key]) => key !== 'type'));
+    const tags = stage.stageKeptTags(relation.tags, 'type');
     for (const match of areaOrLineLayers(relation.tags, true)) {
       if (match.geometry === 'point') {
         stage.representative(true);

@@ -9,7 +9,9 @@
  * pack order, so the string table does not depend on the order of staging.
  */
 import { COORDINATE_SCALE, FEATURE_LAYERS, GeometryKind } from '../datapack/pack-layout.js';
+import { isEditKey } from './feature-tags.js';
 import { GrowableArray } from './growable-array.js';
+import type { OsmTags } from './osm/osm-visitor.js';
 import type { StringTableBuilder } from './string-table-builder.js';
 
 const fixed = (degrees: number) => Math.round(degrees * COORDINATE_SCALE);
@@ -46,14 +48,35 @@ export interface BuiltFeatures {
 export class StagingStrings {
   private readonly ids = new Map<string, number>();
   readonly values: string[] = [];
+  /** Per string used as a key: 1 kept, 2 an edit key (`isEditKey`); tested once per distinct key. */
+  private readonly keyKind = new GrowableArray(Uint8Array, 1024);
 
   id(value: string): number {
     let id = this.ids.get(value);
     if (id === undefined) {
       id = this.values.push(value) - 1;
       this.ids.set(value, id);
+      this.keyKind.push(0);
     }
     return id;
+  }
+
+  /**
+   * Appends the tags kept in the pack (all but edit metadata, and `except`)
+   * to `list`; returns how many.
+   */
+  stageKept(tags: OsmTags, list: TagList, except?: string): number {
+    let count = 0;
+    for (const key in tags) {
+      if (key === except) continue;
+      const id = this.id(key);
+      let kind = this.keyKind.array[id]!;
+      if (!kind) this.keyKind.array[id] = kind = isEditKey(key) ? 2 : 1;
+      if (kind === 2) continue;
+      list.push(id, this.id(tags[key]!));
+      count++;
+    }
+    return count;
   }
 }
 
@@ -122,6 +145,13 @@ export class FeatureStage {
     tags.clear();
     for (const [key, value] of entries) tags.push(this.strings.id(key), this.strings.id(value));
     return tags;
+  }
+
+  /** Stages the tags an OSM feature keeps in the pack into `scratchTags` (cleared first). */
+  stageKeptTags(tags: OsmTags, except?: string): TagList {
+    this.scratchTags.clear();
+    this.strings.stageKept(tags, this.scratchTags, except);
+    return this.scratchTags;
   }
 
   clearGeometry(): void {
@@ -273,13 +303,13 @@ export class FeatureStage {
    * spent afterwards (each layer's buffers are released once copied).
    */
   build(strings: StringTableBuilder, unclosedRelations: number): BuiltFeatures {
-    const stages = this.stages as LayerStage[];
+    const stages = this.stages;
     this.stages = [];
     let count = 0;
     let partTotal = 0;
     let pointTotal = 0;
     let tagTotal = 0;
-    for (const stage of stages) {
+    for (const stage of stages as LayerStage[]) {
       count += stage.count;
       partTotal += stage.pointCount.length;
       pointTotal += stage.pointLat.length;
@@ -319,9 +349,11 @@ export class FeatureStage {
     let part = 0;
     let point = 0;
     let tag = 0;
-    stages.forEach((stage, layer) => {
+    for (let layer = 0; layer < stages.length; layer++) {
+      const stage = stages[layer]!;
+      stages[layer] = undefined; // released once copied
       const size = stage.count;
-      if (!size) return;
+      if (!size) continue;
       layers[FEATURE_LAYERS[layer]!] = [feature, size];
       arrays.layer.fill(layer, feature, feature + size);
       copy(arrays.geometry, stage.geometry, feature);
@@ -356,7 +388,7 @@ export class FeatureStage {
         arrays.tagValue[firstTag + index] = stringId(stage.tags.value.array[index]!);
       }
       feature += size;
-    });
+    }
     for (const layer of FEATURE_LAYERS) layers[layer] ??= [count, 0];
     return { arrays, layers, unclosedRelations };
   }

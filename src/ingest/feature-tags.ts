@@ -98,9 +98,7 @@ export function isAreaRelation(tags: OsmTags): boolean {
   return areaOrLineLayers(tags, true).some((match) => match.geometry === 'polygon' || match.geometry === 'point');
 }
 
-/** The tags kept in the pack for a feature. */
-export function keptTags(tags: OsmTags): [string, string][] {
-  const kept: [string, string][] = [];
-  for (const key in tags) if (!NOISE.test(key)) kept.push([key, tags[key]!]);
-  return kept;
+/** Whether a tag key describes the edit rather than the feature (not kept in the pack). */
+export function isEditKey(key: string): boolean {
+  return NOISE.test(key);
 }

@@ -4,7 +4,7 @@
  * order, and what edges need) and the ways that become features (their layer
  * matches and tags as staging string ids).
  */
-import { FEATURE_LAYERS, GeometryKind } from '../datapack/pack-layout.js';
+import { FEATURE_LAYERS, GeometryKind, type FeatureLayer } from '../datapack/pack-layout.js';
 import type { LayerMatch } from './feature-tags.js';
 import type { StagingStrings, TagList } from './feature-stage.js';
 import { GrowableArray } from './growable-array.js';
@@ -122,6 +122,7 @@ export class KeptRoads {
 
 /** A layer match as one byte: the layer index in the low bits, the GeometryKind above. */
 export const MATCH_GEOMETRY_SHIFT = 4;
+const LAYER_INDEX = Object.fromEntries(FEATURE_LAYERS.map((layer, index) => [layer, index])) as Record<FeatureLayer, number>;
 const GEOMETRY_CODE = { point: GeometryKind.point, line: GeometryKind.line, polygon: GeometryKind.polygon } as const;
 
 /** Ways that feed feature layers; their tags are ranges of `tags`. */
@@ -144,15 +145,14 @@ export class FeatureWays {
     return this.osmId.length;
   }
 
-  add(id: number, refStart: number, refCount: number, layers: LayerMatch[], keptTags: [string, string][]): void {
+  add(id: number, refStart: number, refCount: number, layers: LayerMatch[], tags: OsmTags): void {
     this.osmId.push(id);
     this.refStart.push(refStart);
     this.refCount.push(refCount);
     this.matchStart.push(this.matches.length);
     this.matchCount.push(layers.length);
-    for (const match of layers) this.matches.push(FEATURE_LAYERS.indexOf(match.layer) | (GEOMETRY_CODE[match.geometry] << MATCH_GEOMETRY_SHIFT));
+    for (const match of layers) this.matches.push(LAYER_INDEX[match.layer] | (GEOMETRY_CODE[match.geometry] << MATCH_GEOMETRY_SHIFT));
     this.tagStart.push(this.tags.length);
-    this.tagCount.push(keptTags.length);
-    for (const [key, value] of keptTags) this.tags.push(this.strings.id(key), this.strings.id(value));
+    this.tagCount.push(this.strings.stageKept(tags, this.tags));
   }
 }

@@ -13,7 +13,7 @@
  * the size of the file.
  */
 import { binarySearch, indexIds, sortUnique } from './sorted-ids.js';
-import { areaOrLineLayers, isAreaRelation, keptTags, nodeLayers } from './feature-tags.js';
+import { areaOrLineLayers, isAreaRelation, nodeLayers } from './feature-tags.js';
 import { TagList, type FeatureStage } from './feature-stage.js';
 import { GrowableArray } from './growable-array.js';
 import { FeatureWays, KeptRoads } from './kept-ways.js';
@@ -180,7 +180,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
         if (member) memberWayRefs.set(id, refs.array.slice(refStart, refStart + count));
         if (!touches) return;
         if (road) roads.add(id, refStart, count, tags, road);
-        if (layers.length) featureWays.add(id, refStart, count, layers, keptTags(tags));
+        if (layers.length) featureWays.add(id, refStart, count, layers, tags);
       },
     },
     { nodes: false, ways: true, relations: false },
@@ -223,7 +223,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
         if (bbox && !(lat >= bbox[1] && lat <= bbox[3] && lon >= bbox[0] && lon <= bbox[2])) return;
         const layers = nodeLayers(tags);
         if (!layers.length) return;
-        const staged = features.stageTags(keptTags(tags));
+        const staged = features.stageKeptTags(tags);
         for (const layer of layers) features.addPoint(FEATURE_LAYERS.indexOf(layer), SourceKind.node, id, lon, lat, staged);
       },
     },

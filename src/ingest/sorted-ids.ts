@@ -40,10 +40,11 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
   for (let pass = 0; pass < passes; pass++) {
     const high = pass >= lowPasses;
     const shift = (high ? pass - lowPasses : pass) * DIGIT_BITS;
-    const divisor = high ? TWO_POW_32 : 1;
+    // ToUint32 (>>> 0) of a key below 2^53 is its low 32 bits; of key / 2^32, its high ones
+    const scale = high ? 1 / TWO_POW_32 : 1;
     histogram.fill(0);
-    for (let index = 0; index < count; index++) histogram[((Math.floor((values[index]! - min) / divisor) >>> 0) >>> shift) & MASK]!++;
-    if (histogram[((Math.floor((values[0]! - min) / divisor) >>> 0) >>> shift) & MASK] === count) continue; // every id has this digit
+    for (let index = 0; index < count; index++) histogram[(((values[index]! - min) * scale) >>> shift) & MASK]!++;
+    if (histogram[(((values[0]! - min) * scale) >>> shift) & MASK] === count) continue; // every id has this digit
     let sum = 0;
     for (let digit = 0; digit < RADIX; digit++) {
       const size = histogram[digit]!;
@@ -52,7 +53,7 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
     }
     for (let index = 0; index < count; index++) {
       const position = order[index]!;
-      next[histogram[((Math.floor((values[position]! - min) / divisor) >>> 0) >>> shift) & MASK]!++] = position;
+      next[histogram[(((values[position]! - min) * scale) >>> shift) & MASK]!++] = position;
     }
     const swap = order;
     order = next;
