@@ -26,6 +26,25 @@ export class BlockDecoder {
   private readonly roles: number[] = [];
   private readonly memberIds: number[] = [];
   private readonly memberTypes: number[] = [];
+  /** One reader per block for its elements, and the element-specific fields, made once (not per element). */
+  private elementPbf = new Pbf(new Uint8Array(0));
+  private nodeLat = 0;
+  private nodeLon = 0;
+  private readonly nodeField = (field: number, tag: number, pbf: Pbf): void => {
+    if (field === 8) this.nodeLat = pbf.readSVarint();
+    else if (field === 9) this.nodeLon = pbf.readSVarint();
+    else pbf.skip(tag);
+  };
+  private readonly wayField = (field: number, tag: number, pbf: Pbf): void => {
+    if (field === 8) pbf.readPackedSVarint(this.refs);
+    else pbf.skip(tag);
+  };
+  private readonly relationField = (field: number, tag: number, pbf: Pbf): void => {
+    if (field === 8) pbf.readPackedVarint(this.roles, true);
+    else if (field === 9) pbf.readPackedSVarint(this.memberIds);
+    else if (field === 10) pbf.readPackedVarint(this.memberTypes);
+    else pbf.skip(tag);
+  };
 
   constructor(
     private readonly visitor: OsmVisitor,
@@ -111,16 +130,11 @@ export class BlockDecoder {
   }
 
   private node(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
-    let lat = 0;
-    let lon = 0;
-    const id = this.element(data, start, end, true, (field, tag, pbf) => {
-      if (field === 8) lat = pbf.readSVarint();
-      else if (field === 9) lon = pbf.readSVarint();
-      else pbf.skip(tag);
-    });
+    this.nodeLat = this.nodeLon = 0;
+    const id = this.element(data, start, end, true, this.nodeField);
     this.entities++;
     const tags = this.keys.length ? this.tagsOf(this.keys, this.vals) : null;
-    this.visitor.node!(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
+    this.visitor.node!(id, (latOffset + granularity * this.nodeLat) / 1e9, (lonOffset + granularity * this.nodeLon) / 1e9, tags);
   }
 
   /**
@@ -189,7 +203,8 @@ export class BlockDecoder {
    * A node's id is a zigzag sint64, a way's or relation's a plain int64.
    */
   private element(data: Uint8Array, start: number, end: number, signedId: boolean, other: (field: number, tag: number, pbf: Pbf) => void): number {
-    const pbf = new Pbf(data);
+    if (this.elementPbf.buf !== data) this.elementPbf = new Pbf(data);
+    const pbf = this.elementPbf;
     pbf.pos = start;
     this.keys.length = this.vals.length = 0;
     let id = 0;
@@ -207,7 +222,7 @@ export class BlockDecoder {
   private way(data: Uint8Array, start: number, end: number): void {
     const refs = this.refs;
     refs.length = 0;
-    const id = this.element(data, start, end, false, (field, tag, pbf) => (field === 8 ? pbf.readPackedSVarint(refs) : pbf.skip(tag)));
+    const id = this.element(data, start, end, false, this.wayField);
     for (let index = 1; index < refs.length; index++) refs[index]! += refs[index - 1]!;
     this.entities++;
     this.visitor.way!(id, refs, this.tagsOf(this.keys, this.vals));
@@ -216,12 +231,7 @@ export class BlockDecoder {
   private relation(data: Uint8Array, start: number, end: number): void {
     const { roles, memberIds, memberTypes } = this;
     roles.length = memberIds.length = memberTypes.length = 0;
-    const id = this.element(data, start, end, false, (field, tag, pbf) => {
-      if (field === 8) pbf.readPackedVarint(roles, true);
-      else if (field === 9) pbf.readPackedSVarint(memberIds);
-      else if (field === 10) pbf.readPackedVarint(memberTypes);
-      else pbf.skip(tag);
-    });
+    const id = this.element(data, start, end, false, this.relationField);
     const members: OsmMember[] = [];
     let ref = 0;
     for (let index = 0; index < memberIds.length; index++) {
