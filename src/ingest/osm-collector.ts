@@ -157,7 +157,8 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   const roads = new KeptRoads(options.strings);
   const featureWays = new FeatureWays(new TagList(), features.strings);
   const memberWayRefs = new Map<number, Float64Array>();
-  const refs = new GrowableArray(Float64Array, 1 << 16);
+  // closures of this function share one context, which would keep the list alive to the end: cleared below
+  let refs = new GrowableArray(Float64Array, 1 << 16);
   progress.phase('ways', source.size);
   await source.scan(
     {
@@ -188,6 +189,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   );
   // the node ids of the kept ways are needed only to find their coordinate slots
   const { ids: nodeIds, slotOf: wayRefIndex } = indexIds(refs.array.subarray(0, refs.length));
+  refs = new GrowableArray(Float64Array, 0);
 
   // pass 3: nodes
   const nodeLat = new Float64Array(nodeIds.length).fill(Number.NaN);

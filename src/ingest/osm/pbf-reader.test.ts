@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { OSM_FILES } from '../../../test/support/osm-data.js';
+import { fileURLToPath } from 'node:url';
 import { PbfReader } from './pbf-reader.js';
+
+/** The shared OSM extracts (../shared/data/osm). */
+const OSM = fileURLToPath(new URL('../../../../shared/data/osm/', import.meta.url));
 
 /** The ids each single-kind pass visits, in order. */
 async function idsByPass(reader: PbfReader): Promise<{ nodes: number[]; ways: number[]; relations: number[] }> {
@@ -15,8 +18,8 @@ async function idsByPass(reader: PbfReader): Promise<{ nodes: number[]; ways: nu
 
 describe('PbfReader', () => {
   it.each([
-    ['Monaco (header: Sort.Type_then_ID, blocks classified by binary search)', OSM_FILES.monaco, true],
-    ['Andorra (no sort flag: the first pass decodes every block)', OSM_FILES.andorra, false],
+    ['Monaco (header: Sort.Type_then_ID, blocks classified by binary search)', `${OSM}osrm_monaco.osm.pbf`, true],
+    ['Andorra (no sort flag: the first pass decodes every block)', `${OSM}graphhopper_andorra.osm.pbf`, false],
   ])('has each single-kind pass of %s visit exactly what decoding every block finds', async (_name, path, sorted) => {
     const reference = { nodes: [] as number[], ways: [] as number[], relations: [] as number[] };
     const everything = new PbfReader(path);
