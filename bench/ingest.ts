@@ -16,6 +16,13 @@ const RUNNER = fileURLToPath(new URL('./ingest-run.js', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const COUNTRY_BYTES = 31 * 1024 * 1024;
 
+/**
+ * The V8 flags `npm run ingest` runs with (package.json): a young generation of
+ * at most 2 MiB per semi-space. The ingest's garbage is short-lived (tag records,
+ * inflated blocks); smaller semi-spaces collect it sooner, which lowers the peak
+ * RSS of a Monaco ingest by about a quarter at no measurable cost in time.
+ */
+const CLI_NODE_FLAGS = ['--max-semi-space-size=2'];
 const PROCESSES = Number(process.env.INGEST_BENCH_PROCESSES ?? 3);
 const WARM_RUNS = 5;
 
@@ -59,7 +66,7 @@ function timeToListening(env: Record<string, string>): Promise<{ ms: number; pac
 export async function runIngestBenchmark(): Promise<void> {
   console.log(
     conditions({
-      benchmark: `ingest (npm run ingest) per shipped extract: ${PROCESSES} fresh processes, each one cold run then ${WARM_RUNS} warm runs; best/median over them`,
+      benchmark: `ingest (npm run ingest, node ${CLI_NODE_FLAGS.join(' ')}) per shipped extract: ${PROCESSES} fresh processes, each one cold run then ${WARM_RUNS} warm runs; best/median over them`,
       data: '../shared/data/osm (ODbL, © OpenStreetMap contributors)',
       'load average at start (1/5/15 min)': load(),
       definitions:
@@ -74,7 +81,7 @@ export async function runIngestBenchmark(): Promise<void> {
   for (const extract of EXTRACTS) {
     const runs: IngestProcessResult[] = [];
     for (let run = 0; run < PROCESSES; run++) {
-      const output = execFileSync(process.execPath, [RUNNER, join(SHARED, extract), String(WARM_RUNS)], { encoding: 'utf8' });
+      const output = execFileSync(process.execPath, [...CLI_NODE_FLAGS, RUNNER, join(SHARED, extract), String(WARM_RUNS)], { encoding: 'utf8' });
       runs.push(JSON.parse(output.trim().split('\n').pop()!) as IngestProcessResult);
     }
     results[extract] = runs;

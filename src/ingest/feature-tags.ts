@@ -83,8 +83,8 @@ export function areaOrLineLayers(tags: OsmTags, closed: boolean): LayerMatch[] {
 }
 
 function isPoi(tags: OsmTags): boolean {
-  if (!hasName(tags)) return false;
-  return POI_KEYS.some((key) => tags[key] !== undefined && tags[key] !== 'no');
+  // the key lookups first: hasName walks every key, and most elements have no POI key
+  return POI_KEYS.some((key) => tags[key] !== undefined && tags[key] !== 'no') && hasName(tags);
 }
 
 function isTransitStop(tags: OsmTags): boolean {

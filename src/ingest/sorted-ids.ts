@@ -1,11 +1,11 @@
 /**
  * Sorted-id helpers of the ingest (node and way ids kept as Float64Array: ids
  * exceed 2^32). Sorting is an LSD radix sort on the id's two 32-bit halves
- * (16-bit digits; a pass whose digit is the same for every id is skipped): linear,
+ * (11-bit digits; a pass whose digit is the same for every id is skipped): linear,
  * no comparator calls, no BigInt. OSM ids are integers; anything else (or a
  * span of 2^53 or more) falls back to a comparison sort.
  */
-const DIGIT_BITS = 16;
+const DIGIT_BITS = 11;
 const RADIX = 1 << DIGIT_BITS;
 const MASK = RADIX - 1;
 const TWO_POW_32 = 4294967296;
