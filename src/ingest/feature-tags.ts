@@ -2,7 +2,7 @@
  * Which pack layers an OSM element belongs to. One element can feed several
  * layers (a named mall is a building and a POI); each becomes its own feature.
  */
-import type { FeatureLayer } from '../datapack/pack-layout.js';
+import { FEATURE_LAYERS, type FeatureLayer } from '../datapack/pack-layout.js';
 import type { OsmTags } from './osm/osm-visitor.js';
 
 const PLACE_VALUES = new Set([
@@ -24,9 +24,14 @@ const NOISE = /^(created_by|source|source:.*|note|note:.*|fixme|FIXME|todo|tiger
 export type FeatureGeometryKind = 'point' | 'line' | 'polygon';
 
 export interface LayerMatch {
-  layer: FeatureLayer;
-  geometry: FeatureGeometryKind;
+  readonly layer: FeatureLayer;
+  readonly geometry: FeatureGeometryKind;
 }
+
+/** One shared, frozen match object per (layer, geometry): classifying a way allocates no match objects. */
+const MATCHES = Object.fromEntries(
+  FEATURE_LAYERS.map((layer) => [layer, { point: Object.freeze({ layer, geometry: 'point' }), line: Object.freeze({ layer, geometry: 'line' }), polygon: Object.freeze({ layer, geometry: 'polygon' }) }]),
+) as Record<FeatureLayer, Record<FeatureGeometryKind, LayerMatch>>;
 
 export function hasName(tags: OsmTags): boolean {
   if (tags.name || tags.brand) return true;
@@ -55,7 +60,7 @@ export function nodeLayers(tags: OsmTags): FeatureLayer[] {
 export function areaOrLineLayers(tags: OsmTags, closed: boolean): LayerMatch[] {
   const matches: LayerMatch[] = [];
   const area = closed && tags.area !== 'no';
-  const push = (layer: FeatureLayer, geometry: FeatureGeometryKind) => matches.push({ layer, geometry });
+  const push = (layer: FeatureLayer, geometry: FeatureGeometryKind) => matches.push(MATCHES[layer][geometry]);
 
   if (tags.place && PLACE_VALUES.has(tags.place) && hasName(tags)) push('place', area ? 'polygon' : 'point');
   if (tags['addr:housenumber']) push('address', 'point');
@@ -78,8 +83,8 @@ export function areaOrLineLayers(tags: OsmTags, closed: boolean): LayerMatch[] {
 }
 
 function isPoi(tags: OsmTags): boolean {
-  if (!hasName(tags)) return false;
-  return POI_KEYS.some((key) => tags[key] !== undefined && tags[key] !== 'no');
+  // the key lookups first: hasName walks every key, and most elements have no POI key
+  return POI_KEYS.some((key) => tags[key] !== undefined && tags[key] !== 'no') && hasName(tags);
 }
 
 function isTransitStop(tags: OsmTags): boolean {
@@ -98,9 +103,7 @@ export function isAreaRelation(tags: OsmTags): boolean {
   return areaOrLineLayers(tags, true).some((match) => match.geometry === 'polygon' || match.geometry === 'point');
 }
 
-/** The tags kept in the pack for a feature. */
-export function keptTags(tags: OsmTags): [string, string][] {
-  const kept: [string, string][] = [];
-  for (const key in tags) if (!NOISE.test(key)) kept.push([key, tags[key]!]);
-  return kept;
+/** Whether a tag key describes the edit rather than the feature (not kept in the pack). */
+export function isEditKey(key: string): boolean {
+  return NOISE.test(key);
 }

@@ -6,10 +6,12 @@
  */
 import { COORDINATE_SCALE, EdgeFlag, NO_INDEX } from '../datapack/pack-layout.js';
 import { haversineMeters } from '../solvers/graph/geodesy.js';
+import { GrowableArray } from './growable-array.js';
+import type { WayTable } from './kept-ways.js';
+import type { CollectedOsm } from './osm-collector.js';
 import { binarySearch } from './sorted-ids.js';
-import type { CollectedOsm, KeptWay } from './osm-collector.js';
-import { parseDurationSeconds } from './road-tags.js';
-import type { StringTableBuilder } from './string-table-builder.js';
+
+export type { WayTable };
 
 export interface BuiltGraph {
   nodeLat: Int32Array;
@@ -36,26 +38,6 @@ export interface BuiltGraph {
   truckTaggedWays: number;
 }
 
-export interface WayTable {
-  osmId: Float64Array;
-  class: Uint8Array;
-  name: Uint32Array;
-  nameAr: Uint32Array;
-  nameEn: Uint32Array;
-  ref: Uint32Array;
-  destination: Uint32Array;
-  surface: Uint32Array;
-  maxspeed: Uint8Array;
-  lanesForward: Uint8Array;
-  lanesBackward: Uint8Array;
-  turnLanesForward: Uint32Array;
-  turnLanesBackward: Uint32Array;
-  maxWeight: Float32Array;
-  maxHeight: Float32Array;
-  maxWidth: Float32Array;
-  maxLength: Float32Array;
-}
-
 export interface RestrictionTable {
   osmId: Float64Array;
   kind: Uint8Array;
@@ -72,66 +54,59 @@ export interface RestrictionTable {
 
 const fixed = (degrees: number) => Math.round(degrees * COORDINATE_SCALE);
 
-export function buildGraph(collected: CollectedOsm, strings: StringTableBuilder): BuiltGraph {
-  const { ways, wayRefIndex, nodeIds, nodeLat, nodeLon, nodeFlags, nodeBlocked } = collected;
-  const roads = ways.filter((way) => way.road);
+export function buildGraph(collected: CollectedOsm): BuiltGraph {
+  const { roads, wayRefIndex, nodeIds, nodeLat, nodeLon, nodeFlags, nodeBlocked } = collected;
   const slots = nodeIds.length;
+  const roadCount = roads.count;
+  const refStarts = roads.refStart.array;
+  const refCounts = roads.refCount.array;
 
   // which coordinate slots become graph nodes
   const uses = new Uint8Array(slots);
   const isGraphNode = new Uint8Array(slots);
-  for (const way of roads) {
-    const end = way.refStart + way.refCount;
-    for (let index = way.refStart; index < end; index++) {
+  for (let road = 0; road < roadCount; road++) {
+    const start = refStarts[road]!;
+    const end = start + refCounts[road]!;
+    for (let index = start; index < end; index++) {
       const slot = wayRefIndex[index]!;
       if (slot < 0) {
         // a node missing from the extract cuts the way: its neighbours become ends
-        if (index > way.refStart && wayRefIndex[index - 1]! >= 0) isGraphNode[wayRefIndex[index - 1]!] = 1;
+        if (index > start && wayRefIndex[index - 1]! >= 0) isGraphNode[wayRefIndex[index - 1]!] = 1;
         if (index + 1 < end && wayRefIndex[index + 1]! >= 0) isGraphNode[wayRefIndex[index + 1]!] = 1;
         continue;
       }
       if (uses[slot]! < 255) uses[slot]!++;
-      if (index === way.refStart || index === end - 1 || nodeFlags[slot] || nodeBlocked[slot]) isGraphNode[slot] = 1;
+      if (index === start || index === end - 1 || nodeFlags[slot] || nodeBlocked[slot]) isGraphNode[slot] = 1;
     }
   }
   for (let slot = 0; slot < slots; slot++) if (uses[slot]! > 1) isGraphNode[slot] = 1;
 
   const graphNodeOf = new Int32Array(slots).fill(-1);
-  const nodeSlots: number[] = [];
+  const nodeSlots = new GrowableArray(Uint32Array, 1024);
   const graphNode = (slot: number): number => {
     let node = graphNodeOf[slot]!;
     if (node < 0) {
-      node = nodeSlots.push(slot) - 1;
+      node = nodeSlots.push(slot);
       graphNodeOf[slot] = node;
     }
     return node;
   };
 
-  const source: number[] = [];
-  const target: number[] = [];
-  const twin: number[] = [];
-  const edgeWay: number[] = [];
-  const length: number[] = [];
-  const speed: number[] = [];
-  const access: number[] = [];
-  const flags: number[] = [];
-  const shapeStart: number[] = [];
-  const shapeCount: number[] = [];
-  const shapeLat: number[] = [];
-  const shapeLon: number[] = [];
-  const wayTable = createWayTable(roads.length);
-  let truckTaggedWays = 0;
+  const edges = new EdgeList();
+  const shapeLat = new GrowableArray(Int32Array, 4096);
+  const shapeLon = new GrowableArray(Int32Array, 4096);
 
-  roads.forEach((way, wayIndex) => {
-    const road = way.road!;
-    fillWayRow(wayTable, wayIndex, way, strings);
-    if (road.truckTagged) truckTaggedWays++;
-    const firstEdgeOfWay = source.length;
+  for (let wayIndex = 0; wayIndex < roadCount; wayIndex++) {
+    const forwardModes = roads.forward.array[wayIndex]!;
+    const backwardModes = roads.backward.array[wayIndex]!;
+    const speed = roads.speed.array[wayIndex]!;
+    const flags = roads.flags.array[wayIndex]!;
+    const firstEdgeOfWay = edges.count;
     let wayLength = 0;
-    const end = way.refStart + way.refCount;
+    const end = refStarts[wayIndex]! + refCounts[wayIndex]!;
     let segmentStart = -1;
     let segmentLength = 0;
-    for (let index = way.refStart; index < end; index++) {
+    for (let index = refStarts[wayIndex]!; index < end; index++) {
       const slot = wayRefIndex[index]!;
       if (slot < 0) {
         segmentStart = -1;
@@ -151,30 +126,21 @@ export function buildGraph(collected: CollectedOsm, strings: StringTableBuilder)
         const u = graphNode(fromSlot);
         const v = graphNode(slot);
         const start = shapeLat.length;
-        for (let point = segmentStart; point <= index; point++) {
-          const pointSlot = wayRefIndex[point]!;
-          shapeLat.push(fixed(nodeLat[pointSlot]!));
-          shapeLon.push(fixed(nodeLon[pointSlot]!));
-        }
         const count = index - segmentStart + 1;
-        const add = (from: number, to: number, modes: number, extraFlags: number) => {
-          const edge = source.push(from) - 1;
-          target.push(to);
-          twin.push(NO_INDEX);
-          edgeWay.push(wayIndex);
-          length.push(segmentLength);
-          speed.push(road.speed);
-          access.push(modes);
-          flags.push(road.flags | extraFlags);
-          shapeStart.push(start);
-          shapeCount.push(Math.min(count, 0xffff));
-          return edge;
-        };
-        const forward = road.forward ? add(u, v, road.forward, 0) : -1;
-        const backward = road.backward ? add(v, u, road.backward, EdgeFlag.reversed) : -1;
+        const lat = shapeLat.reserve(count);
+        const lon = shapeLon.reserve(count);
+        for (let point = segmentStart, at = start; point <= index; point++, at++) {
+          const pointSlot = wayRefIndex[point]!;
+          lat[at] = fixed(nodeLat[pointSlot]!);
+          lon[at] = fixed(nodeLon[pointSlot]!);
+        }
+        shapeLat.length = shapeLon.length = start + count;
+        const shapeCount = Math.min(count, 0xffff);
+        const forward = forwardModes ? edges.add(u, v, wayIndex, segmentLength, speed, forwardModes, flags, start, shapeCount) : -1;
+        const backward = backwardModes ? edges.add(v, u, wayIndex, segmentLength, speed, backwardModes, flags | EdgeFlag.reversed, start, shapeCount) : -1;
         if (forward >= 0 && backward >= 0) {
-          twin[forward] = backward;
-          twin[backward] = forward;
+          edges.twin.array[forward] = backward;
+          edges.twin.array[backward] = forward;
         }
         wayLength += segmentLength;
       }
@@ -182,30 +148,31 @@ export function buildGraph(collected: CollectedOsm, strings: StringTableBuilder)
       segmentLength = 0;
     }
     // a ferry's duration tag gives its real crossing speed
-    const duration = road.class === 'ferry' ? parseDurationSeconds(way.tags.duration) : 0;
+    const duration = roads.ferrySeconds.array[wayIndex]!;
     if (duration > 0 && wayLength > 0) {
       const ferrySpeed = Math.max(1, Math.min(255, Math.round((wayLength / duration) * 3.6)));
-      for (let edge = firstEdgeOfWay; edge < source.length; edge++) speed[edge] = ferrySpeed;
+      edges.speed.array.fill(ferrySpeed, firstEdgeOfWay, edges.count);
     }
-  });
+  }
 
   // order edges by source node (counting sort) so each node's outgoing edges are contiguous
   const nodeCount = nodeSlots.length;
-  const edgeCount = source.length;
+  const edgeCount = edges.count;
+  const source = edges.source.array;
   const firstEdge = new Uint32Array(nodeCount + 1);
   for (let edge = 0; edge < edgeCount; edge++) firstEdge[source[edge]! + 1]!++;
   for (let node = 0; node < nodeCount; node++) firstEdge[node + 1]! += firstEdge[node]!;
   const position = new Uint32Array(edgeCount);
   const fill = firstEdge.slice(0, nodeCount);
   for (let edge = 0; edge < edgeCount; edge++) position[edge] = fill[source[edge]!]!++;
-  const permute = <T extends Uint32Array | Float32Array | Uint8Array | Uint16Array>(values: number[], Type: new (n: number) => T, map?: (value: number) => number): T => {
+  const permute = <T extends Uint32Array | Float32Array | Uint8Array | Uint16Array>(values: GrowableArray<Uint32Array | Float64Array | Uint8Array>, Type: new (n: number) => T): T => {
     const out = new Type(edgeCount);
-    for (let edge = 0; edge < edgeCount; edge++) {
-      const value = values[edge]!;
-      out[position[edge]!] = map ? map(value) : value;
-    }
+    const array = values.array;
+    for (let edge = 0; edge < edgeCount; edge++) out[position[edge]!] = array[edge]!;
     return out;
   };
+  const twin = edges.twin.array;
+  for (let edge = 0; edge < edgeCount; edge++) if (twin[edge] !== NO_INDEX) twin[edge] = position[twin[edge]!]!;
 
   const graph: BuiltGraph = {
     nodeLat: new Int32Array(nodeCount),
@@ -214,76 +181,64 @@ export function buildGraph(collected: CollectedOsm, strings: StringTableBuilder)
     nodeBlockedModes: new Uint8Array(nodeCount),
     nodeOsmId: new Float64Array(nodeCount),
     firstEdge,
-    edgeSource: permute(source, Uint32Array),
-    edgeTarget: permute(target, Uint32Array),
-    edgeTwin: permute(twin, Uint32Array, (value) => (value === NO_INDEX ? NO_INDEX : position[value]!)),
-    edgeWay: permute(edgeWay, Uint32Array),
-    edgeLength: permute(length, Float32Array),
-    edgeSpeed: permute(speed, Uint8Array),
-    edgeAccess: permute(access, Uint8Array),
-    edgeFlags: permute(flags, Uint16Array),
-    edgeShapeStart: permute(shapeStart, Uint32Array),
-    edgeShapeCount: permute(shapeCount, Uint16Array),
-    shapeLat: Int32Array.from(shapeLat),
-    shapeLon: Int32Array.from(shapeLon),
-    ways: wayTable,
+    edgeSource: permute(edges.source, Uint32Array),
+    edgeTarget: permute(edges.target, Uint32Array),
+    edgeTwin: permute(edges.twin, Uint32Array),
+    edgeWay: permute(edges.way, Uint32Array),
+    edgeLength: permute(edges.length, Float32Array),
+    edgeSpeed: permute(edges.speed, Uint8Array),
+    edgeAccess: permute(edges.access, Uint8Array),
+    edgeFlags: permute(edges.flags, Uint16Array),
+    edgeShapeStart: permute(edges.shapeStart, Uint32Array),
+    edgeShapeCount: permute(edges.shapeCount, Uint16Array),
+    shapeLat: shapeLat.toArray(),
+    shapeLon: shapeLon.toArray(),
+    ways: roads.table(),
     restrictions: emptyRestrictions(),
-    truckTaggedWays,
+    truckTaggedWays: roads.truckTagged,
   };
   for (let node = 0; node < nodeCount; node++) {
-    const slot = nodeSlots[node]!;
+    const slot = nodeSlots.array[node]!;
     graph.nodeLat[node] = fixed(nodeLat[slot]!);
     graph.nodeLon[node] = fixed(nodeLon[slot]!);
     graph.nodeFlags[node] = nodeFlags[slot]!;
     graph.nodeBlockedModes[node] = nodeBlocked[slot]!;
     graph.nodeOsmId[node] = nodeIds[slot]!;
   }
-  graph.restrictions = resolveRestrictions(collected, roads, graph, graphNodeOf);
+  graph.restrictions = resolveRestrictions(collected, graph, graphNodeOf);
   return graph;
 }
 
-function createWayTable(count: number): WayTable {
-  return {
-    osmId: new Float64Array(count),
-    class: new Uint8Array(count),
-    name: new Uint32Array(count),
-    nameAr: new Uint32Array(count),
-    nameEn: new Uint32Array(count),
-    ref: new Uint32Array(count),
-    destination: new Uint32Array(count),
-    surface: new Uint32Array(count),
-    maxspeed: new Uint8Array(count),
-    lanesForward: new Uint8Array(count),
-    lanesBackward: new Uint8Array(count),
-    turnLanesForward: new Uint32Array(count),
-    turnLanesBackward: new Uint32Array(count),
-    maxWeight: new Float32Array(count),
-    maxHeight: new Float32Array(count),
-    maxWidth: new Float32Array(count),
-    maxLength: new Float32Array(count),
-  };
-}
+/** Directed edges in creation order (before the CSR ordering). */
+class EdgeList {
+  readonly source = new GrowableArray(Uint32Array, 1024);
+  readonly target = new GrowableArray(Uint32Array, 1024);
+  readonly twin = new GrowableArray(Uint32Array, 1024);
+  readonly way = new GrowableArray(Uint32Array, 1024);
+  readonly length = new GrowableArray(Float64Array, 1024);
+  readonly speed = new GrowableArray(Uint8Array, 1024);
+  readonly access = new GrowableArray(Uint8Array, 1024);
+  readonly flags = new GrowableArray(Uint32Array, 1024);
+  readonly shapeStart = new GrowableArray(Uint32Array, 1024);
+  readonly shapeCount = new GrowableArray(Uint32Array, 1024);
 
-function fillWayRow(table: WayTable, row: number, way: KeptWay, strings: StringTableBuilder): void {
-  const road = way.road!;
-  const tags = way.tags;
-  table.osmId[row] = way.id;
-  table.class[row] = road.classIndex;
-  table.name[row] = strings.id(tags.name);
-  table.nameAr[row] = strings.id(tags['name:ar']);
-  table.nameEn[row] = strings.id(tags['name:en']);
-  table.ref[row] = strings.id(tags.ref);
-  table.destination[row] = strings.id(tags.destination ?? tags['destination:ref']);
-  table.surface[row] = strings.id(tags.surface);
-  table.maxspeed[row] = road.maxspeed;
-  table.lanesForward[row] = road.lanesForward;
-  table.lanesBackward[row] = road.lanesBackward;
-  table.turnLanesForward[row] = strings.id(road.turnLanesForward);
-  table.turnLanesBackward[row] = strings.id(road.turnLanesBackward);
-  table.maxWeight[row] = road.maxWeight;
-  table.maxHeight[row] = road.maxHeight;
-  table.maxWidth[row] = road.maxWidth;
-  table.maxLength[row] = road.maxLength;
+  get count(): number {
+    return this.source.length;
+  }
+
+  add(from: number, to: number, way: number, length: number, speed: number, access: number, flags: number, shapeStart: number, shapeCount: number): number {
+    const edge = this.source.push(from);
+    this.target.push(to);
+    this.twin.push(NO_INDEX);
+    this.way.push(way);
+    this.length.push(length);
+    this.speed.push(speed);
+    this.access.push(access);
+    this.flags.push(flags);
+    this.shapeStart.push(shapeStart);
+    this.shapeCount.push(shapeCount);
+    return edge;
+  }
 }
 
 function emptyRestrictions(): RestrictionTable {
@@ -306,10 +261,11 @@ function emptyRestrictions(): RestrictionTable {
  * the via node and the to-way edge leaving it; for via ways, the chain of
  * via-way edges joining them (found by a short search along those ways only).
  */
-function resolveRestrictions(collected: CollectedOsm, roads: KeptWay[], graph: BuiltGraph, graphNodeOf: Int32Array): RestrictionTable {
+function resolveRestrictions(collected: CollectedOsm, graph: BuiltGraph, graphNodeOf: Int32Array): RestrictionTable {
   if (!collected.restrictions.length) return emptyRestrictions();
   const wayIndexOf = new Map<number, number>();
-  roads.forEach((way, index) => wayIndexOf.set(way.id, index));
+  const roadIds = collected.roads.osmId;
+  for (let index = 0; index < roadIds.length; index++) wayIndexOf.set(roadIds.array[index]!, index);
   const wanted = new Set<number>();
   for (const restriction of collected.restrictions) {
     for (const id of [restriction.from, restriction.to, ...restriction.viaWays]) {

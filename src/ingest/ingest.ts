@@ -23,6 +23,7 @@ import { writePackFile } from '../datapack/pack-file.js';
 import { connectedComponents } from '../solvers/graph/components.js';
 import { loadAdminAreas } from './admin-areas.js';
 import { buildFeatures } from './feature-builder.js';
+import { FeatureStage } from './feature-stage.js';
 import { buildGraph } from './graph-builder.js';
 import { IngestError } from './ingest-error.js';
 import { collectOsm, type Bbox } from './osm-collector.js';
@@ -55,16 +56,18 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   if (options.bbox) validateBbox(options.bbox);
   const admin = await loadAdminAreas(options.admin ?? []);
   const source = openOsmSource(options.input);
+  // road names get their string ids in the ways pass (road order), feature tags at the end (pack order)
+  const strings = new StringTableBuilder();
+  const stage = new FeatureStage();
   let collected;
   try {
-    collected = await collectOsm(source, { ...(options.bbox ? { bbox: options.bbox } : {}), progress });
+    collected = await collectOsm(source, { ...(options.bbox ? { bbox: options.bbox } : {}), progress, strings, features: stage });
   } finally {
     source.close();
   }
   progress.phase('building graph and features', 0);
-  const strings = new StringTableBuilder();
-  const graph = buildGraph(collected, strings);
-  const features = buildFeatures(collected, admin.areas, strings, options.bbox);
+  const graph = buildGraph(collected);
+  const features = buildFeatures(collected, stage, admin.areas, strings, options.bbox);
   if (graph.edgeSource.length === 0 && features.arrays.layer.length === 0) {
     throw new IngestError(
       'empty_selection',

@@ -12,25 +12,19 @@
  * point features must lie inside it. Memory grows with what is kept, never with
  * the size of the file.
  */
-import { binarySearch, sortUnique } from './sorted-ids.js';
-import { areaOrLineLayers, isAreaRelation, nodeLayers, type LayerMatch } from './feature-tags.js';
+import { binarySearch, indexIds, sortUnique } from './sorted-ids.js';
+import { areaOrLineLayers, isAreaRelation, nodeLayers } from './feature-tags.js';
+import { TagList, type FeatureStage } from './feature-stage.js';
+import { GrowableArray } from './growable-array.js';
+import { FeatureWays, KeptRoads } from './kept-ways.js';
 import { MemberType, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
 import type { OsmSource } from './osm/osm-source.js';
 import type { IngestProgress } from './progress.js';
-import { nodeBlockedModes, roadAttributes, type RoadAttributes } from './road-tags.js';
-import { NodeFlag, TravelMode, MOTOR_MODES } from '../datapack/pack-layout.js';
-import type { FeatureLayer } from '../datapack/pack-layout.js';
+import { nodeBlockedModes, roadAttributes } from './road-tags.js';
+import type { StringTableBuilder } from './string-table-builder.js';
+import { FEATURE_LAYERS, NodeFlag, SourceKind, TravelMode, MOTOR_MODES } from '../datapack/pack-layout.js';
 
 export type Bbox = [west: number, south: number, east: number, north: number];
-
-export interface KeptWay {
-  id: number;
-  refStart: number;
-  refCount: number;
-  tags: OsmTags;
-  road: RoadAttributes | undefined;
-  layers: LayerMatch[];
-}
 
 export interface KeptAreaRelation {
   id: number;
@@ -49,18 +43,15 @@ export interface KeptRestriction {
   viaWays: number[];
 }
 
-export interface KeptPoint {
-  id: number;
-  lat: number;
-  lon: number;
-  tags: OsmTags;
-  layers: FeatureLayer[];
-}
-
 export interface CollectedOsm {
-  ways: KeptWay[];
-  /** Node ids of every kept way, in order; `wayRefIndex` maps each to its coordinate slot (-1 = not in the file). */
-  wayRefs: Float64Array;
+  /** Routable roads, in file order (each becomes a `ways.*` row). */
+  roads: KeptRoads;
+  /** Ways that feed feature layers, with their tags in `wayTags`. */
+  featureWays: FeatureWays;
+  wayTags: TagList;
+  /** The node ids of each relation member way (ring assembly matches ways by their end node ids). */
+  memberWayRefs: Map<number, Float64Array>;
+  /** For the nodes of every kept way, in order: their coordinate slot (-1 = not in the file). */
   wayRefIndex: Int32Array;
   /** Sorted ids of the nodes whose coordinates were kept, with their coordinates and routing flags. */
   nodeIds: Float64Array;
@@ -68,11 +59,21 @@ export interface CollectedOsm {
   nodeLon: Float64Array;
   nodeFlags: Uint8Array;
   nodeBlocked: Uint8Array;
+  /** The coordinate slot of a node id, or -1 (not kept, or not in the file). */
+  slotOfId(id: number): number;
   relations: KeptAreaRelation[];
   restrictions: KeptRestriction[];
-  points: KeptPoint[];
   entities: { nodes: number; ways: number; relations: number };
   skippedRestrictions: number;
+}
+
+export interface CollectOptions {
+  bbox?: Bbox;
+  progress: IngestProgress;
+  /** The pack's string table: road names get their ids in road order. */
+  strings: StringTableBuilder;
+  /** Point features are staged here during the node pass. */
+  features: FeatureStage;
 }
 
 const RESTRICTION_MODES: Record<string, number> = {
@@ -95,8 +96,8 @@ const EXCEPT_MODES: Record<string, number> = {
   motorcycle: TravelMode.motorScooter,
 };
 
-export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; progress: IngestProgress }): Promise<CollectedOsm> {
-  const { bbox, progress } = options;
+export async function collectOsm(source: OsmSource, options: CollectOptions): Promise<CollectedOsm> {
+  const { bbox, progress, features } = options;
   const restrictions: KeptRestriction[] = [];
   const relations: KeptAreaRelation[] = [];
   const entities = { nodes: 0, ways: 0, relations: 0 };
@@ -153,39 +154,48 @@ export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; prog
   }
 
   // pass 2: ways
-  const ways: KeptWay[] = [];
-  const refs: number[] = [];
+  const roads = new KeptRoads(options.strings);
+  const featureWays = new FeatureWays(new TagList(), features.strings);
+  const memberWayRefs = new Map<number, Float64Array>();
+  // closures of this function share one context, which would keep the list alive to the end: cleared below
+  let refs = new GrowableArray(Float64Array, 1 << 16);
   progress.phase('ways', source.size);
   await source.scan(
     {
       way(id, wayRefs, tags) {
         entities.ways++;
-        if (wayRefs.length < 2) return;
+        const count = wayRefs.length;
+        if (count < 2) return;
         const road = roadAttributes(tags);
-        const closed = wayRefs.length >= 4 && wayRefs[0] === wayRefs[wayRefs.length - 1];
+        const closed = count >= 4 && wayRefs[0] === wayRefs[count - 1];
         const layers = areaOrLineLayers(tags, closed);
         const member = binarySearch(relationWays, id) >= 0;
         if (!road && !layers.length && !member) return;
         const touches = !insideIds || wayRefs.some((ref) => binarySearch(insideIds, ref) >= 0);
         if (!touches && !member) return;
         const refStart = refs.length;
-        for (const ref of wayRefs) refs.push(ref);
+        const array = refs.reserve(count);
+        for (let index = 0; index < count; index++) array[refStart + index] = wayRefs[index]!;
+        refs.length += count;
         // outside the bbox a relation member is kept only to close its relation's rings
-        ways.push(touches ? { id, refStart, refCount: wayRefs.length, tags, road, layers } : { id, refStart, refCount: wayRefs.length, tags, road: undefined, layers: [] });
+        if (member) memberWayRefs.set(id, refs.array.slice(refStart, refStart + count));
+        if (!touches) return;
+        if (road) roads.add(id, refStart, count, tags, road);
+        if (layers.length) featureWays.add(id, refStart, count, layers, tags);
       },
     },
     { nodes: false, ways: true, relations: false },
     (bytes, _total, count) => progress.update(bytes, count),
   );
-  const wayRefs = Float64Array.from(refs);
-  const nodeIds = sortUnique(wayRefs.slice());
+  // the node ids of the kept ways are needed only to find their coordinate slots
+  const { ids: nodeIds, slotOf: wayRefIndex } = indexIds(refs.array.subarray(0, refs.length));
+  refs = new GrowableArray(Float64Array, 0);
 
   // pass 3: nodes
   const nodeLat = new Float64Array(nodeIds.length).fill(Number.NaN);
   const nodeLon = new Float64Array(nodeIds.length).fill(Number.NaN);
   const nodeFlags = new Uint8Array(nodeIds.length);
   const nodeBlocked = new Uint8Array(nodeIds.length);
-  const points: KeptPoint[] = [];
   let cursor = 0;
   let previousId = -Infinity;
   const slotOf = (id: number): number => {
@@ -214,7 +224,9 @@ export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; prog
         if (!tags) return;
         if (bbox && !(lat >= bbox[1] && lat <= bbox[3] && lon >= bbox[0] && lon <= bbox[2])) return;
         const layers = nodeLayers(tags);
-        if (layers.length) points.push({ id, lat, lon, tags, layers });
+        if (!layers.length) return;
+        const staged = features.stageKeptTags(tags);
+        for (const layer of layers) features.addPoint(FEATURE_LAYERS.indexOf(layer), SourceKind.node, id, lon, lat, staged);
       },
     },
     { nodes: true, ways: false, relations: false },
@@ -222,13 +234,31 @@ export async function collectOsm(source: OsmSource, options: { bbox?: Bbox; prog
   );
   progress.done();
 
-  const wayRefIndex = new Int32Array(wayRefs.length);
-  for (let index = 0; index < wayRefs.length; index++) {
-    const slot = binarySearch(nodeIds, wayRefs[index]!);
-    wayRefIndex[index] = slot >= 0 && !Number.isNaN(nodeLat[slot]!) ? slot : -1;
+  for (let index = 0; index < wayRefIndex.length; index++) {
+    if (Number.isNaN(nodeLat[wayRefIndex[index]!]!)) wayRefIndex[index] = -1;
   }
+  const slotOfId = (id: number): number => {
+    const slot = binarySearch(nodeIds, id);
+    return slot >= 0 && !Number.isNaN(nodeLat[slot]!) ? slot : -1;
+  };
 
-  return { ways, wayRefs, wayRefIndex, nodeIds, nodeLat, nodeLon, nodeFlags, nodeBlocked, relations, restrictions, points, entities, skippedRestrictions };
+  return {
+    roads,
+    featureWays,
+    wayTags: featureWays.tags,
+    memberWayRefs,
+    wayRefIndex,
+    nodeIds,
+    nodeLat,
+    nodeLon,
+    nodeFlags,
+    nodeBlocked,
+    slotOfId,
+    relations,
+    restrictions,
+    entities,
+    skippedRestrictions,
+  };
 }
 
 function nodeFlagsOf(tags: OsmTags): number {

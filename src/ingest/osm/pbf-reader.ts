@@ -11,15 +11,13 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { PbfReader as Pbf } from 'pbf';
 import { IngestError } from '../ingest-error.js';
-import { MemberType, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
+import type { OsmPassKinds, OsmVisitor } from './osm-visitor.js';
+import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readTag } from './pbf-block.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;
 const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes']);
 
-const KIND_NODES = 1;
-const KIND_WAYS = 2;
-const KIND_RELATIONS = 4;
 
 interface BlobEntry {
   /** Byte offset of the Blob message (after its header). */
@@ -32,12 +30,11 @@ interface BlobEntry {
 export interface PbfHeaderInfo {
   bbox?: [number, number, number, number];
   requiredFeatures: string[];
+  optionalFeatures: string[];
   writingProgram?: string;
 }
 
 export type ProgressCallback = (bytesDone: number, bytesTotal: number, entities: number) => void;
-
-const utf8 = new TextDecoder('utf-8');
 
 export class PbfReader {
   readonly size: number;
@@ -74,6 +71,7 @@ export class PbfReader {
     const wanted = (kinds.nodes ? KIND_NODES : 0) | (kinds.ways ? KIND_WAYS : 0) | (kinds.relations ? KIND_RELATIONS : 0);
     const decoder = new BlockDecoder(visitor, kinds);
     const blobs = this.blobs ?? this.indexBlobs();
+    this.blobs = blobs;
     let bytesDone = 0;
     let lastYield = Date.now();
     for (const blob of blobs) {
@@ -87,7 +85,6 @@ export class PbfReader {
         lastYield = Date.now();
       }
     }
-    this.blobs = blobs;
     onProgress?.(this.size, this.size, decoder.entities);
     return decoder.entities;
   }
@@ -137,7 +134,7 @@ export class PbfReader {
     const first = this.readBlobHeader(0);
     if (first.type !== 'OSMHeader') throw new IngestError('not_osm', `${this.path}: not an OSM PBF file (no OSMHeader block)`);
     const pbf = new Pbf(this.inflateBlob({ offset: first.offset, size: first.size, kinds: 0 }));
-    const info: PbfHeaderInfo = { requiredFeatures: [] };
+    const info: PbfHeaderInfo = { requiredFeatures: [], optionalFeatures: [] };
     while (pbf.pos < pbf.length) {
       const tag = readTag(pbf);
       const field = tag >> 3;
@@ -153,6 +150,7 @@ export class PbfReader {
         // left, right, top, bottom → west, south, east, north
         info.bbox = [box[0]!, box[3]!, box[1]!, box[2]!];
       } else if (field === 4) info.requiredFeatures.push(pbf.readString());
+      else if (field === 5) info.optionalFeatures.push(pbf.readString());
       else if (field === 16) info.writingProgram = pbf.readString();
       else pbf.skip(tag);
     }
@@ -171,7 +169,38 @@ export class PbfReader {
       if (header.type === 'OSMData') blobs.push({ offset: header.offset, size: header.size, kinds: 0 });
       position = header.offset + header.size;
     }
+    if (this.header.optionalFeatures.includes('Sort.Type_then_ID')) this.classifySorted(blobs);
     return blobs;
+  }
+
+  /**
+   * In a file sorted by type then id (the header says so: osmium, Geofabrik),
+   * every block holds only entities that come after those of the blocks before
+   * it, so the blocks are nodes, then ways, then relations, with at most one
+   * mixed block at each boundary. Two binary searches over the blocks (a few
+   * inflated blocks instead of all of them) give every block's kinds, and the
+   * first pass then inflates only the relation blocks.
+   */
+  private classifySorted(blobs: BlobEntry[]): void {
+    const probe = new BlockDecoder({}, { nodes: false, ways: false, relations: false });
+    const kindsOf = (index: number): number => (blobs[index]!.kinds ||= probe.decode(this.inflateBlob(blobs[index]!)));
+    /** The first block whose highest kind is at least `kind` (blobs.length when none). */
+    const firstReaching = (kind: number, from: number): number => {
+      let low = from;
+      let high = blobs.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (kindsOf(middle) >= kind) high = middle;
+        else low = middle + 1;
+      }
+      return low;
+    };
+    const firstWays = firstReaching(KIND_WAYS, 0);
+    const firstRelations = firstReaching(KIND_RELATIONS, firstWays);
+    for (let index = 0; index < blobs.length; index++) {
+      if (index === firstWays || index === firstRelations) kindsOf(index);
+      else blobs[index]!.kinds = index < firstWays ? KIND_NODES : index < firstRelations ? KIND_WAYS : KIND_RELATIONS;
+    }
   }
 
   private inflateBlob(blob: BlobEntry): Uint8Array {
@@ -179,10 +208,12 @@ export class PbfReader {
     let raw: Uint8Array | undefined;
     let zlib: Uint8Array | undefined;
     let compression: string | undefined;
+    let rawSize = 0;
     while (pbf.pos < pbf.length) {
       const tag = readTag(pbf);
       const field = tag >> 3;
       if (field === 1) raw = pbf.readBytes();
+      else if (field === 2) rawSize = pbf.readVarint();
       else if (field === 3) zlib = pbf.readBytes();
       else if (field === 4) (compression = 'lzma'), pbf.skip(tag);
       else if (field === 6) (compression = 'lz4'), pbf.skip(tag);
@@ -192,241 +223,12 @@ export class PbfReader {
     if (raw) return Uint8Array.from(raw);
     if (zlib) {
       try {
-        return inflateSync(zlib);
+        // one output chunk of the declared size: no 16 KiB chunks to concatenate
+        return inflateSync(zlib, rawSize > 0 && rawSize <= MAX_BLOB_BYTES ? { chunkSize: Math.max(64, rawSize + 1) } : {});
       } catch (error) {
         throw new IngestError('corrupt', `${this.path}: a data block at byte ${blob.offset} does not decompress (${(error as Error).message})`);
       }
     }
     throw new IngestError('unsupported', `${this.path}: ${compression ?? 'unknown'} compressed blocks are not supported (re-encode with zlib, e.g. osmium cat -f pbf,pbf_compression=zlib)`);
   }
-}
-
-/** Decodes PrimitiveBlocks for one pass; reuses its scratch arrays across blocks. */
-class BlockDecoder {
-  entities = 0;
-  private stringOffsets: number[] = [];
-  private strings: (string | undefined)[] = [];
-  private buffer: Uint8Array = new Uint8Array(0);
-  private readonly keyVals: number[] = [];
-  private readonly keys: number[] = [];
-  private readonly vals: number[] = [];
-  private readonly refs: number[] = [];
-  private readonly roles: number[] = [];
-  private readonly memberIds: number[] = [];
-  private readonly memberTypes: number[] = [];
-
-  constructor(
-    private readonly visitor: OsmVisitor,
-    private readonly kinds: OsmPassKinds,
-  ) {}
-
-  /** Decodes one block; returns the kinds it contains. */
-  decode(data: Uint8Array): number {
-    const pbf = new Pbf(data);
-    this.buffer = data;
-    this.stringOffsets.length = 0;
-    this.strings.length = 0;
-    let granularity = 100;
-    let latOffset = 0;
-    let lonOffset = 0;
-    const groups: number[] = [];
-    while (pbf.pos < pbf.length) {
-      const tag = readTag(pbf);
-      const field = tag >> 3;
-      if (field === 1) {
-        const end = pbf.readVarint() + pbf.pos;
-        while (pbf.pos < end) {
-          const inner = readTag(pbf);
-          if (inner >> 3 === 1) {
-            const length = pbf.readVarint();
-            this.stringOffsets.push(pbf.pos, length);
-            pbf.pos += length;
-          } else pbf.skip(inner);
-        }
-      } else if (field === 2) {
-        const length = pbf.readVarint();
-        groups.push(pbf.pos, pbf.pos + length);
-        pbf.pos += length;
-      } else if (field === 17) granularity = pbf.readVarint();
-      else if (field === 19) latOffset = pbf.readVarint(true);
-      else if (field === 20) lonOffset = pbf.readVarint(true);
-      else pbf.skip(tag);
-    }
-    let found = 0;
-    for (let index = 0; index < groups.length; index += 2) {
-      pbf.pos = groups[index]!;
-      const end = groups[index + 1]!;
-      while (pbf.pos < end) {
-        const tag = readTag(pbf);
-        const field = tag >> 3;
-        const length = pbf.readVarint();
-        const start = pbf.pos;
-        pbf.pos = start + length;
-        if (field === 1) {
-          found |= KIND_NODES;
-          if (this.kinds.nodes) this.node(data, start, start + length, granularity, latOffset, lonOffset);
-        } else if (field === 2) {
-          found |= KIND_NODES;
-          if (this.kinds.nodes) this.denseNodes(data, start, start + length, granularity, latOffset, lonOffset);
-        } else if (field === 3) {
-          found |= KIND_WAYS;
-          if (this.kinds.ways) this.way(data, start, start + length);
-        } else if (field === 4) {
-          found |= KIND_RELATIONS;
-          if (this.kinds.relations) this.relation(data, start, start + length);
-        }
-      }
-    }
-    return found;
-  }
-
-  private string(index: number): string {
-    let value = this.strings[index];
-    if (value === undefined) {
-      const offset = this.stringOffsets[index * 2];
-      const length = this.stringOffsets[index * 2 + 1];
-      if (offset === undefined || length === undefined) throw new IngestError('corrupt', `string table index ${index} out of range`);
-      value = utf8.decode(this.buffer.subarray(offset, offset + length));
-      this.strings[index] = value;
-    }
-    return value;
-  }
-
-  private tagsOf(keys: number[], vals: number[]): OsmTags {
-    const tags: OsmTags = {};
-    for (let index = 0; index < keys.length; index++) tags[this.string(keys[index]!)] = this.string(vals[index] ?? 0);
-    return tags;
-  }
-
-  private node(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
-    let lat = 0;
-    let lon = 0;
-    const id = this.element(data, start, end, true, (field, tag, pbf) => {
-      if (field === 8) lat = pbf.readSVarint();
-      else if (field === 9) lon = pbf.readSVarint();
-      else pbf.skip(tag);
-    });
-    this.entities++;
-    const tags = this.keys.length ? this.tagsOf(this.keys, this.vals) : null;
-    this.visitor.node!(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
-  }
-
-  /**
-   * Dense nodes are decoded straight from the three packed columns (ids, lats,
-   * lons: delta-coded zigzag varints) with one cursor each, without filling
-   * intermediate arrays: this loop sees every node of the file.
-   */
-  private denseNodes(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
-    const pbf = new Pbf(data);
-    pbf.pos = start;
-    const keyVals = this.keyVals;
-    keyVals.length = 0;
-    let idsAt = -1;
-    let idsEnd = -1;
-    let latsAt = -1;
-    let lonsAt = -1;
-    while (pbf.pos < end) {
-      const tag = readTag(pbf);
-      const field = tag >> 3;
-      if (field === 1 || field === 8 || field === 9) {
-        const length = pbf.readVarint();
-        if (field === 1) (idsAt = pbf.pos), (idsEnd = pbf.pos + length);
-        else if (field === 8) latsAt = pbf.pos;
-        else lonsAt = pbf.pos;
-        pbf.pos += length;
-      } else if (field === 10) pbf.readPackedVarint(keyVals);
-      else pbf.skip(tag);
-    }
-    if (idsAt < 0) return;
-    if (latsAt < 0 || lonsAt < 0) throw new IngestError('corrupt', 'dense node block without coordinates');
-    const ids = new Pbf(data);
-    const lats = new Pbf(data);
-    const lons = new Pbf(data);
-    ids.pos = idsAt;
-    lats.pos = latsAt;
-    lons.pos = lonsAt;
-    let id = 0;
-    let lat = 0;
-    let lon = 0;
-    let cursor = 0;
-    let count = 0;
-    const visit = this.visitor.node!;
-    while (ids.pos < idsEnd) {
-      id += ids.readSVarint();
-      lat += lats.readSVarint();
-      lon += lons.readSVarint();
-      count++;
-      let tags: OsmTags | null = null;
-      if (cursor < keyVals.length) {
-        if (keyVals[cursor] !== 0) {
-          tags = {};
-          while (cursor < keyVals.length && keyVals[cursor] !== 0) {
-            tags[this.string(keyVals[cursor]!)] = this.string(keyVals[cursor + 1] ?? 0);
-            cursor += 2;
-          }
-        }
-        cursor++;
-      }
-      visit(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
-    }
-    this.entities += count;
-  }
-
-  /**
-   * Reads the fields every element has (id, keys, vals); the others go to `other`, which consumes them.
-   * A node's id is a zigzag sint64, a way's or relation's a plain int64.
-   */
-  private element(data: Uint8Array, start: number, end: number, signedId: boolean, other: (field: number, tag: number, pbf: Pbf) => void): number {
-    const pbf = new Pbf(data);
-    pbf.pos = start;
-    this.keys.length = this.vals.length = 0;
-    let id = 0;
-    while (pbf.pos < end) {
-      const tag = readTag(pbf);
-      const field = tag >> 3;
-      if (field === 1) id = signedId ? pbf.readSVarint() : pbf.readVarint();
-      else if (field === 2) pbf.readPackedVarint(this.keys);
-      else if (field === 3) pbf.readPackedVarint(this.vals);
-      else other(field, tag, pbf);
-    }
-    return id;
-  }
-
-  private way(data: Uint8Array, start: number, end: number): void {
-    const refs = this.refs;
-    refs.length = 0;
-    const id = this.element(data, start, end, false, (field, tag, pbf) => (field === 8 ? pbf.readPackedSVarint(refs) : pbf.skip(tag)));
-    for (let index = 1; index < refs.length; index++) refs[index]! += refs[index - 1]!;
-    this.entities++;
-    this.visitor.way!(id, refs, this.tagsOf(this.keys, this.vals));
-  }
-
-  private relation(data: Uint8Array, start: number, end: number): void {
-    const { roles, memberIds, memberTypes } = this;
-    roles.length = memberIds.length = memberTypes.length = 0;
-    const id = this.element(data, start, end, false, (field, tag, pbf) => {
-      if (field === 8) pbf.readPackedVarint(roles, true);
-      else if (field === 9) pbf.readPackedSVarint(memberIds);
-      else if (field === 10) pbf.readPackedVarint(memberTypes);
-      else pbf.skip(tag);
-    });
-    const members: OsmMember[] = [];
-    let ref = 0;
-    for (let index = 0; index < memberIds.length; index++) {
-      ref += memberIds[index]!;
-      const type = memberTypes[index] ?? 0;
-      members.push({ type: type as MemberType, ref, role: this.string(roles[index] ?? 0) });
-    }
-    this.entities++;
-    this.visitor.relation!(id, members, this.tagsOf(this.keys, this.vals));
-  }
-}
-
-export { MemberType };
-
-/** Reads a field tag and records its wire type, which `pbf`'s packed readers consult. */
-function readTag(pbf: Pbf): number {
-  const tag = pbf.readVarint();
-  pbf.type = tag & 7;
-  return tag;
 }

@@ -7,7 +7,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { IngestError } from '../ingest-error.js';
-import { MemberType, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
+import { MemberType, newTags, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
 import type { ProgressCallback } from './pbf-reader.js';
 
 const memberTypes: Record<string, MemberType> = { node: MemberType.Node, way: MemberType.Way, relation: MemberType.Relation };
@@ -69,7 +69,7 @@ export class XmlReader {
           else if (kind === 'relation') members = [];
           break;
         case 'tag':
-          if (kind) (tags ??= {})[attribute(tag, 'k')] = tag.attributes.v ?? '';
+          if (kind) (tags ??= newTags())[attribute(tag, 'k')] = tag.attributes.v ?? '';
           break;
         case 'nd':
           if (kind === 'way' && kinds.ways) refs.push(Number(attribute(tag, 'ref')));
@@ -89,8 +89,8 @@ export class XmlReader {
       if (kind === 'node') {
         if (kinds.nodes) visitor.node!(id, lat, lon, tags);
       } else if (kind === 'way') {
-        if (kinds.ways) visitor.way!(id, refs, tags ?? {});
-      } else if (kinds.relations) visitor.relation!(id, members, tags ?? {});
+        if (kinds.ways) visitor.way!(id, refs, tags ?? newTags());
+      } else if (kinds.relations) visitor.relation!(id, members, tags ?? newTags());
       kind = undefined;
     });
 

@@ -1,0 +1,252 @@
+/**
+ * Decoding of one OSM PBF PrimitiveBlock (string table, primitive groups:
+ * nodes, dense nodes, ways, relations) into visitor calls.
+ * Format: https://wiki.openstreetmap.org/wiki/PBF_Format
+ */
+import { PbfReader as Pbf } from 'pbf';
+import { IngestError } from '../ingest-error.js';
+import { MemberType, newTags, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
+
+export const KIND_NODES = 1;
+export const KIND_WAYS = 2;
+export const KIND_RELATIONS = 4;
+
+const utf8 = new TextDecoder('utf-8');
+
+/** Decodes PrimitiveBlocks for one pass; reuses its scratch arrays across blocks. */
+export class BlockDecoder {
+  entities = 0;
+  private stringOffsets: number[] = [];
+  private strings: (string | undefined)[] = [];
+  private buffer: Uint8Array = new Uint8Array(0);
+  private readonly keyVals: number[] = [];
+  private readonly keys: number[] = [];
+  private readonly vals: number[] = [];
+  private readonly refs: number[] = [];
+  private readonly roles: number[] = [];
+  private readonly memberIds: number[] = [];
+  private readonly memberTypes: number[] = [];
+  /** One reader per block for its elements, and the element-specific fields, made once (not per element). */
+  private elementPbf = new Pbf(new Uint8Array(0));
+  private nodeLat = 0;
+  private nodeLon = 0;
+  private readonly nodeField = (field: number, tag: number, pbf: Pbf): void => {
+    if (field === 8) this.nodeLat = pbf.readSVarint();
+    else if (field === 9) this.nodeLon = pbf.readSVarint();
+    else pbf.skip(tag);
+  };
+  private readonly wayField = (field: number, tag: number, pbf: Pbf): void => {
+    if (field === 8) pbf.readPackedSVarint(this.refs);
+    else pbf.skip(tag);
+  };
+  private readonly relationField = (field: number, tag: number, pbf: Pbf): void => {
+    if (field === 8) pbf.readPackedVarint(this.roles, true);
+    else if (field === 9) pbf.readPackedSVarint(this.memberIds);
+    else if (field === 10) pbf.readPackedVarint(this.memberTypes);
+    else pbf.skip(tag);
+  };
+
+  constructor(
+    private readonly visitor: OsmVisitor,
+    private readonly kinds: OsmPassKinds,
+  ) {}
+
+  /** Decodes one block; returns the kinds it contains. */
+  decode(data: Uint8Array): number {
+    const pbf = new Pbf(data);
+    this.buffer = data;
+    this.stringOffsets.length = 0;
+    this.strings.length = 0;
+    let granularity = 100;
+    let latOffset = 0;
+    let lonOffset = 0;
+    const groups: number[] = [];
+    while (pbf.pos < pbf.length) {
+      const tag = readTag(pbf);
+      const field = tag >> 3;
+      if (field === 1) {
+        const end = pbf.readVarint() + pbf.pos;
+        while (pbf.pos < end) {
+          const inner = readTag(pbf);
+          if (inner >> 3 === 1) {
+            const length = pbf.readVarint();
+            this.stringOffsets.push(pbf.pos, length);
+            pbf.pos += length;
+          } else pbf.skip(inner);
+        }
+      } else if (field === 2) {
+        const length = pbf.readVarint();
+        groups.push(pbf.pos, pbf.pos + length);
+        pbf.pos += length;
+      } else if (field === 17) granularity = pbf.readVarint();
+      else if (field === 19) latOffset = pbf.readVarint(true);
+      else if (field === 20) lonOffset = pbf.readVarint(true);
+      else pbf.skip(tag);
+    }
+    let found = 0;
+    for (let index = 0; index < groups.length; index += 2) {
+      pbf.pos = groups[index]!;
+      const end = groups[index + 1]!;
+      while (pbf.pos < end) {
+        const tag = readTag(pbf);
+        const field = tag >> 3;
+        const length = pbf.readVarint();
+        const start = pbf.pos;
+        pbf.pos = start + length;
+        if (field === 1) {
+          found |= KIND_NODES;
+          if (this.kinds.nodes) this.node(data, start, start + length, granularity, latOffset, lonOffset);
+        } else if (field === 2) {
+          found |= KIND_NODES;
+          if (this.kinds.nodes) this.denseNodes(data, start, start + length, granularity, latOffset, lonOffset);
+        } else if (field === 3) {
+          found |= KIND_WAYS;
+          if (this.kinds.ways) this.way(data, start, start + length);
+        } else if (field === 4) {
+          found |= KIND_RELATIONS;
+          if (this.kinds.relations) this.relation(data, start, start + length);
+        }
+      }
+    }
+    return found;
+  }
+
+  private string(index: number): string {
+    let value = this.strings[index];
+    if (value === undefined) {
+      const offset = this.stringOffsets[index * 2];
+      const length = this.stringOffsets[index * 2 + 1];
+      if (offset === undefined || length === undefined) throw new IngestError('corrupt', `string table index ${index} out of range`);
+      value = utf8.decode(this.buffer.subarray(offset, offset + length));
+      this.strings[index] = value;
+    }
+    return value;
+  }
+
+  private tagsOf(keys: number[], vals: number[]): OsmTags {
+    const tags = newTags();
+    for (let index = 0; index < keys.length; index++) tags[this.string(keys[index]!)] = this.string(vals[index] ?? 0);
+    return tags;
+  }
+
+  private node(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
+    this.nodeLat = this.nodeLon = 0;
+    const id = this.element(data, start, end, true, this.nodeField);
+    this.entities++;
+    const tags = this.keys.length ? this.tagsOf(this.keys, this.vals) : null;
+    this.visitor.node!(id, (latOffset + granularity * this.nodeLat) / 1e9, (lonOffset + granularity * this.nodeLon) / 1e9, tags);
+  }
+
+  /**
+   * Dense nodes are decoded straight from the three packed columns (ids, lats,
+   * lons: delta-coded zigzag varints) with one cursor each, without filling
+   * intermediate arrays: this loop sees every node of the file.
+   */
+  private denseNodes(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
+    const pbf = new Pbf(data);
+    pbf.pos = start;
+    const keyVals = this.keyVals;
+    keyVals.length = 0;
+    let idsAt = -1;
+    let idsEnd = -1;
+    let latsAt = -1;
+    let lonsAt = -1;
+    while (pbf.pos < end) {
+      const tag = readTag(pbf);
+      const field = tag >> 3;
+      if (field === 1 || field === 8 || field === 9) {
+        const length = pbf.readVarint();
+        if (field === 1) (idsAt = pbf.pos), (idsEnd = pbf.pos + length);
+        else if (field === 8) latsAt = pbf.pos;
+        else lonsAt = pbf.pos;
+        pbf.pos += length;
+      } else if (field === 10) pbf.readPackedVarint(keyVals);
+      else pbf.skip(tag);
+    }
+    if (idsAt < 0) return;
+    if (latsAt < 0 || lonsAt < 0) throw new IngestError('corrupt', 'dense node block without coordinates');
+    const ids = new Pbf(data);
+    const lats = new Pbf(data);
+    const lons = new Pbf(data);
+    ids.pos = idsAt;
+    lats.pos = latsAt;
+    lons.pos = lonsAt;
+    let id = 0;
+    let lat = 0;
+    let lon = 0;
+    let cursor = 0;
+    let count = 0;
+    const visit = this.visitor.node!;
+    while (ids.pos < idsEnd) {
+      id += ids.readSVarint();
+      lat += lats.readSVarint();
+      lon += lons.readSVarint();
+      count++;
+      let tags: OsmTags | null = null;
+      if (cursor < keyVals.length) {
+        if (keyVals[cursor] !== 0) {
+          tags = newTags();
+          while (cursor < keyVals.length && keyVals[cursor] !== 0) {
+            tags[this.string(keyVals[cursor]!)] = this.string(keyVals[cursor + 1] ?? 0);
+            cursor += 2;
+          }
+        }
+        cursor++;
+      }
+      visit(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
+    }
+    this.entities += count;
+  }
+
+  /**
+   * Reads the fields every element has (id, keys, vals); the others go to `other`, which consumes them.
+   * A node's id is a zigzag sint64, a way's or relation's a plain int64.
+   */
+  private element(data: Uint8Array, start: number, end: number, signedId: boolean, other: (field: number, tag: number, pbf: Pbf) => void): number {
+    if (this.elementPbf.buf !== data) this.elementPbf = new Pbf(data);
+    const pbf = this.elementPbf;
+    pbf.pos = start;
+    this.keys.length = this.vals.length = 0;
+    let id = 0;
+    while (pbf.pos < end) {
+      const tag = readTag(pbf);
+      const field = tag >> 3;
+      if (field === 1) id = signedId ? pbf.readSVarint() : pbf.readVarint();
+      else if (field === 2) pbf.readPackedVarint(this.keys);
+      else if (field === 3) pbf.readPackedVarint(this.vals);
+      else other(field, tag, pbf);
+    }
+    return id;
+  }
+
+  private way(data: Uint8Array, start: number, end: number): void {
+    const refs = this.refs;
+    refs.length = 0;
+    const id = this.element(data, start, end, false, this.wayField);
+    for (let index = 1; index < refs.length; index++) refs[index]! += refs[index - 1]!;
+    this.entities++;
+    this.visitor.way!(id, refs, this.tagsOf(this.keys, this.vals));
+  }
+
+  private relation(data: Uint8Array, start: number, end: number): void {
+    const { roles, memberIds, memberTypes } = this;
+    roles.length = memberIds.length = memberTypes.length = 0;
+    const id = this.element(data, start, end, false, this.relationField);
+    const members: OsmMember[] = [];
+    let ref = 0;
+    for (let index = 0; index < memberIds.length; index++) {
+      ref += memberIds[index]!;
+      const type = memberTypes[index] ?? 0;
+      members.push({ type: type as MemberType, ref, role: this.string(roles[index] ?? 0) });
+    }
+    this.entities++;
+    this.visitor.relation!(id, members, this.tagsOf(this.keys, this.vals));
+  }
+}
+
+/** Reads a field tag and records its wire type, which `pbf`'s packed readers consult. */
+export function readTag(pbf: Pbf): number {
+  const tag = pbf.readVarint();
+  pbf.type = tag & 7;
+  return tag;
+}
