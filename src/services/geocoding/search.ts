@@ -1,0 +1,129 @@
+/**
+ * Forward search and autocomplete over a GeoIndex. Every significant query word
+ * (not "street", "لواء" …) must be found, in the entry's own name or, for words
+ * that only narrow down ("… مدينة نصر"), in the names of its enclosing areas.
+ * The score (docs/geocoding.md#ranking) weighs, in order: how exactly the words
+ * matched, how much of the name they cover, the entry's importance (admin level,
+ * place rank, road class, population) and, when given, closeness to the bias point.
+ */
+import { analyze, isGeneric } from './arabic-text.js';
+import type { EntryKind, GeoEntry } from './geo-entries.js';
+import type { GeoIndex } from './geo-index.js';
+import { MAX_SPELLINGS } from './name-index.js';
+import { distanceMetres } from './spatial-grid.js';
+
+export interface SearchOptions {
+  limit: number;
+  /** The last word may be unfinished (autocomplete). */
+  open: boolean;
+  near?: { lat: number; lon: number };
+  /** west, south, east, north: only results inside */
+  bbox?: [number, number, number, number];
+  kinds?: readonly EntryKind[];
+}
+
+export interface ScoredEntry {
+  entry: GeoEntry;
+  score: number;
+}
+
+/** Score weights; they add up to about 1 for a perfect, important, nearby match. */
+const WEIGHT = { text: 0.6, coverage: 0.22, importance: 0.12, exact: 0.08, generic: 0.02, proximity: 0.15, context: 0.5, houseNumber: 0.1 } as const;
+const MINIMUM_TEXT_SCORE = 0.5;
+
+export function searchIndex(index: GeoIndex, text: string, options: SearchOptions): ScoredEntry[] {
+  const query = analyze(text).slice(0, 12);
+  if (!query.length) return [];
+  const generic = query.map((token) => isGeneric(token.token));
+  const required = generic.every(Boolean) ? query.map(() => true) : generic.map((flag) => !flag);
+  const requiredCount = required.filter(Boolean).length;
+
+  // per query word: vocabulary token → quality
+  const hits = query.map((token, position) => new Map(index.names.match(token, options.open && position === query.length - 1).map((hit) => [hit.token, hit.quality])));
+  // candidate (entry, spelling) → best quality per query word
+  const candidates = new Map<number, Float32Array>();
+  hits.forEach((tokens, position) => {
+    for (const [token, quality] of tokens) {
+      for (const packed of index.names.postingsOf(token)) {
+        let qualities = candidates.get(packed);
+        if (!qualities) {
+          qualities = new Float32Array(query.length);
+          candidates.set(packed, qualities);
+        }
+        if (qualities[position]! < quality) qualities[position] = quality;
+      }
+    }
+  });
+
+  const best = new Map<number, number>();
+  for (const [packed, qualities] of candidates) {
+    const entryId = Math.floor(packed / MAX_SPELLINGS);
+    const entry = index.entries[entryId]!;
+    if (options.kinds && !options.kinds.includes(entry.kind)) continue;
+    if (options.bbox && !inside(entry, options.bbox)) continue;
+    const spelling = index.names.spellings[entryId]![packed % MAX_SPELLINGS]!;
+
+    let text = 0;
+    let ownWords = 0;
+    let genericBonus = 0;
+    let rejected = false;
+    for (let position = 0; position < query.length; position++) {
+      const quality = qualities[position]!;
+      if (!required[position]) {
+        if (quality > 0) genericBonus += WEIGHT.generic;
+        continue;
+      }
+      if (quality > 0) {
+        text += quality;
+        ownWords++;
+        continue;
+      }
+      const context = contextQuality(index, entryId, hits[position]!);
+      if (context === 0) {
+        rejected = true;
+        break;
+      }
+      text += context * WEIGHT.context;
+    }
+    if (rejected || ownWords === 0) continue;
+    text /= requiredCount;
+    if (text < MINIMUM_TEXT_SCORE) continue;
+
+    // how much of the name the query covers, and whether it is the whole name, exactly
+    let covered = 0;
+    let exactCovered = 0;
+    for (const token of spelling.tokens) {
+      if (index.names.isGenericToken(token) && spelling.significant !== spelling.tokens.length) continue;
+      let tokenBest = 0;
+      for (const tokens of hits) tokenBest = Math.max(tokenBest, tokens.get(token) ?? 0);
+      if (tokenBest > 0) covered++;
+      if (tokenBest === 1) exactCovered++;
+    }
+    const coverage = Math.min(1, covered / spelling.significant);
+    const exact = exactCovered === spelling.significant && ownWords === requiredCount && text === 1 ? WEIGHT.exact : 0;
+    // an address point is the answer only when its house number was asked for
+    const houseNumberMissed = entry.kind === 'address' && !query.some((token) => token.token === index.names.tokens[spelling.tokens[0]!]);
+    let score = (houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus;
+    if (options.near) {
+      const kilometres = distanceMetres(options.near.lon, options.near.lat, entry.lon, entry.lat) / 1000;
+      score += WEIGHT.proximity / (1 + kilometres / 2);
+    }
+    if ((best.get(entryId) ?? -1) < score) best.set(entryId, score);
+  }
+
+  return [...best]
+    .map(([entryId, score]) => ({ entry: index.entries[entryId]!, score }))
+    .sort((a, b) => b.score - a.score || b.entry.importance - a.entry.importance || a.entry.id - b.entry.id)
+    .slice(0, options.limit);
+}
+
+function contextQuality(index: GeoIndex, entryId: number, tokens: Map<number, number>): number {
+  const context = index.context[entryId]!;
+  let quality = 0;
+  for (const [token, value] of tokens) if (value > quality && context.has(token)) quality = value;
+  return quality;
+}
+
+function inside(entry: GeoEntry, [west, south, east, north]: [number, number, number, number]): boolean {
+  return entry.lon >= west && entry.lon <= east && entry.lat >= south && entry.lat <= north;
+}
