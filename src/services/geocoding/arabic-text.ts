@@ -17,6 +17,8 @@
 
 const ARABIC_MARKS = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g;
 const LATIN_MARKS = /[\u0300-\u036f]/g;
+const NEEDS_NFKC = /[\u00A0-\u00FF\u2000-\u206F\uFB00-\uFDFF\uFE70-\uFEFF\uFF00-\uFFEF]/;
+const NEEDS_NFD = /[\u00C0-\u024F\u1E00-\u1EFF\u0300-\u036f]/;
 const LETTER_FOLDS: Record<string, string> = {
   'أ': 'ا',
   'إ': 'ا',
@@ -42,8 +44,9 @@ const LATIN_LETTER = /[a-z]/;
  * The result is what a user "meant" to type, still readable (articles and words kept).
  */
 export function foldText(input: string, options: { dropLatinArticles?: boolean } = {}): string {
-  let text = input.normalize('NFKC').toLowerCase();
-  text = text.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC');
+  // Unicode normalization is the slow part: only for text with presentation forms, full-width or accented letters
+  let text = NEEDS_NFKC.test(input) ? input.normalize('NFKC').toLowerCase() : input.toLowerCase();
+  if (NEEDS_NFD.test(text)) text = text.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC');
   text = text.replace(ARABIC_MARKS, '');
   text = text.replace(FOLDABLE, (letter) => LETTER_FOLDS[letter] ?? letter);
   text = text.replace(EASTERN_DIGITS, (digit) => String((digit.charCodeAt(0) & 0x0f) % 10));
@@ -125,6 +128,8 @@ export function stripArticle(word: string): string {
 export interface TextToken {
   token: string;
   spelling: string;
+  /** A second reading of an ambiguous word: "3a" is a house number or chat-alphabet "a" (عـ). */
+  alternative?: string;
 }
 
 /**
@@ -138,7 +143,9 @@ export function analyze(text: string): TextToken[] {
     const latin = chatToLatin(word);
     if (words.length > 1 && LATIN_ARTICLES.has(latin)) continue;
     const token = stripArticle(latin);
-    if (token) tokens.push({ token, spelling: latin === word ? token : word });
+    if (!token) continue;
+    const ambiguous = /^[2356789][a-z]$/.test(word);
+    tokens.push({ token, spelling: latin === word ? token : word, ...(ambiguous ? { alternative: stripArticle(word.slice(1)) } : {}) });
   }
   return tokens;
 }

@@ -6,7 +6,7 @@
  * address point keeps its house number and street, never the business name.
  */
 import type { MapPack } from '../../datapack/map-pack.js';
-import { NO_INDEX, ROAD_CLASSES } from '../../datapack/pack-layout.js';
+import { COORDINATE_SCALE, GeometryKind, NO_INDEX, ROAD_CLASSES } from '../../datapack/pack-layout.js';
 
 export type EntryKind = 'admin' | 'place' | 'street' | 'address' | 'building';
 export type OsmType = 'node' | 'way' | 'relation' | 'external';
@@ -36,8 +36,8 @@ export interface GeoEntry {
   /** 0..1: admin level, place rank, road class, population */
   importance: number;
   adminLevel?: number;
-  /** Area rings as [lon, lat] for containment (admin areas and place polygons). */
-  rings?: [number, number][][];
+  /** Area rings for containment (admin areas and place polygons), each flat: lon0, lat0, lon1, lat1 … */
+  rings?: Float64Array[];
   /** Address points: house number and the `addr:*` tags. */
   address?: Record<string, string>;
   /** Feature tags (admin/place/building/address) for address parts. */
@@ -129,9 +129,23 @@ function featureBase(pack: MapPack, feature: number) {
   };
 }
 
-function polygonRings(pack: MapPack, feature: number): [number, number][][] | undefined {
-  const geometry = pack.featureGeometry(feature);
-  return geometry.kind === 'polygon' ? geometry.parts.map((part) => part.coordinates) : undefined;
+/** A polygon feature's rings as flat coordinate arrays, read straight from the pack's columns. */
+export function polygonRings(pack: MapPack, feature: number): Float64Array[] | undefined {
+  const s = pack.sections;
+  if (s['features.geometry'][feature] !== GeometryKind.polygon) return undefined;
+  const rings: Float64Array[] = [];
+  const first = s['features.partStart'][feature]!;
+  for (let part = first; part < first + s['features.partCount'][feature]!; part++) {
+    const start = s['parts.pointStart'][part]!;
+    const count = s['parts.pointCount'][part]!;
+    const ring = new Float64Array(count * 2);
+    for (let index = 0; index < count; index++) {
+      ring[index * 2] = s['points.lon'][start + index]! / COORDINATE_SCALE;
+      ring[index * 2 + 1] = s['points.lat'][start + index]! / COORDINATE_SCALE;
+    }
+    rings.push(ring);
+  }
+  return rings;
 }
 
 function populationBoost(tags: Record<string, string>): number {
@@ -324,7 +338,10 @@ function readStreets(pack: MapPack, push: PushEntry): Int32Array {
       group.bestLength = length;
       group.bestEdge = edge;
     }
-    for (const [lon, lat] of pack.edgeShape(edge)) {
+    const shapeStart = s['graph.edgeShapeStart'][edge]!;
+    for (let index = shapeStart; index < shapeStart + s['graph.edgeShapeCount'][edge]!; index++) {
+      const lon = s['graph.shapeLon'][index]! / COORDINATE_SCALE;
+      const lat = s['graph.shapeLat'][index]! / COORDINATE_SCALE;
       group.bbox[0] = Math.min(group.bbox[0], lon);
       group.bbox[1] = Math.min(group.bbox[1], lat);
       group.bbox[2] = Math.max(group.bbox[2], lon);

@@ -6,7 +6,7 @@
  */
 import type { MapPack } from '../../datapack/map-pack.js';
 import { NO_INDEX } from '../../datapack/pack-layout.js';
-import { isLocality, readEntries, type GeoEntry } from './geo-entries.js';
+import { isLocality, polygonRings, readEntries, type GeoEntry } from './geo-entries.js';
 import { NameIndex } from './name-index.js';
 import { distanceMetres, pointSegmentDistance, ringsContain, SpatialGrid } from './spatial-grid.js';
 
@@ -38,7 +38,8 @@ export class GeoIndex {
   readonly context: Set<number>[] = [];
   readonly stats: IndexStats;
   private readonly areaGrid = new SpatialGrid(AREA_CELL);
-  private readonly pointLocalityGrid = new SpatialGrid(AREA_CELL);
+  /** Representative points of places that are localities (with or without a polygon). */
+  private readonly localityGrid = new SpatialGrid(AREA_CELL);
   private readonly segmentGrid = new SpatialGrid(FINE_CELL);
   private readonly addressGrid = new SpatialGrid(FINE_CELL);
   /** segment i: edge and shape point index */
@@ -56,7 +57,7 @@ export class GeoIndex {
     for (const entry of this.entries) {
       this.names.add(entry.id, this.spellingsOf(entry));
       if (entry.rings) this.areaGrid.add(entry.id, ...entry.bbox);
-      else if (entry.kind === 'place' && isLocality(entry)) this.pointLocalityGrid.add(entry.id, entry.lon, entry.lat, entry.lon, entry.lat);
+      if (entry.kind === 'place' && isLocality(entry)) this.localityGrid.add(entry.id, entry.lon, entry.lat, entry.lon, entry.lat);
       if (entry.kind === 'address' || entry.kind === 'building') this.addressGrid.add(entry.id, ...entry.bbox);
       if (entry.kind === 'street') for (const text of entry.names.all) this.streetsByName.set(text, entry);
     }
@@ -129,9 +130,9 @@ export class GeoIndex {
       if (lon < west || lon > east || lat < south || lat > north) return;
       if (ringsContain(entry.rings!, lon, lat)) found.add(id);
     });
-    this.pointLocalityGrid.near(lon, lat, 3, (id) => {
+    this.localityGrid.near(lon, lat, 3, (id) => {
       const entry = this.entries[id]!;
-      if (!found.has(id) && distanceMetres(lon, lat, entry.lon, entry.lat) <= (LOCALITY_REACH[entry.type] ?? 0)) found.add(id);
+      if (!found.has(id) && !entry.rings && distanceMetres(lon, lat, entry.lon, entry.lat) <= (LOCALITY_REACH[entry.type] ?? 0)) found.add(id);
     });
     const size = (id: number) => {
       const entry = this.entries[id]!;
@@ -191,9 +192,8 @@ export class GeoIndex {
   }
 
   private containsFeaturePoint(entry: GeoEntry, lon: number, lat: number): boolean {
-    if (entry.feature === undefined) return false;
-    const geometry = this.pack.featureGeometry(entry.feature);
-    return geometry.kind === 'polygon' && ringsContain(geometry.parts.map((part) => part.coordinates), lon, lat);
+    const rings = entry.feature === undefined ? undefined : polygonRings(this.pack, entry.feature);
+    return rings !== undefined && ringsContain(rings, lon, lat);
   }
 
   /** The closest locality (admin area or place) for a point: the smallest enclosing one, else the nearest within 25 km. */
@@ -203,7 +203,7 @@ export class GeoIndex {
     if (enclosing) return enclosing;
     let best: GeoEntry | undefined;
     let bestDistance = 25_000;
-    this.pointLocalityGrid.near(lon, lat, 5, (id) => {
+    this.localityGrid.near(lon, lat, 5, (id) => {
       const entry = this.entries[id]!;
       const distance = distanceMetres(lon, lat, entry.lon, entry.lat);
       if (distance < bestDistance) {

@@ -86,8 +86,15 @@ export class NameIndex {
 
   /** Token ids of a text that is searched only as context (an entry's admin parents), interning new tokens. */
   contextTokens(text: string): number[] {
-    return analyze(text).map((token) => this.intern(token));
+    let ids = this.contextCache.get(text);
+    if (!ids) {
+      ids = analyze(text).map((token) => this.intern(token));
+      this.contextCache.set(text, ids);
+    }
+    return ids;
   }
+
+  private readonly contextCache = new Map<string, number[]>();
 
   private intern(token: TextToken): number {
     let id = this.tokenIds.get(token.token);
@@ -146,10 +153,13 @@ export class NameIndex {
     const exact = this.tokenIds.get(query.token);
     if (exact !== undefined) offer(exact, 'exact');
     const numeric = /^\d+$/.test(query.token);
-    if (open) {
-      const [first, end] = upperBound(this.sortedTokens, query.token);
+    for (const text of query.alternative ? [query.token, query.alternative] : [query.token]) {
+      if (!open) continue;
+      const [first, end] = upperBound(this.sortedTokens, text);
       for (let index = first; index < Math.min(end, first + PREFIX_EXPANSION); index++) offer(this.sortedTokenIds[index]!, 'prefix');
     }
+    const alternative = query.alternative === undefined ? undefined : this.tokenIds.get(query.alternative);
+    if (alternative !== undefined) offer(alternative, 'phonetic');
     if (!numeric) {
       for (const { id, distance } of this.typos.lookup(query.token)) offer(id, distance === 1 ? 'typo1' : 'typo2');
       for (const key of phoneticKeys(query.spelling)) {

@@ -72,13 +72,16 @@ export function distanceMetres(lon1: number, lat1: number, lon2: number, lat2: n
   return Math.sqrt(dx * dx + dy * dy);
 }
 
-/** Even-odd point-in-polygon over all rings (holes are rings too). */
-export function ringsContain(rings: readonly (readonly [number, number])[][], lon: number, lat: number): boolean {
+/** Even-odd point-in-polygon over all rings (holes are rings too); rings are flat lon, lat arrays. */
+export function ringsContain(rings: readonly Float64Array[], lon: number, lat: number): boolean {
   let inside = false;
   for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i]!;
-      const [xj, yj] = ring[j]!;
+    const count = ring.length >> 1;
+    for (let i = 0, j = count - 1; i < count; j = i++) {
+      const xi = ring[i * 2]!;
+      const yi = ring[i * 2 + 1]!;
+      const xj = ring[j * 2]!;
+      const yj = ring[j * 2 + 1]!;
       if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
     }
   }
