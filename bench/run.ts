@@ -2,11 +2,13 @@
 import { runEdgeBenchmark } from './edge.js';
 import { runKeysBenchmark } from './keys.js';
 import { runIngestBenchmark } from './ingest.js';
+import { runGeocodeBenchmark } from './geocode.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
   keys: runKeysBenchmark,
   ingest: runIngestBenchmark,
+  geocode: runGeocodeBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -106,6 +106,7 @@ const LATIN_SPELLINGS: Record<string, string> = {
   jabel: 'jabal',
   wady: 'wadi',
   abou: 'abu',
+  abo: 'abu',
   om: 'umm',
   um: 'umm',
   st: 'street',
@@ -144,8 +145,9 @@ export function analyze(text: string): TextToken[] {
     if (words.length > 1 && LATIN_ARTICLES.has(latin)) continue;
     const token = stripArticle(latin);
     if (!token) continue;
-    const ambiguous = /^[2356789][a-z]$/.test(word);
-    tokens.push({ token, spelling: latin === word ? token : word, ...(ambiguous ? { alternative: stripArticle(word.slice(1)) } : {}) });
+    // "3a": a house number or chat-alphabet "a"; "الن": the article and the first letter of a word being typed
+    const alternative = /^[2356789][a-z]$/.test(word) ? stripArticle(word.slice(1)) : /^ال[\u0621-\u064A]$/.test(word) ? word.slice(2) : undefined;
+    tokens.push({ token, spelling: latin === word ? token : word, ...(alternative ? { alternative } : {}) });
   }
   return tokens;
 }
@@ -173,6 +175,12 @@ export const GENERIC_WORDS = new Set([
   'مقاطعه',
   'حي',
   'منطقه',
+  'و',
+  'w',
+  'wa',
+  'and',
+  'of',
+  'the',
   'street',
   'road',
   'square',

@@ -6,8 +6,13 @@
  * neighbours). Lookups touch a few dozen keys instead of scanning the vocabulary.
  */
 
-/** Edits allowed for a token of this length: none up to 3 letters, 1 up to 7, 2 from 8. */
-export function maxEdits(length: number): number {
+/**
+ * Edits allowed for a token: Latin none up to 3 letters, 1 up to 7, 2 from 8. Arabic writes
+ * no short vowels, so its words are shorter for the same sound: 1 edit from 3 letters, 2 from 7.
+ */
+export function maxEdits(word: string): number {
+  const length = [...word].length;
+  if (/[\u0621-\u064A]/.test(word)) return length < 3 ? 0 : length < 7 ? 1 : 2;
   if (length <= 3) return 0;
   return length <= 7 ? 1 : 2;
 }
@@ -62,7 +67,7 @@ export class TypoDictionary {
 
   constructor(private readonly tokens: readonly string[]) {
     tokens.forEach((token, id) => {
-      const edits = maxEdits([...token].length);
+      const edits = maxEdits(token);
       if (edits === 0) return;
       for (const key of deletions(token, edits)) {
         const list = this.byDeletion.get(key);
@@ -74,7 +79,7 @@ export class TypoDictionary {
 
   /** Token ids and their distance (1 or 2) from `word`; exact matches are not reported. */
   lookup(word: string): { id: number; distance: number }[] {
-    const edits = maxEdits([...word].length);
+    const edits = maxEdits(word);
     if (edits === 0) return [];
     const seen = new Set<number>();
     const found: { id: number; distance: number }[] = [];
@@ -83,7 +88,7 @@ export class TypoDictionary {
         if (seen.has(id)) continue;
         seen.add(id);
         const token = this.tokens[id]!;
-        const budget = Math.min(edits, maxEdits([...token].length));
+        const budget = Math.min(edits, maxEdits(token));
         const distance = editDistance(word, token, budget);
         if (distance >= 1 && distance <= budget) found.push({ id, distance });
       }

@@ -40,15 +40,17 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
 
   // per query word: vocabulary token → quality
   const hits = query.map((token, position) => new Map(index.names.match(token, options.open && position === query.length - 1).map((hit) => [hit.token, hit.quality])));
-  // candidate (entry, spelling) → best quality per query word
+  // candidate entry → best quality per query word over all its spellings (a query may mix scripts:
+  // "ain" meets the English name, "basha" the Arabic one)
   const candidates = new Map<number, Float32Array>();
   hits.forEach((tokens, position) => {
     for (const [token, quality] of tokens) {
       for (const packed of index.names.postingsOf(token)) {
-        let qualities = candidates.get(packed);
+        const entryId = Math.floor(packed / MAX_SPELLINGS);
+        let qualities = candidates.get(entryId);
         if (!qualities) {
           qualities = new Float32Array(query.length);
-          candidates.set(packed, qualities);
+          candidates.set(entryId, qualities);
         }
         if (qualities[position]! < quality) qualities[position] = quality;
       }
@@ -56,12 +58,10 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
   });
 
   const best = new Map<number, number>();
-  for (const [packed, qualities] of candidates) {
-    const entryId = Math.floor(packed / MAX_SPELLINGS);
+  for (const [entryId, qualities] of candidates) {
     const entry = index.entries[entryId]!;
     if (options.kinds && !options.kinds.includes(entry.kind)) continue;
     if (options.bbox && !inside(entry, options.bbox)) continue;
-    const spelling = index.names.spellings[entryId]![packed % MAX_SPELLINGS]!;
 
     let text = 0;
     let ownWords = 0;
@@ -89,7 +89,33 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
     text /= requiredCount;
     if (text < MINIMUM_TEXT_SCORE) continue;
 
-    // how much of the name the query covers, and whether it is the whole name, exactly
+    const { coverage, whole } = bestCoverage(index, entryId, hits);
+    const exact = whole && ownWords === requiredCount && text === 1 ? WEIGHT.exact : 0;
+    // an address point is the answer only when its house number was asked for
+    const houseNumber = entry.kind === 'address' ? entry.address!.housenumber : undefined;
+    const houseNumberMissed = houseNumber !== undefined && !query.some((token) => houseNumber.toLowerCase().startsWith(token.token));
+    let score = (houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus;
+    if (options.near) {
+      const kilometres = distanceMetres(options.near.lon, options.near.lat, entry.lon, entry.lat) / 1000;
+      score += WEIGHT.proximity / (1 + kilometres / 2);
+    }
+    best.set(entryId, score);
+  }
+
+  return [...best]
+    .map(([entryId, score]) => ({ entry: index.entries[entryId]!, score }))
+    .sort((a, b) => b.score - a.score || b.entry.importance - a.entry.importance || a.entry.id - b.entry.id)
+    .slice(0, options.limit);
+}
+
+/**
+ * The largest share of one spelling's significant words that the query touched, and whether
+ * some spelling was met word for word, exactly.
+ */
+function bestCoverage(index: GeoIndex, entryId: number, hits: readonly Map<number, number>[]): { coverage: number; whole: boolean } {
+  let coverage = 0;
+  let whole = false;
+  for (const spelling of index.names.spellings[entryId]!) {
     let covered = 0;
     let exactCovered = 0;
     for (const token of spelling.tokens) {
@@ -99,22 +125,10 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
       if (tokenBest > 0) covered++;
       if (tokenBest === 1) exactCovered++;
     }
-    const coverage = Math.min(1, covered / spelling.significant);
-    const exact = exactCovered === spelling.significant && ownWords === requiredCount && text === 1 ? WEIGHT.exact : 0;
-    // an address point is the answer only when its house number was asked for
-    const houseNumberMissed = entry.kind === 'address' && !query.some((token) => token.token === index.names.tokens[spelling.tokens[0]!]);
-    let score = (houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus;
-    if (options.near) {
-      const kilometres = distanceMetres(options.near.lon, options.near.lat, entry.lon, entry.lat) / 1000;
-      score += WEIGHT.proximity / (1 + kilometres / 2);
-    }
-    if ((best.get(entryId) ?? -1) < score) best.set(entryId, score);
+    coverage = Math.max(coverage, Math.min(1, covered / spelling.significant));
+    if (exactCovered === spelling.significant) whole = true;
   }
-
-  return [...best]
-    .map(([entryId, score]) => ({ entry: index.entries[entryId]!, score }))
-    .sort((a, b) => b.score - a.score || b.entry.importance - a.entry.importance || a.entry.id - b.entry.id)
-    .slice(0, options.limit);
+  return { coverage, whole };
 }
 
 function contextQuality(index: GeoIndex, entryId: number, tokens: Map<number, number>): number {
