@@ -39,10 +39,16 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
         lat: queryLatitude.optional(),
         lng: queryLongitude.optional(),
         locality: z.string().trim().max(100).optional(),
+        locale: queryLocale,
       }),
-      handler: ({ query }) => ({
+      handler: (context) => ({
         provider: PROVIDER,
-        ...addresses.decode(query.code, query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined, query.locality),
+        ...addresses.decode(
+          context.query.code,
+          context.query.lat !== undefined && context.query.lng !== undefined ? { lat: context.query.lat, lng: context.query.lng } : undefined,
+          context.query.locality,
+          locales(context),
+        ),
       }),
     }),
     defineRoute({

@@ -7,6 +7,7 @@
  */
 import { ApiError } from '../../shared/errors.js';
 import { GeocoderUnavailable, type Geocoder } from '../geocoding/geocoder.js';
+import { localName } from '../geocoding/result-format.js';
 import { decodePlusCode, DEFAULT_CODE_LENGTH, dropAreaPrefix, encodePlusCode, MAX_CODE_LENGTH, MIN_CODE_LENGTH, recoversTo, type DecodedPlusCode } from './plus-codes.js';
 
 export interface PlusCodeAddress {
@@ -51,7 +52,7 @@ export class PlusCodeAddresses {
    * Decodes a full code, or a short one with a reference point or a locality name: the `locality`
    * parameter, or text after the code ("387C+2Q Nasr City").
    */
-  decode(input: string, reference: { lat: number; lng: number } | undefined, localityName: string | undefined): DecodedPlusCode & { locality?: string } {
+  decode(input: string, reference: { lat: number; lng: number } | undefined, localityName: string | undefined, locales: readonly string[]): DecodedPlusCode & { locality?: string } {
     const [code, ...rest] = input.trim().split(/\s+/);
     const name = localityName?.trim() || rest.join(' ').trim() || undefined;
     if (reference || !name) return decodePlusCode(code ?? '', reference);
@@ -63,7 +64,7 @@ export class PlusCodeAddresses {
       throw new ApiError('VALIDATION_ERROR', { message: [`locality: "${name}" cannot be looked up right now; give a reference lat and lng`] });
     }
     if (!locality) throw new ApiError('VALIDATION_ERROR', { message: [`locality: no locality named "${name}" is known; give a reference lat and lng`] });
-    return { ...decodePlusCode(code ?? '', { lat: locality.lat, lng: locality.lon }), locality: name };
+    return { ...decodePlusCode(code ?? '', { lat: locality.lat, lng: locality.lon }), locality: localName(locality, locales) ?? name };
   }
 
   config() {

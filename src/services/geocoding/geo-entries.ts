@@ -350,8 +350,13 @@ function readStreets(pack: MapPack, push: PushEntry): Int32Array {
   }
   for (const group of groups.values()) {
     const way = s['graph.edgeWay'][group.bestEdge]!;
+    // the middle of the longest segment: inside the street, never at an intersection
     const shape = pack.edgeShape(group.bestEdge);
-    const [lon, lat] = shape[Math.floor(shape.length / 2)]!;
+    const middle = Math.max(0, Math.floor((shape.length - 1) / 2));
+    const [ax, ay] = shape[middle]!;
+    const [bx, by] = shape[Math.min(middle + 1, shape.length - 1)]!;
+    const lon = (ax + bx) / 2;
+    const lat = (ay + by) / 2;
     const tags: Record<string, string> = {};
     const put = (key: string, id: number) => {
       if (id !== 0) tags[key] = pack.strings.get(id);

@@ -15,6 +15,8 @@ import { searchIndex, type SearchOptions } from './search.js';
 
 /** Reverse lookups: an address point or building this close wins over the street. */
 const ADDRESS_REACH_METRES = 30;
+/** An address node (not a building outline) counts only this close. */
+const ADDRESS_POINT_METRES = 12;
 const STREET_REACH_METRES = 250;
 const GEOGRAPHY = ['admin', 'place', 'street', 'address', 'building'] as const;
 
@@ -105,7 +107,8 @@ export class Geocoder {
       const address = index.addressAt(lon, lat, ADDRESS_REACH_METRES);
       const street = index.nearestStreet(lon, lat, STREET_REACH_METRES);
       let result: GeocodeResult | undefined;
-      if (address && (!street || address.distance === 0 || address.distance <= street.distance + 10)) {
+      // the building under the point, or an address point closer than any street, is the detail asked for
+      if (address && (!street || address.distance === 0 || (address.distance <= ADDRESS_POINT_METRES && address.distance < street.distance))) {
         result = geocodeResult(context, address.entry);
         if (!result.address.road && street) result.address = { road: localName(street.entry, locales) ?? '', ...result.address };
       } else if (street) {

@@ -163,8 +163,9 @@ export class NameIndex {
     if (!numeric) {
       for (const { id, distance } of this.typos.lookup(query.token)) offer(id, distance === 1 ? 'typo1' : 'typo2');
       for (const key of phoneticKeys(query.spelling)) {
-        // a one-consonant skeleton ("3a2ad" → d, "abu" → b) is common: looked up only for words of 3 letters or more
-        if (key.length < 2 && [...query.spelling].length < 3) continue;
+        // a one-consonant skeleton ("3a2ad" → d, "abu" → b) is common: looked up only for words of 3 to 6 letters
+        const letters = [...query.spelling].length;
+        if (key.length < 2 && (letters < 3 || letters > 6)) continue;
         for (const id of this.keyTokens.get(key) ?? []) offer(id, 'phonetic');
         if (open && key.length >= 3) {
           const [first, end] = upperBound(this.sortedKeys, key);
