@@ -14,7 +14,6 @@ import { NO_INDEX } from '../src/datapack/pack-layout.js';
 import { ingestToFile } from '../src/ingest/ingest.js';
 import { GeoIndex } from '../src/services/geocoding/geo-index.js';
 import { searchIndex } from '../src/services/geocoding/search.js';
-import { DEFAULT_DATASET } from '../src/services/map-data/map-data-source.js';
 import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
 
 const CONNECTIONS = 100;
@@ -24,6 +23,12 @@ const TARGET_BUILD_MS = 2000;
 const productMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const evalSetPath = fileURLToPath(new URL('../../bench/geocode/eval-set.json', import.meta.url));
 const anNabkOsm = fileURLToPath(new URL('../../../shared/data/osm/syria_an-nabk.osm', import.meta.url));
+// the server's embedded default: Nasr City with Jordan's governorates, districts and sub-districts
+const repoData = fileURLToPath(new URL('../../data/', import.meta.url));
+const DEFAULT_DATASET = {
+  osm: join(repoData, 'osm/egypt_cairo_nasr-city.osm.pbf'),
+  admin: ['gov', 'dis', 'subdis'].map((name) => ({ path: join(repoData, `boundaries/jordan-admin/${name}.geojson`), level: undefined })),
+};
 
 export interface EvalQuery {
   category: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GeocoderUnavailable, type Geocoder } from '../../services/geocoding/geocoder.js';
+import { GeocoderUnavailable, type ForwardOptions, type Geocoder } from '../../services/geocoding/geocoder.js';
 import { parseLocales } from '../../services/geocoding/result-format.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../schemas/geo.js';
@@ -46,6 +46,13 @@ export function batchPoint(point: unknown): { lat: number; lon: number } | undef
 
 export const batchPoints = z.array(z.unknown(), { error: 'must be an array of { lat, lng } points' }).min(1, 'must not be empty').max(MAX_BATCH, `at most ${MAX_BATCH} points`);
 
+/** Query of search and autocomplete: text, language, limit (default and cap differ), bias point, bbox. */
+const forwardQuery = (limit: number, cap: number) => coordinatePair({ q: queryText, locale: queryLocale, limit: queryLimit(limit, cap), bbox: queryBbox }, false);
+
+function forwardOptions(query: z.infer<ReturnType<typeof forwardQuery>>): ForwardOptions {
+  return { locales: parseLocales(query.locale), limit: query.limit, near: query.point, bbox: query.bbox };
+}
+
 /** Geocoding (spec part 2 §4.2, scope `geocode`): forward, autocomplete, reverse and their batch forms. */
 export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
   return [
@@ -55,13 +62,8 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
       method: 'GET',
       path: '/geocode/search',
       summary: 'Forward geocoding of streets, places, admin areas, addresses and buildings (Arabic, English, Arabizi)',
-      query: coordinatePair({ q: queryText, locale: queryLocale, limit: queryLimit(20, 50), bbox: queryBbox }, false),
-      handler: ({ query }) =>
-        answer(SEARCH, () => ({
-          provider: SEARCH,
-          available: true,
-          data: geocoder.search(query.q, { locales: parseLocales(query.locale), limit: query.limit, near: query.point, bbox: query.bbox }),
-        })),
+      query: forwardQuery(20, 50),
+      handler: ({ query }) => answer(SEARCH, () => ({ provider: SEARCH, available: true, data: geocoder.search(query.q, forwardOptions(query)) })),
     }),
     defineRoute({
       ...route,
@@ -69,13 +71,8 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
       method: 'GET',
       path: '/geocode/autocomplete',
       summary: 'Suggestions while typing (the last word may be unfinished); normalizedQuery when the input was rewritten',
-      query: coordinatePair({ q: queryText, locale: queryLocale, limit: queryLimit(8, 15), bbox: queryBbox }, false),
-      handler: ({ query }) =>
-        answer(
-          GEOCODE,
-          () => ({ provider: GEOCODE, ...geocoder.autocomplete(query.q, { locales: parseLocales(query.locale), limit: query.limit, near: query.point, bbox: query.bbox }) }),
-          { query: query.q, suggestions: [] },
-        ),
+      query: forwardQuery(8, 15),
+      handler: ({ query }) => answer(GEOCODE, () => ({ provider: GEOCODE, ...geocoder.autocomplete(query.q, forwardOptions(query)) }), { query: query.q, suggestions: [] }),
     }),
     defineRoute({
       ...route,
