@@ -42,9 +42,9 @@ export class GeoIndex {
   private readonly localityGrid = new SpatialGrid(AREA_CELL);
   private readonly segmentGrid = new SpatialGrid(FINE_CELL);
   private readonly addressGrid = new SpatialGrid(FINE_CELL);
-  /** segment i: edge and shape point index */
-  private readonly segmentEdge: number[] = [];
-  private readonly segmentPoint: number[] = [];
+  /** Street segments: ax, ay, bx, by per segment, and the street entry of each. */
+  private segmentCoordinates = new Float64Array(0);
+  private segmentStreet = new Int32Array(0);
   private readonly streetOfWay: Int32Array;
   /** Streets by the folded text of each name, to find an address's street. */
   readonly streetsByName = new Map<string, GeoEntry>();
@@ -103,6 +103,8 @@ export class GeoIndex {
   private indexSegments(): void {
     const s = this.pack.sections;
     const edgeCount = s['graph.edgeTarget'].length;
+    const coordinates: number[] = [];
+    const streets: number[] = [];
     for (let edge = 0; edge < edgeCount; edge++) {
       const twin = s['graph.edgeTwin'][edge]!;
       if (twin !== NO_INDEX && twin < edge) continue; // one direction per segment is enough
@@ -112,12 +114,14 @@ export class GeoIndex {
       for (let index = 0; index + 1 < shape.length; index++) {
         const [ax, ay] = shape[index]!;
         const [bx, by] = shape[index + 1]!;
-        const id = this.segmentEdge.length;
-        this.segmentEdge.push(edge);
-        this.segmentPoint.push(index);
+        const id = streets.length;
+        streets.push(this.streetOfWay[way]!);
+        coordinates.push(ax, ay, bx, by);
         this.segmentGrid.add(id, Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
       }
     }
+    this.segmentCoordinates = Float64Array.from(coordinates);
+    this.segmentStreet = Int32Array.from(streets);
   }
 
   /** Areas and localities enclosing a point, smallest first: polygons that contain it, then point localities within reach. */
@@ -145,26 +149,22 @@ export class GeoIndex {
 
   /** The named street closest to the point within `maxMetres`, with the closest point on it. */
   nearestStreet(lon: number, lat: number, maxMetres: number): NearestStreet | undefined {
-    const s = this.pack.sections;
-    let best: NearestStreet | undefined;
-    const rings = Math.max(1, Math.ceil(maxMetres / 100));
-    const seen = new Set<number>();
-    this.segmentGrid.near(lon, lat, rings, (segment) => {
-      if (seen.has(segment)) return;
-      seen.add(segment);
-      const edge = this.segmentEdge[segment]!;
-      const shape = this.pack.edgeShape(edge);
-      const index = this.segmentPoint[segment]!;
-      // edgeShape is in travel direction; the twin-free edge we stored keeps the same order
-      const [ax, ay] = shape[index]!;
-      const [bx, by] = shape[index + 1]!;
-      const distance = pointSegmentDistance(lon, lat, ax, ay, bx, by);
-      if (distance > maxMetres || (best && distance >= best.distance)) return;
-      const street = this.entries[this.streetOfWay[s['graph.edgeWay'][edge]!]!]!;
-      const t = projection(lon, lat, ax, ay, bx, by);
-      best = { entry: street, distance, lon: ax + (bx - ax) * t, lat: ay + (by - ay) * t };
-    });
-    return best;
+    let best: { segment: number; distance: number } | undefined;
+    // nearby cells first; the wider search only when nothing is that close
+    for (const rings of [1, Math.max(1, Math.ceil(maxMetres / 100))]) {
+      this.segmentGrid.near(lon, lat, rings, (segment) => {
+        const at = segment * 4;
+        const c = this.segmentCoordinates;
+        const distance = pointSegmentDistance(lon, lat, c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!);
+        if (distance <= maxMetres && (!best || distance < best.distance)) best = { segment, distance };
+      });
+      if (best) break;
+    }
+    if (!best) return undefined;
+    const at = best.segment * 4;
+    const [ax, ay, bx, by] = [this.segmentCoordinates[at]!, this.segmentCoordinates[at + 1]!, this.segmentCoordinates[at + 2]!, this.segmentCoordinates[at + 3]!];
+    const t = projection(lon, lat, ax, ay, bx, by);
+    return { entry: this.entries[this.segmentStreet[best.segment]!]!, distance: best.distance, lon: ax + (bx - ax) * t, lat: ay + (by - ay) * t };
   }
 
   /** The address point or named building under the point, else the closest one within `maxMetres`. */

@@ -41,24 +41,34 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
   // per query word: vocabulary token → quality
   const hits = query.map((token, position) => new Map(index.names.match(token, options.open && position === query.length - 1).map((hit) => [hit.token, hit.quality])));
   // candidate entry → best quality per query word over all its spellings (a query may mix scripts:
-  // "ain" meets the English name, "basha" the Arabic one)
-  const candidates = new Map<number, Float32Array>();
+  // "ain" meets the English name, "basha" the Arabic one); qualities live in one reused buffer
+  const width = query.length;
+  const slots = new Map<number, number>();
+  let buffer = qualityBuffer;
   hits.forEach((tokens, position) => {
+    // generic words ("street", "شارع") are in most names: they only add a bonus to entries found otherwise
+    if (!required[position]) return;
     for (const [token, quality] of tokens) {
       for (const packed of index.names.postingsOf(token)) {
         const entryId = Math.floor(packed / MAX_SPELLINGS);
-        let qualities = candidates.get(entryId);
-        if (!qualities) {
-          qualities = new Float32Array(query.length);
-          candidates.set(entryId, qualities);
+        let slot = slots.get(entryId);
+        if (slot === undefined) {
+          slot = slots.size * width;
+          if (slot + width > buffer.length) {
+            const grown = new Float32Array(buffer.length * 2);
+            grown.set(buffer);
+            buffer = qualityBuffer = grown;
+          }
+          buffer.fill(0, slot, slot + width);
+          slots.set(entryId, slot);
         }
-        if (qualities[position]! < quality) qualities[position] = quality;
+        if (buffer[slot + position]! < quality) buffer[slot + position] = quality;
       }
     }
   });
 
-  const best = new Map<number, number>();
-  for (const [entryId, qualities] of candidates) {
+  const top = new TopScores(options.limit);
+  for (const [entryId, slot] of slots) {
     const entry = index.entries[entryId]!;
     if (options.kinds && !options.kinds.includes(entry.kind)) continue;
     if (options.bbox && !inside(entry, options.bbox)) continue;
@@ -68,9 +78,9 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
     let genericBonus = 0;
     let rejected = false;
     for (let position = 0; position < query.length; position++) {
-      const quality = qualities[position]!;
+      const quality = buffer[slot + position]!;
       if (!required[position]) {
-        if (quality > 0) genericBonus += WEIGHT.generic;
+        if (spellingsTouch(index, entryId, hits[position]!)) genericBonus += WEIGHT.generic;
         continue;
       }
       if (quality > 0) {
@@ -99,13 +109,38 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
       const kilometres = distanceMetres(options.near.lon, options.near.lat, entry.lon, entry.lat) / 1000;
       score += WEIGHT.proximity / (1 + kilometres / 2);
     }
-    best.set(entryId, score);
+    top.offer(entryId, score, entry.importance);
   }
 
-  return [...best]
-    .map(([entryId, score]) => ({ entry: index.entries[entryId]!, score }))
-    .sort((a, b) => b.score - a.score || b.entry.importance - a.entry.importance || a.entry.id - b.entry.id)
-    .slice(0, options.limit);
+  return top.sorted().map(({ id, score }) => ({ entry: index.entries[id]!, score }));
+}
+
+/** Grows as needed and is reused: a query touches a few hundred entries, each with one quality per word. */
+let qualityBuffer = new Float32Array(4096);
+
+/** The best `limit` scores seen, kept sorted (limit ≤ 50, so insertion beats sorting every candidate). */
+class TopScores {
+  private readonly items: { id: number; score: number; importance: number }[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  private before(a: { id: number; score: number; importance: number }, b: { id: number; score: number; importance: number }): boolean {
+    return a.score > b.score || (a.score === b.score && (a.importance > b.importance || (a.importance === b.importance && a.id < b.id)));
+  }
+
+  offer(id: number, score: number, importance: number): void {
+    const item = { id, score, importance };
+    const items = this.items;
+    if (items.length === this.limit && !this.before(item, items[items.length - 1]!)) return;
+    let position = items.length;
+    while (position > 0 && this.before(item, items[position - 1]!)) position--;
+    items.splice(position, 0, item);
+    if (items.length > this.limit) items.pop();
+  }
+
+  sorted() {
+    return this.items;
+  }
 }
 
 /**
@@ -131,10 +166,18 @@ function bestCoverage(index: GeoIndex, entryId: number, hits: readonly Map<numbe
   return { coverage, whole };
 }
 
+function spellingsTouch(index: GeoIndex, entryId: number, tokens: Map<number, number>): boolean {
+  for (const spelling of index.names.spellings[entryId]!) for (const token of spelling.tokens) if (tokens.has(token)) return true;
+  return false;
+}
+
 function contextQuality(index: GeoIndex, entryId: number, tokens: Map<number, number>): number {
-  const context = index.context[entryId]!;
+  // an entry's context is a few dozen words; a query word's hits can be hundreds (prefixes)
   let quality = 0;
-  for (const [token, value] of tokens) if (value > quality && context.has(token)) quality = value;
+  for (const token of index.context[entryId]!) {
+    const value = tokens.get(token);
+    if (value !== undefined && value > quality) quality = value;
+  }
   return quality;
 }
 
