@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { MapPack } from '../src/datapack/map-pack.js';
 import { NO_INDEX } from '../src/datapack/pack-layout.js';
 import { ingestToFile } from '../src/ingest/ingest.js';
+import { Geocoder } from '../src/services/geocoding/geocoder.js';
 import { GeoIndex } from '../src/services/geocoding/geo-index.js';
 import { searchIndex } from '../src/services/geocoding/search.js';
 import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
@@ -107,6 +108,21 @@ async function load(url: string, paths: string[]) {
 
 const SEQUENTIAL_REQUESTS = 2_000;
 
+function serviceTimes<T>(inputs: T[], call: (input: T) => unknown): { count: number; p50: number; p99: number; mean: number } {
+  for (let pass = 0; pass < 3; pass++) for (const input of inputs) call(input);
+  const samples: number[] = [];
+  for (let pass = 0; pass < 5; pass++) {
+    for (const input of inputs) {
+      const started = performance.now();
+      call(input);
+      samples.push(performance.now() - started);
+    }
+  }
+  samples.sort((a, b) => a - b);
+  const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
+  return { count: samples.length, p50: samples[Math.floor(samples.length / 2)]!, p99: samples[Math.floor(samples.length * 0.99)]!, mean };
+}
+
 /**
  * Service time without queueing: one connection, one request at a time, hrtime; the paths in turn.
  * (At 100 connections a single event loop queues 100 requests, so p99 there is ~100 × service time.)
@@ -153,7 +169,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
     const started = performance.now();
     const recall = evaluate(indexes, queries);
     const perQueryMs = (performance.now() - started) / queries.length;
-    console.log(`# recall: ${queries.length} queries of bench/geocode/eval-set.json, top 5 of forward search (last word may be unfinished); ${round(perQueryMs, 3)} ms per query in process`);
+    console.log(`# recall: ${queries.length} queries of bench/geocode/eval-set.json, top 5 of forward search (last word may be unfinished); ${round(perQueryMs, 3)} ms per query (first, cold pass)`);
     console.log('category,queries,recall_at_1,recall_at_5');
     let total = 0;
     let at1 = 0;
@@ -170,6 +186,17 @@ export async function runGeocodeBenchmark(): Promise<void> {
     console.log(`target,recall_at_1 >= 85 (${all1 >= 85 ? 'met' : 'missed'}),recall_at_5 >= 95 (${all5 >= 95 ? 'met' : 'missed'})`);
     for (const [category, row] of recall) if (row.misses.length) console.log(`# misses ${category}: ${row.misses.join(' | ')}`);
 
+    const geocoder = Geocoder.build(defaultPack);
+    const typedQueries = queries.filter((query) => !query.pack).map((query) => query.query);
+    const points = streetPoints(defaultPack, 500);
+    const inProcess = {
+      autocomplete: serviceTimes(typedQueries, (query) => geocoder.autocomplete(query, { locales: ['ar', 'en'], limit: 8 })),
+      reverse: serviceTimes(points, (point) => geocoder.reverse(point.lat, point.lon, ['ar', 'en'])),
+    };
+    console.log('# in process, warm (3 passes first), each call timed: the geocoder alone, without HTTP');
+    console.log('call,calls,p50_ms,p99_ms,mean_ms');
+    for (const [name, times] of Object.entries(inProcess)) console.log([name, times.count, round(times.p50, 3), round(times.p99, 3), round(times.mean, 3)].join(','));
+
     // HTTP: the server builds its own default pack and index
     const port = await freePort();
     const server = await startProcess(productMain, [], port, {
@@ -184,11 +211,18 @@ export async function runGeocodeBenchmark(): Promise<void> {
       const base = `http://127.0.0.1:${port}`;
       const typed = queries.filter((query) => !query.pack).map((query) => `/api/v1/geocode/autocomplete?q=${encodeURIComponent(query.query)}`);
       const reverse = streetPoints(defaultPack, 500).map((point) => `/api/v1/geocode/reverse?lat=${point.lat.toFixed(6)}&lon=${point.lon.toFixed(6)}`);
+      // baseline: a cheap route through the same edge and access gate, to tell the geocoder's cost from the platform's
+      const baseline = ['/api/v1/geo/pluscode?lat=30.0626&lng=31.3219'];
       const rows: [string, autocannon.Result][] = [
         ['autocomplete', await load(base, typed)],
         ['reverse', await load(base, reverse)],
+        ['baseline_pluscode', await load(base, baseline)],
       ];
-      const sequential = { autocomplete: await sequentialLatency(base, typed), reverse: await sequentialLatency(base, reverse) };
+      const sequential = {
+        autocomplete: await sequentialLatency(base, typed),
+        reverse: await sequentialLatency(base, reverse),
+        baseline_pluscode: await sequentialLatency(base, baseline),
+      };
       const memory = await fetch(`${base}/metrics`).then((response) => response.text());
       const rss = /process_resident_memory_bytes (\d+)/.exec(memory)?.[1];
       console.log(

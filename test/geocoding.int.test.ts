@@ -157,6 +157,7 @@ describe('Plus Code addresses', () => {
     expectValidationError(await api.get('/geo/pluscode/decode?code=not-a-code'), 'code');
     expectValidationError(await api.get(`/geo/pluscode/decode?code=${q('387C+2Q')}`), 'reference');
     expectValidationError(await api.get(`/geo/pluscode/decode?code=${q('387C+2Q')}&locality=qqqqqqqqqq`), 'locality');
+    expectValidationError(await api.get('/geo/pluscode/decode?code=8G2H387C+2Q'), '%2B');
   });
 
   it('POST /geo/address/batch: ok:false with "invalid coordinates" for a bad point', async () => {

@@ -54,6 +54,10 @@ export class PlusCodeAddresses {
    */
   decode(input: string, reference: { lat: number; lng: number } | undefined, localityName: string | undefined, locales: readonly string[]): DecodedPlusCode & { locality?: string } {
     const [code, ...rest] = input.trim().split(/\s+/);
+    // a raw "+" in a query string arrives as a space: "387C+2Q" becomes "387C 2Q"
+    if (code && !code.includes('+') && /^[23456789CFGHJMPQRVWX]{2,8}$/i.test(code) && /^[23456789CFGHJMPQRVWX]{0,3}$/i.test(rest[0] ?? '')) {
+      throw new ApiError('VALIDATION_ERROR', { message: [`code: "${input.trim()}" has no "+"; send the code URL-encoded, with %2B for "+"`] });
+    }
     const name = localityName?.trim() || rest.join(' ').trim() || undefined;
     if (reference || !name) return decodePlusCode(code ?? '', reference);
     let locality;
