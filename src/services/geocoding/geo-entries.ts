@@ -295,7 +295,8 @@ function joinNearbySameNamed(
 function readStreets(pack: MapPack, push: PushEntry): Int32Array {
   const s = pack.sections;
   const wayCount = s['ways.osmId'].length;
-  const nameKey = (way: number) => `${s['ways.name'][way]}|${s['ways.nameAr'][way]}|${s['ways.nameEn'][way]}|${s['ways.ref'][way]}`;
+  const keys = Array.from({ length: wayCount }, (_, way) => `${s['ways.name'][way]}|${s['ways.nameAr'][way]}|${s['ways.nameEn'][way]}|${s['ways.ref'][way]}`);
+  const nameKey = (way: number) => keys[way]!;
   const named = (way: number) => s['ways.name'][way] !== 0 || s['ways.nameAr'][way] !== 0 || s['ways.nameEn'][way] !== 0 || s['ways.ref'][way] !== 0;
   const streetOfWay = new Int32Array(wayCount).fill(-1);
   const parent = Int32Array.from({ length: wayCount }, (_, index) => index);
