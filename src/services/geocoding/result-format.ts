@@ -5,6 +5,7 @@
  * business name or category, and raw tags are never copied out.
  */
 import { countryAt, countryByCode, type Country } from './countries.js';
+import { ARABIC } from './entry-names.js';
 import type { GeoEntry } from './geo-entries.js';
 import type { GeoIndex } from './geo-index.js';
 
@@ -60,7 +61,7 @@ function streetName(context: FormatContext, entry: GeoEntry): string | undefined
   const address = entry.address!;
   const street = address.street ? context.index.streetsByName.get(address.street) : undefined;
   for (const locale of context.locales) {
-    if (locale === 'ar' && address.street && /[\u0600-\u06FF]/.test(address.street)) return address.street;
+    if (locale === 'ar' && address.street && ARABIC.test(address.street)) return address.street;
     if (locale === 'en' && address['street:en']) return address['street:en'];
     if (street) {
       const name = localName(street, [locale]);
