@@ -103,6 +103,13 @@ function featureBase(pack: MapPack, feature: number) {
   };
 }
 
+function hasTag(pack: MapPack, feature: number, key: string): boolean {
+  const s = pack.sections;
+  const start = s['features.tagStart'][feature]!;
+  for (let index = start; index < start + s['features.tagCount'][feature]!; index++) if (pack.strings.get(s['tags.key'][index]!) === key) return true;
+  return false;
+}
+
 /** A polygon feature's rings as flat coordinate arrays, read straight from the pack's columns. */
 export function polygonRings(pack: MapPack, feature: number): Float64Array[] | undefined {
   const s = pack.sections;
@@ -184,6 +191,8 @@ export function readEntries(pack: MapPack): PackEntries {
   for (const layer of ['address', 'building'] as const) {
     [start, end] = pack.layerRange(layer);
     for (let feature = start; feature < end; feature++) {
+      // most buildings carry neither: skip them before building their tag object
+      if (layer === 'building' && !hasTag(pack, feature, 'name') && !hasTag(pack, feature, 'addr:housenumber')) continue;
       const tags = pack.featureTags(feature);
       const base = featureBase(pack, feature);
       const key = `${base.osmType}/${base.osmId}`;
