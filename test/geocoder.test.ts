@@ -17,6 +17,7 @@ let nasrCity: MapPack;
 let anNabk: MapPack;
 let geocoder: Geocoder;
 let nabkGeocoder: Geocoder;
+let monacoGeocoder: Geocoder;
 const AR_EN = ['ar', 'en'];
 
 beforeAll(async () => {
@@ -26,7 +27,9 @@ beforeAll(async () => {
   anNabk = MapPack.load(join(workDir, 'nabk.svcpack'));
   geocoder = Geocoder.build(nasrCity);
   nabkGeocoder = Geocoder.build(anNabk);
-}, 60_000);
+  await ingestToFile({ input: OSM_FILES.monaco }, join(workDir, 'monaco.svcpack'));
+  monacoGeocoder = Geocoder.build(MapPack.load(join(workDir, 'monaco.svcpack')));
+}, 90_000);
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** OSM ids of the routable ways with this English name. */
@@ -104,6 +107,15 @@ describe('forward search', () => {
       expect(top, query).toBeDefined();
       expect(top!.address.country_code).toBe('sy');
     }
+  });
+});
+
+describe('any pack (Monaco)', () => {
+  it('builds the hierarchy from OSM boundaries and keeps towns across the border out of it', () => {
+    const [top] = monacoGeocoder.search('bd princesse charlotte', { locales: ['en'], limit: 1 });
+    expect(top).toMatchObject({ name: 'Boulevard Princesse Charlotte', address: { suburb: 'Monte-Carlo', city: 'Monaco' } });
+    // Beausoleil (France) is a town within 7 km, but outside Monaco's boundary
+    expect(top!.display_name).not.toContain('Beausoleil');
   });
 });
 

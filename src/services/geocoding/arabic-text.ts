@@ -113,6 +113,9 @@ const LATIN_SPELLINGS: Record<string, string> = {
   rd: 'road',
   sq: 'square',
   ave: 'avenue',
+  av: 'avenue',
+  bd: 'boulevard',
+  blvd: 'boulevard',
 };
 
 /** One word of a name or query without its definite article, in a canonical spelling. */

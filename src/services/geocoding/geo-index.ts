@@ -134,10 +134,21 @@ export class GeoIndex {
       if (lon < west || lon > east || lat < south || lat > north) return;
       if (ringsContain(entry.rings!, lon, lat)) found.add(id);
     });
+    // point localities: the nearest one of each kind within its reach (one town, one suburb …)
+    const nearestOfType = new Map<string, { id: number; distance: number }>();
     this.localityGrid.near(lon, lat, 3, (id) => {
       const entry = this.entries[id]!;
-      if (!found.has(id) && !entry.rings && distanceMetres(lon, lat, entry.lon, entry.lat) <= (LOCALITY_REACH[entry.type] ?? 0)) found.add(id);
+      if (entry.rings) return;
+      const distance = distanceMetres(lon, lat, entry.lon, entry.lat);
+      const current = nearestOfType.get(entry.type);
+      if (distance <= (LOCALITY_REACH[entry.type] ?? 0) && (!current || distance < current.distance)) nearestOfType.set(entry.type, { id, distance });
     });
+    // … that lies in the same admin areas as the point (a town across a border is not a parent)
+    const areas = [...found].filter((id) => this.entries[id]!.kind === 'admin');
+    for (const { id } of nearestOfType.values()) {
+      const locality = this.entries[id]!;
+      if (areas.every((area) => ringsContain(this.entries[area]!.rings!, locality.lon, locality.lat))) found.add(id);
+    }
     const size = (id: number) => {
       const entry = this.entries[id]!;
       if (entry.kind === 'place' && !entry.rings) return (LOCALITY_REACH[entry.type] ?? 1000) ** 2 / 1e10;

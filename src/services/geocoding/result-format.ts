@@ -4,7 +4,7 @@
  * language preference. Only geography is shown: address parts never carry a
  * business name or category, and raw tags are never copied out.
  */
-import { countryAt, countryByCode, type Country } from './countries.js';
+import { countryAt, countryByCode } from './countries.js';
 import { ARABIC } from './entry-names.js';
 import type { GeoEntry } from './geo-entries.js';
 import type { GeoIndex } from './geo-index.js';
@@ -48,13 +48,15 @@ export interface FormatContext {
   locales: readonly string[];
 }
 
-function countryOf(entry: GeoEntry, parents: readonly GeoEntry[]): Country | undefined {
+/** Country code and name: an OSM country boundary enclosing the entry, else addr:country, else the region table. */
+function countryOf(entry: GeoEntry, parents: readonly GeoEntry[], locales: readonly string[]): { code: string; name: string } | undefined {
+  const english = locales.find((locale) => locale === 'ar' || locale === 'en') === 'en';
   const boundary = parents.find((parent) => parent.kind === 'admin' && parent.adminLevel === 2);
-  return (
-    countryByCode(boundary?.tags?.['ISO3166-1'] ?? boundary?.tags?.['ISO3166-1:alpha2']) ??
-    countryByCode(entry.address?.country) ??
-    countryAt(entry.lon, entry.lat)
-  );
+  const boundaryCode = (boundary?.tags?.['ISO3166-1'] ?? boundary?.tags?.['ISO3166-1:alpha2'])?.toLowerCase();
+  const known = countryByCode(boundaryCode) ?? (boundary ? undefined : (countryByCode(entry.address?.country) ?? countryAt(entry.lon, entry.lat)));
+  if (known) return { code: known.code, name: english ? known.en : known.ar };
+  if (boundary && boundaryCode) return { code: boundaryCode, name: localName(boundary, locales) ?? boundaryCode };
+  return undefined;
 }
 
 function streetName(context: FormatContext, entry: GeoEntry): string | undefined {
@@ -106,9 +108,9 @@ export function describe(context: FormatContext, entry: GeoEntry, parentIds: rea
     put('state', arabicFirst ? entry.address.province : (entry.address['province:en'] ?? entry.address.province));
     put('postcode', entry.address.postcode);
   }
-  const country = countryOf(entry, parents);
+  const country = countryOf(entry, parents, context.locales);
   if (country) {
-    put('country', context.locales.find((locale) => locale === 'ar' || locale === 'en') === 'en' ? country.en : country.ar);
+    address.country = country.name;
     address.country_code = country.code;
   }
   const lines: string[] = [entryLabel(context, entry)];
