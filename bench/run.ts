@@ -5,6 +5,7 @@ import { runIngestBenchmark } from './ingest.js';
 import { runRoutingBenchmark } from './routing.js';
 import { runGuidanceBenchmark } from './guidance.js';
 import { runRoutingAnalysisBenchmark } from './routing-analysis.js';
+import { runGeocodeBenchmark } from './geocode.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   routing: runRoutingBenchmark,
   guidance: runGuidanceBenchmark,
   'map-match': runRoutingAnalysisBenchmark,
+  geocode: runGeocodeBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -9,7 +9,6 @@ import type { RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
 import { createAccountsModule } from './modules/accounts-module.js';
-import { addressingRoutes } from './edge/routes/addressing.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
@@ -17,6 +16,7 @@ import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
 import { createRoutingModule } from './modules/routing-module.js';
 import { navigationRoutes } from './edge/routes/navigation.js';
+import { createGeocodingModule } from './modules/geocoding-module.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -53,6 +53,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
 
   const routes: RouteDefinition[] = [];
+  let listeningPort = config.PORT;
   let openApi: unknown;
   const document = () =>
     (openApi ??= buildOpenApiDocument(routes, {
@@ -65,7 +66,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
     ...apiDocsRoutes(document),
     ...accounts.routes,
-    ...addressingRoutes(),
+    ...createGeocodingModule(config, mapData.pack, logger, () => listeningPort).routes,
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
     ...navigationRoutes(),
@@ -82,6 +83,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   });
   dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
   const port = await server.listen();
+  listeningPort = port;
   logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
 
   let stopping: Promise<void> | undefined;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mountedPath, type RouteDefinition } from '../src/edge/route.js';
 import { addressingRoutes } from '../src/edge/routes/addressing.js';
 import { adminRoutes } from '../src/edge/routes/admin.js';
+import { geocodingRoutes } from '../src/edge/routes/geocoding.js';
 import { authProviderRoutes } from '../src/edge/routes/auth-providers.js';
 import { authRoutes } from '../src/edge/routes/auth.js';
 import { developerRoutes } from '../src/edge/routes/developer.js';
@@ -28,7 +29,8 @@ const apiRoutes: RouteDefinition[] = [
   ...historyRoutes(none, none),
   ...liveShareRoutes(none),
   ...adminRoutes(none),
-  ...addressingRoutes(),
+  ...addressingRoutes(none),
+  ...geocodingRoutes(none),
   ...mapDataRoutes(none),
   ...routingAnalysisRoutes(none),
   ...routingRoutes(none),

@@ -128,6 +128,13 @@ export const configSchema = z.object({
     .refine((entries) => entries.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry) && isIP(entry.split('/')[0]!) !== 0), {
       message: 'must be IP addresses or CIDR ranges separated by commas',
     }),
+  /** Public site origin for share links (Plus Code `shareUrl` = SITE_URL/a/<code>); unset = PUBLIC_BASE_URL, else http://localhost:PORT. */
+  SITE_URL: optionalUrl(['https:', 'http:']).transform((value) => value?.replace(/\/+$/, '')),
+  /** `false` switches geocoding off: its endpoints answer `available: false, status: 502` (spec part 2 §4.2). */
+  GEOCODING_ENABLED: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+    .default('true')
+    .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
   /** Captcha site key shown to the browser sign-in form; captcha is enabled when set. */
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -66,3 +66,16 @@ export function decodePlusCode(input: string, reference?: { lat: number; lng: nu
     bounds: { south: round(area.latitudeLo), west: round(area.longitudeLo), north: round(area.latitudeHi), east: round(area.longitudeHi) },
   };
 }
+
+/** Characters of the area prefix a short code drops (spec part 2 §2.3): the first two pairs, a ~1° cell. */
+const AREA_PREFIX = 4;
+
+/** The code without its area prefix ("8G2H387C+2Q" → "387C+2Q"). */
+export function dropAreaPrefix(code: string): string {
+  return code.slice(AREA_PREFIX);
+}
+
+/** Whether a short code recovers to `code` from this reference point (the locality must lie within about half a degree). */
+export function recoversTo(shortCode: string, code: string, reference: { lat: number; lng: number }): boolean {
+  return olc.recoverNearest(shortCode, reference.lat, reference.lng) === code;
+}

@@ -1,0 +1,86 @@
+/**
+ * Query-string fields of the geocoding and addressing endpoints. Query values
+ * arrive as strings: an empty value counts as missing (never as 0), and a
+ * repeated parameter is refused rather than guessed at.
+ */
+import { z } from 'zod';
+import { latitude, longitude } from './geo.js';
+
+const single = z.string({ error: 'must be given once' });
+
+/** A number from the query string (`lat=`, `limit=abc` and `limit=1,2` are refused). */
+export function queryNumber() {
+  return single
+    .trim()
+    .min(1, 'must be a number')
+    .transform((value, context) => {
+      const number = Number(value);
+      if (Number.isFinite(number)) return number;
+      context.addIssue({ code: 'custom', message: 'must be a number' });
+      return z.NEVER;
+    });
+}
+
+export const queryLatitude = queryNumber().pipe(latitude);
+export const queryLongitude = queryNumber().pipe(longitude);
+
+/** `limit`: a whole number from 1, capped (not refused) at `cap`. */
+export function queryLimit(fallback: number, cap: number) {
+  return queryNumber()
+    .pipe(z.number().int('must be a whole number').min(1, 'must be at least 1'))
+    .transform((value) => Math.min(value, cap))
+    .optional()
+    .transform((value) => value ?? fallback);
+}
+
+/** `bbox=west,south,east,north` (minLng,minLat,maxLng,maxLat) in degrees. */
+export const queryBbox = single
+  .transform((value, context) => {
+    const parts = value.split(',').map((part) => Number(part.trim()));
+    const [west, south, east, north] = parts as [number, number, number, number];
+    if (parts.length !== 4 || parts.some((part) => !Number.isFinite(part))) {
+      context.addIssue({ code: 'custom', message: 'must be four numbers: west,south,east,north' });
+      return z.NEVER;
+    }
+    if (!longitude.safeParse(west).success || !longitude.safeParse(east).success || !latitude.safeParse(south).success || !latitude.safeParse(north).success) {
+      context.addIssue({ code: 'custom', message: 'must be longitudes within -180..180 and latitudes within -90..90' });
+      return z.NEVER;
+    }
+    if (west > east || south > north) {
+      context.addIssue({ code: 'custom', message: 'west must not exceed east, nor south north' });
+      return z.NEVER;
+    }
+    return [west, south, east, north] as [number, number, number, number];
+  })
+  .optional();
+
+/** `locale`: language preference such as `ar,en` (first preferred). */
+export const queryLocale = single.trim().max(100).optional();
+
+/** A query text that is not blank. */
+export const queryText = single.trim().min(1, 'must not be blank').max(256, 'must be at most 256 characters');
+
+/**
+ * `lat` with `lon` or its alias `lng`: both or neither; `lon` and `lng` together must agree.
+ * `required` makes the pair mandatory (reverse geocoding).
+ */
+export function coordinatePair<T extends z.ZodRawShape>(shape: T, required: boolean) {
+  return z
+    .object({ ...shape, lat: queryLatitude.optional(), lon: queryLongitude.optional(), lng: queryLongitude.optional() })
+    .superRefine((value, context) => {
+      const { lat, lon, lng } = value as { lat?: number; lon?: number; lng?: number };
+      if (lon !== undefined && lng !== undefined && lon !== lng) context.addIssue({ code: 'custom', path: ['lng'], message: 'lon and lng differ; give one of them' });
+      const longitudeGiven = lon ?? lng;
+      if (required) {
+        if (lat === undefined) context.addIssue({ code: 'custom', path: ['lat'], message: 'is required' });
+        if (longitudeGiven === undefined) context.addIssue({ code: 'custom', path: ['lon'], message: 'is required (or lng)' });
+      } else if ((lat === undefined) !== (longitudeGiven === undefined)) {
+        context.addIssue({ code: 'custom', path: [lat === undefined ? 'lat' : 'lon'], message: 'lat and lon are a pair: give both or neither' });
+      }
+    })
+    .transform((value) => {
+      const { lat, lon, lng, ...rest } = value as { lat?: number; lon?: number; lng?: number } & Record<string, unknown>;
+      const point = lat !== undefined && (lon ?? lng) !== undefined ? { lat, lon: (lon ?? lng)! } : undefined;
+      return { ...(rest as z.infer<z.ZodObject<T>>), point };
+    });
+}

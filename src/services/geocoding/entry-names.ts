@@ -1,0 +1,31 @@
+/** The names of an OSM element, as the geocoder shows and searches them. */
+
+export interface EntryNames {
+  /** `name` as tagged */
+  name?: string;
+  ar?: string;
+  en?: string;
+  /** Every spelling searched: name, name:ar, name:en, alt_name, old_name, int_name, official_name, short_name. */
+  all: string[];
+}
+
+const NAME_KEYS = ['name', 'name:ar', 'name:en', 'alt_name', 'old_name', 'int_name', 'official_name', 'short_name', 'loc_name'];
+/** Arabic script */
+export const ARABIC = /[\u0600-\u06FF]/;
+
+export function namesOf(tags: Record<string, string>): EntryNames {
+  const all: string[] = [];
+  for (const key of NAME_KEYS) {
+    for (const value of (tags[key] ?? '').split(';')) {
+      const trimmed = value.trim();
+      if (trimmed && !all.includes(trimmed)) all.push(trimmed);
+    }
+  }
+  const name = tags.name?.trim() || undefined;
+  return {
+    name,
+    ar: tags['name:ar']?.trim() || (name && ARABIC.test(name) ? name : undefined),
+    en: tags['name:en']?.trim() || tags.int_name?.trim() || (name && !ARABIC.test(name) ? name : undefined),
+    all,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The geocoding service the routes call: forward search, autocomplete, reverse,
+ * their batch forms, and localities for Plus Code addresses. It holds the index
+ * of the loaded pack, or nothing when geocoding is switched off or the index
+ * could not be built; then every call reports "unavailable" (the routes answer
+ * 200 with `available: false, status: 502`, never a 5xx).
+ */
+import type { MapPack } from '../../datapack/map-pack.js';
+import type { Logger } from '../../shared/logger.js';
+import { queryWasRewritten, rewriteQuery } from './arabic-text.js';
+import { isLocality, type GeoEntry } from './geo-entries.js';
+import { GeoIndex, type IndexStats } from './geo-index.js';
+import { geocodeResult, localName, suggestion, type GeocodeResult } from './result-format.js';
+import { searchIndex, type SearchOptions } from './search.js';
+
+/** Reverse lookups: an address point or building this close wins over the street. */
+const ADDRESS_REACH_METRES = 30;
+/** An address node (not a building outline) counts only this close. */
+const ADDRESS_POINT_METRES = 12;
+const STREET_REACH_METRES = 250;
+const GEOGRAPHY = ['admin', 'place', 'street', 'address', 'building'] as const;
+
+export type Bbox = [number, number, number, number];
+
+export interface ForwardOptions {
+  locales: readonly string[];
+  limit: number;
+  near?: { lat: number; lon: number };
+  bbox?: Bbox;
+}
+
+export class GeocoderUnavailable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'GeocoderUnavailable';
+  }
+}
+
+export class Geocoder {
+  private constructor(
+    private readonly index: GeoIndex | undefined,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  /** Builds the index of a pack; on failure the geocoder exists but is unavailable (logged). */
+  static build(pack: MapPack, logger?: Logger): Geocoder {
+    try {
+      const index = new GeoIndex(pack);
+      logger?.info({ ...index.stats, buildMs: Math.round(index.stats.buildMs) }, 'geocoding index built');
+      return new Geocoder(index, logger);
+    } catch (error) {
+      logger?.error({ err: error }, 'geocoding index could not be built; geocoding answers unavailable');
+      return new Geocoder(undefined, logger);
+    }
+  }
+
+  /** A geocoder that answers unavailable (GEOCODING_ENABLED=false). */
+  static disabled(): Geocoder {
+    return new Geocoder(undefined, undefined);
+  }
+
+  get available(): boolean {
+    return this.index !== undefined;
+  }
+
+  get stats(): IndexStats | undefined {
+    return this.index?.stats;
+  }
+
+  private require(): GeoIndex {
+    if (!this.index) throw new GeocoderUnavailable('geocoding is not available');
+    return this.index;
+  }
+
+  private run<T>(operation: (index: GeoIndex) => T): T {
+    const index = this.require();
+    try {
+      return operation(index);
+    } catch (error) {
+      // a bug in the geocoder must not turn into a 5xx for the caller (spec part 2 §4.2)
+      this.logger?.error({ err: error }, 'geocoder failed');
+      throw new GeocoderUnavailable('the geocoder failed');
+    }
+  }
+
+  private find(index: GeoIndex, query: string, options: ForwardOptions & { open: boolean }) {
+    const search: SearchOptions = { limit: options.limit, open: options.open, near: options.near, bbox: options.bbox, kinds: GEOGRAPHY };
+    return searchIndex(index, query, search);
+  }
+
+  search(query: string, options: ForwardOptions): GeocodeResult[] {
+    return this.run((index) => this.find(index, query, { ...options, open: true }).map(({ entry }) => geocodeResult({ index, locales: options.locales }, entry)));
+  }
+
+  autocomplete(query: string, options: ForwardOptions) {
+    return this.run((index) => {
+      const rewritten = rewriteQuery(query);
+      const suggestions = this.find(index, query, { ...options, open: true }).map(({ entry }) => suggestion({ index, locales: options.locales }, entry));
+      return { query, ...(queryWasRewritten(query, rewritten) ? { normalizedQuery: rewritten } : {}), suggestions };
+    });
+  }
+
+  /** Street or building detail at a point (zoom 18), else the smallest enclosing area; undefined when nothing is near. */
+  reverse(lat: number, lon: number, locales: readonly string[]): (GeocodeResult & { lng: string }) | undefined {
+    return this.run((index) => {
+      const context = { index, locales };
+      const address = index.addressAt(lon, lat, ADDRESS_REACH_METRES);
+      const street = index.nearestStreet(lon, lat, STREET_REACH_METRES);
+      let result: GeocodeResult | undefined;
+      // the building under the point, or an address point closer than any street, is the detail asked for
+      if (address && (!street || address.distance === 0 || (address.distance <= ADDRESS_POINT_METRES && address.distance < street.distance))) {
+        result = geocodeResult(context, address.entry);
+        if (!result.address.road && street) result.address = { road: localName(street.entry, locales) ?? '', ...result.address };
+      } else if (street) {
+        const parents = index.parentsAt(lon, lat);
+        result = geocodeResult(context, street.entry, { point: street, parents });
+      } else {
+        const [smallest, ...rest] = index.parentsAt(lon, lat);
+        if (smallest !== undefined) result = geocodeResult(context, index.entries[smallest]!, { parents: rest });
+      }
+      return result && { ...result, lng: result.lon };
+    });
+  }
+
+  /** Top match of each query (spec: POST /geocode/batch). */
+  batch(queries: readonly string[], options: ForwardOptions) {
+    return this.run((index) =>
+      queries.map((query) => {
+        const [top] = typeof query === 'string' && query.trim() ? this.find(index, query, { ...options, limit: 1, open: false }) : [];
+        if (!top) return { query, found: false, lat: null, lng: null, displayName: null, type: null, category: null };
+        const result = geocodeResult({ index, locales: options.locales }, top.entry);
+        return { query, found: true, lat: Number(result.lat), lng: Number(result.lon), displayName: result.display_name, type: result.type, category: result.category };
+      }),
+    );
+  }
+
+  /** The nearest named locality of a point (enclosing area or nearby place), in the language preference. */
+  locality(lat: number, lon: number, locales: readonly string[]): { name: string; lat: number; lon: number } | undefined {
+    return this.run((index) => {
+      const entry = index.localityAt(lon, lat);
+      const name = entry && localName(entry, locales);
+      return entry && name ? { name, lat: entry.lat, lon: entry.lon } : undefined;
+    });
+  }
+
+  /** A locality named by the caller (for short Plus Codes such as "387C+2Q Nasr City"): its representative point. */
+  findLocality(name: string): GeoEntry | undefined {
+    return this.run((index) => searchIndex(index, name, { limit: 10, open: false, kinds: ['admin', 'place'] }).find(({ entry }) => isLocality(entry))?.entry);
+  }
+}

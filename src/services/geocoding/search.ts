@@ -1,0 +1,186 @@
+/**
+ * Forward search and autocomplete over a GeoIndex. Every significant query word
+ * (not "street", "لواء" …) must be found, in the entry's own name or, for words
+ * that only narrow down ("… مدينة نصر"), in the names of its enclosing areas.
+ * The score (docs/geocoding.md#ranking) weighs, in order: how exactly the words
+ * matched, how much of the name they cover, the entry's importance (admin level,
+ * place rank, road class, population) and, when given, closeness to the bias point.
+ */
+import { analyze, isGeneric } from './arabic-text.js';
+import type { EntryKind, GeoEntry } from './geo-entries.js';
+import type { GeoIndex } from './geo-index.js';
+import { MAX_SPELLINGS } from './name-index.js';
+import { distanceMetres } from './spatial-grid.js';
+
+export interface SearchOptions {
+  limit: number;
+  /** The last word may be unfinished (autocomplete). */
+  open: boolean;
+  near?: { lat: number; lon: number };
+  /** west, south, east, north: only results inside */
+  bbox?: [number, number, number, number];
+  kinds?: readonly EntryKind[];
+}
+
+export interface ScoredEntry {
+  entry: GeoEntry;
+  score: number;
+}
+
+/** Score weights; they add up to about 1 for a perfect, important, nearby match. */
+const WEIGHT = { text: 0.6, coverage: 0.22, importance: 0.12, exact: 0.08, generic: 0.02, proximity: 0.15, context: 0.5, houseNumber: 0.1 } as const;
+const MINIMUM_TEXT_SCORE = 0.5;
+
+export function searchIndex(index: GeoIndex, text: string, options: SearchOptions): ScoredEntry[] {
+  const query = analyze(text).slice(0, 12);
+  if (!query.length) return [];
+  const generic = query.map((token) => isGeneric(token.token));
+  const required = generic.every(Boolean) ? query.map(() => true) : generic.map((flag) => !flag);
+  const requiredCount = required.filter(Boolean).length;
+
+  // per query word: vocabulary token → quality
+  const hits = query.map((token, position) => new Map(index.names.match(token, options.open && position === query.length - 1).map((hit) => [hit.token, hit.quality])));
+  // candidate entry → best quality per query word over all its spellings (a query may mix scripts:
+  // "ain" meets the English name, "basha" the Arabic one); qualities live in one reused buffer
+  const width = query.length;
+  const slots = new Map<number, number>();
+  let buffer = qualityBuffer;
+  hits.forEach((tokens, position) => {
+    // generic words ("street", "شارع") are in most names: they only add a bonus to entries found otherwise
+    if (!required[position]) return;
+    for (const [token, quality] of tokens) {
+      for (const packed of index.names.postingsOf(token)) {
+        const entryId = Math.floor(packed / MAX_SPELLINGS);
+        let slot = slots.get(entryId);
+        if (slot === undefined) {
+          slot = slots.size * width;
+          if (slot + width > buffer.length) {
+            const grown = new Float32Array(buffer.length * 2);
+            grown.set(buffer);
+            buffer = qualityBuffer = grown;
+          }
+          buffer.fill(0, slot, slot + width);
+          slots.set(entryId, slot);
+        }
+        if (buffer[slot + position]! < quality) buffer[slot + position] = quality;
+      }
+    }
+  });
+
+  const top = new TopScores(options.limit);
+  for (const [entryId, slot] of slots) {
+    const entry = index.entries[entryId]!;
+    if (options.kinds && !options.kinds.includes(entry.kind)) continue;
+    if (options.bbox && !inside(entry, options.bbox)) continue;
+
+    let text = 0;
+    let ownWords = 0;
+    let genericBonus = 0;
+    let rejected = false;
+    for (let position = 0; position < query.length; position++) {
+      const quality = buffer[slot + position]!;
+      if (!required[position]) {
+        if (spellingsTouch(index, entryId, hits[position]!)) genericBonus += WEIGHT.generic;
+        continue;
+      }
+      if (quality > 0) {
+        text += quality;
+        ownWords++;
+        continue;
+      }
+      const context = contextQuality(index, entryId, hits[position]!);
+      if (context === 0) {
+        rejected = true;
+        break;
+      }
+      text += context * WEIGHT.context;
+    }
+    if (rejected || ownWords === 0) continue;
+    text /= requiredCount;
+    if (text < MINIMUM_TEXT_SCORE) continue;
+
+    const { coverage, whole } = bestCoverage(index, entryId, hits);
+    const exact = whole && ownWords === requiredCount && text === 1 ? WEIGHT.exact : 0;
+    // an address point is the answer only when its house number was asked for
+    const houseNumber = entry.kind === 'address' ? entry.address!.housenumber : undefined;
+    const houseNumberMissed = houseNumber !== undefined && !query.some((token) => houseNumber.toLowerCase().startsWith(token.token));
+    let score = (houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus;
+    if (options.near) {
+      const kilometres = distanceMetres(options.near.lon, options.near.lat, entry.lon, entry.lat) / 1000;
+      score += WEIGHT.proximity / (1 + kilometres / 2);
+    }
+    top.offer(entryId, score, entry.importance);
+  }
+
+  return top.sorted().map(({ id, score }) => ({ entry: index.entries[id]!, score }));
+}
+
+/** Grows as needed and is reused: a query touches a few hundred entries, each with one quality per word. */
+let qualityBuffer = new Float32Array(4096);
+
+/** The best `limit` scores seen, kept sorted (limit ≤ 50, so insertion beats sorting every candidate). */
+class TopScores {
+  private readonly items: { id: number; score: number; importance: number }[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  private before(a: { id: number; score: number; importance: number }, b: { id: number; score: number; importance: number }): boolean {
+    return a.score > b.score || (a.score === b.score && (a.importance > b.importance || (a.importance === b.importance && a.id < b.id)));
+  }
+
+  offer(id: number, score: number, importance: number): void {
+    const item = { id, score, importance };
+    const items = this.items;
+    if (items.length === this.limit && !this.before(item, items[items.length - 1]!)) return;
+    let position = items.length;
+    while (position > 0 && this.before(item, items[position - 1]!)) position--;
+    items.splice(position, 0, item);
+    if (items.length > this.limit) items.pop();
+  }
+
+  sorted() {
+    return this.items;
+  }
+}
+
+/**
+ * The largest share of one spelling's significant words that the query touched, and whether
+ * some spelling was met word for word, exactly.
+ */
+function bestCoverage(index: GeoIndex, entryId: number, hits: readonly Map<number, number>[]): { coverage: number; whole: boolean } {
+  let coverage = 0;
+  let whole = false;
+  for (const spelling of index.names.spellings[entryId]!) {
+    let covered = 0;
+    let exactCovered = 0;
+    for (const token of spelling.tokens) {
+      if (index.names.isGenericToken(token) && spelling.significant !== spelling.tokens.length) continue;
+      let tokenBest = 0;
+      for (const tokens of hits) tokenBest = Math.max(tokenBest, tokens.get(token) ?? 0);
+      if (tokenBest > 0) covered++;
+      if (tokenBest === 1) exactCovered++;
+    }
+    coverage = Math.max(coverage, Math.min(1, covered / spelling.significant));
+    if (exactCovered === spelling.significant) whole = true;
+  }
+  return { coverage, whole };
+}
+
+function spellingsTouch(index: GeoIndex, entryId: number, tokens: Map<number, number>): boolean {
+  for (const spelling of index.names.spellings[entryId]!) for (const token of spelling.tokens) if (tokens.has(token)) return true;
+  return false;
+}
+
+function contextQuality(index: GeoIndex, entryId: number, tokens: Map<number, number>): number {
+  // an entry's context is a few dozen words; a query word's hits can be hundreds (prefixes)
+  let quality = 0;
+  for (const token of index.context[entryId]!) {
+    const value = tokens.get(token);
+    if (value !== undefined && value > quality) quality = value;
+  }
+  return quality;
+}
+
+function inside(entry: GeoEntry, [west, south, east, north]: [number, number, number, number]): boolean {
+  return entry.lon >= west && entry.lon <= east && entry.lat >= south && entry.lat <= north;
+}
