@@ -1,0 +1,40 @@
+import type { Operator, MoveContext } from './operators/operator.js';
+import { crossExchange } from './operators/cross-exchange.js';
+import { orOpt } from './operators/or-opt.js';
+import { relocate } from './operators/relocate.js';
+import { swap } from './operators/swap.js';
+import { twoOpt } from './operators/two-opt.js';
+import { twoOptStar } from './operators/two-opt-star.js';
+import type { Instance } from './structures/instance.js';
+import type { RouteChecker } from './structures/route-check.js';
+import type { Solution } from './structures/solution.js';
+
+export const OPERATORS: readonly Operator[] = [relocate, swap, twoOpt, twoOptStar, orOpt, crossExchange];
+
+const BREADTH = 12;
+const MAX_ROUNDS = 50;
+
+/** First-improvement descent over all operators around every served job, to a local optimum (or MAX_ROUNDS rounds). */
+export class LocalSearch {
+  constructor(
+    private readonly inst: Instance,
+    private readonly checker: RouteChecker,
+    private readonly operators: readonly Operator[] = OPERATORS,
+  ) {}
+
+  improve(solution: Solution): boolean {
+    const context: MoveContext = { inst: this.inst, checker: this.checker, solution, breadth: BREADTH };
+    let improvedAny = false;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let improved = false;
+      for (let u = 0; u < this.inst.jobCount; u++) {
+        for (const operator of this.operators) {
+          while (operator.improveAround(context, u)) improved = true;
+        }
+      }
+      if (!improved) break;
+      improvedAny = true;
+    }
+    return improvedAny;
+  }
+}
