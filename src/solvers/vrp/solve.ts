@@ -15,6 +15,7 @@ import { LocalSearch } from './local-search.js';
  * budget (or iteration cap). Infeasible problems are answered, not thrown.
  */
 export function solveVrp(problem: VrpProblem, options: VrpSearchOptions): VrpResult {
+  const began = performance.now();
   const inst = new Instance(problem);
   const checker = new RouteChecker(inst);
   const local = new LocalSearch(inst, checker);
@@ -24,7 +25,7 @@ export function solveVrp(problem: VrpProblem, options: VrpSearchOptions): VrpRes
   local.improve(initial);
   const { best, iterations } = annealStrings(inst, checker, initial, {
     seed: options.seed,
-    timeLimitMs: options.timeLimitMs,
+    timeLimitMs: Math.max(0, options.timeLimitMs - (performance.now() - began)),
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     improve: (solution) => local.improve(solution),
   });

@@ -19,6 +19,50 @@ export function recreate(inst: Instance, checker: RouteChecker, solution: Soluti
     applyInsertion(inst, solution, job, insertion);
   }
   solution.unassigned = unserved;
+  if (!inst.mandatory) dropUnprofitable(inst, solution);
+}
+
+/**
+ * With a drop penalty, inserting every job first and then dropping those whose
+ * removal saves more than the penalty lets jobs that only pay off together
+ * (two stops at one remote place) be served.
+ */
+export function dropUnprofitable(inst: Instance, solution: Solution): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let r = 0; r < solution.routes.length; r++) {
+      const route = solution.routes[r]!;
+      for (let k = 0; k < route.length; k++) {
+        const job = route.jobs[k]!;
+        const partner = inst.partner[job]!;
+        const remaining = route.jobs.filter((other) => other !== job && other !== partner);
+        const saving = route.cost - routeCostOf(inst, r, remaining);
+        if (saving > inst.unassignedPenalty * (partner >= 0 ? 2 : 1) + 1e-9) {
+          solution.setJobs(inst, r, remaining);
+          solution.jobRoute[job] = -1;
+          solution.unassigned.push(job);
+          if (partner >= 0) {
+            solution.jobRoute[partner] = -1;
+            solution.unassigned.push(partner);
+          }
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+/** Arc cost of a sequence (removing jobs never breaks windows, capacity or pairs, so no check is needed). */
+function routeCostOf(inst: Instance, vehicle: number, jobs: readonly number[]): number {
+  if (!jobs.length) return 0;
+  let previous = inst.vehicleStart[vehicle]!;
+  let cost = 0;
+  for (const job of jobs) {
+    cost += inst.cost(previous, inst.location[job]!);
+    previous = inst.location[job]!;
+  }
+  return cost + inst.cost(previous, inst.vehicleEnd[vehicle]!);
 }
 
 function orderJobs(inst: Instance, jobs: number[], random: Random): number[] {
