@@ -2,11 +2,13 @@
 import { runEdgeBenchmark } from './edge.js';
 import { runKeysBenchmark } from './keys.js';
 import { runIngestBenchmark } from './ingest.js';
+import { runVrpBenchmark } from './vrp.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
   keys: runKeysBenchmark,
   ingest: runIngestBenchmark,
+  vrp: runVrpBenchmark,
 };
 
 const requested = process.argv.slice(2);

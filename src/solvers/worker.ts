@@ -29,3 +29,12 @@ export function mapPackSummary(): TaskResult<{ source: string; nodes: number; ed
   if (!pack) return fail('no_map_pack');
   return ok({ source: pack.header.source.name, nodes: pack.nodeCount, edges: pack.edgeCount, features: pack.featureCount });
 }
+
+// --- Optimization (route optimization, bin packing, rostering) ---
+import { solveVrp as runVrpSearch } from './vrp/solve.js';
+import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
+
+/** One seeded VRP search (the service runs several in parallel and keeps the best). */
+export function solveVrp(input: { problem: VrpProblem; options: VrpSearchOptions }): TaskResult<VrpResult> {
+  return ok(runVrpSearch(input.problem, input.options));
+}

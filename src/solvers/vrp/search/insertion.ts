@@ -55,38 +55,67 @@ export function bestInsertion(
       triedClass[vehicleClass] = 1;
     }
     if (partner >= 0) pairInsertion(inst, checker, route, job, partner, random, blink, best);
+    else if (route.length > GRANULAR_FROM) granularInsertion(inst, checker, solution, route, job, random, blink, best);
     else plainInsertion(inst, checker, route, job, random, blink, best);
   }
   return best;
 }
 
+/** Routes longer than this are searched only next to the job's nearest neighbours (and at both ends). */
+const GRANULAR_FROM = 40;
+
+function granularInsertion(
+  inst: Instance,
+  checker: RouteChecker,
+  solution: Solution,
+  route: Route,
+  job: number,
+  random: Random | undefined,
+  blink: number,
+  best: Insertion,
+): void {
+  const r = route.vehicle;
+  tryPosition(inst, checker, route, job, 0, best);
+  tryPosition(inst, checker, route, job, route.length, best);
+  const base = job * inst.neighbourCount;
+  for (let k = 0; k < inst.neighbourCount; k++) {
+    const other = inst.neighbours[base + k]!;
+    if (solution.jobRoute[other] !== r) continue;
+    if (random && blink > 0 && random.next() < blink) continue;
+    const at = solution.position[other]!;
+    tryPosition(inst, checker, route, job, at, best);
+    tryPosition(inst, checker, route, job, at + 1, best);
+  }
+}
+
 function plainInsertion(inst: Instance, checker: RouteChecker, route: Route, job: number, random: Random | undefined, blink: number, best: Insertion): void {
-  const v = route.vehicle;
-  const m = route.length;
-  const here = inst.location[job]!;
-  const early = inst.early[job]!;
-  const late = inst.late[job]!;
-  const service = inst.service[job]!;
-  const room = inst.capacity[v]! - inst.startLoad[job]!;
-  if (route.maxLoadBefore[0]! > room) return;
-  for (let p = 0; p <= m; p++) {
+  const room = inst.capacity[route.vehicle]! - inst.startLoad[job]!;
+  for (let p = 0; p <= route.length; p++) {
     if (route.maxLoadBefore[p]! > room) break;
     if (random && blink > 0 && random.next() < blink) continue;
-    const previous = route.locationBefore(inst, p);
-    const next = route.locationAt(inst, p);
-    const delta = inst.cost(previous, here) + inst.cost(here, next) - inst.cost(previous, next);
-    if (delta >= best.delta) continue;
-    const arrival = route.departureBefore(inst, p) + inst.travel(previous, here);
-    const begin = arrival > early ? arrival : early;
-    if (begin > late) continue;
-    const done = begin + service;
-    if (next >= 0 ? done + inst.travel(here, next) > route.latestAt(inst, p) : done > inst.vehicleLate[v]!) continue;
-    if (inst.hasDurationLimit && checker.cost(v, insertedJobs(route, job, p, -1, -1)) < 0) continue;
-    best.delta = delta;
-    best.route = v;
-    best.position = p;
-    best.deliveryPosition = -1;
+    tryPosition(inst, checker, route, job, p, best);
   }
+}
+
+/** Checks one position (0..length) for a plain job and records it when cheaper. */
+function tryPosition(inst: Instance, checker: RouteChecker, route: Route, job: number, p: number, best: Insertion): void {
+  const v = route.vehicle;
+  if (route.maxLoadBefore[p]! + inst.startLoad[job]! > inst.capacity[v]!) return;
+  const here = inst.location[job]!;
+  const previous = route.locationBefore(inst, p);
+  const next = route.locationAt(inst, p);
+  const delta = inst.cost(previous, here) + inst.cost(here, next) - inst.cost(previous, next);
+  if (delta >= best.delta) return;
+  const arrival = route.departureBefore(inst, p) + inst.travel(previous, here);
+  const begin = arrival > inst.early[job]! ? arrival : inst.early[job]!;
+  if (begin > inst.late[job]!) return;
+  const done = begin + inst.service[job]!;
+  if (next >= 0 ? done + inst.travel(here, next) > route.latestAt(inst, p) : done > inst.vehicleLate[v]!) return;
+  if (inst.hasDurationLimit && checker.cost(v, insertedJobs(route, job, p, -1, -1)) < 0) return;
+  best.delta = delta;
+  best.route = v;
+  best.position = p;
+  best.deliveryPosition = -1;
 }
 
 function pairInsertion(

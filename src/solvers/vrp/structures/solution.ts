@@ -13,6 +13,8 @@ export class Solution {
     readonly routes: Route[],
     readonly jobRoute: Int32Array,
     public unassigned: number[],
+    /** Position of each served job in its route (stale for unserved jobs). */
+    readonly position: Int32Array = new Int32Array(jobRoute.length),
   ) {
     this.owned = new Uint8Array(routes.length).fill(1);
   }
@@ -26,7 +28,7 @@ export class Solution {
 
   copy(): Solution {
     this.owned.fill(0);
-    const copy = new Solution(this.routes.slice(), this.jobRoute.slice(), this.unassigned.slice());
+    const copy = new Solution(this.routes.slice(), this.jobRoute.slice(), this.unassigned.slice(), this.position.slice());
     copy.owned.fill(0);
     return copy;
   }
@@ -45,7 +47,10 @@ export class Solution {
     const route = this.mutable(r);
     route.jobs = jobs;
     route.update(inst);
-    for (const job of jobs) this.jobRoute[job] = r;
+    for (let k = 0; k < jobs.length; k++) {
+      this.jobRoute[jobs[k]!] = r;
+      this.position[jobs[k]!] = k;
+    }
   }
 
   cost(inst: Instance): number {
