@@ -3,12 +3,14 @@ import { runEdgeBenchmark } from './edge.js';
 import { runKeysBenchmark } from './keys.js';
 import { runIngestBenchmark } from './ingest.js';
 import { runVrpBenchmark } from './vrp.js';
+import { runBinPackBenchmark } from './binpack.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
   keys: runKeysBenchmark,
   ingest: runIngestBenchmark,
   vrp: runVrpBenchmark,
+  binpack: runBinPackBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -4,7 +4,7 @@ import { RouteChecker } from './structures/route-check.js';
 import { Solution } from './structures/solution.js';
 import { recreate } from './search/recreate.js';
 import { annealStrings } from './search/sisr.js';
-import { Random } from './random.js';
+import { Random } from '../random.js';
 import { describeRoutes } from './structures/schedule.js';
 import { findInfeasibility } from './infeasibility.js';
 import { LocalSearch } from './local-search.js';

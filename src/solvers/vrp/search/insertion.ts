@@ -2,7 +2,7 @@ import type { Instance } from '../structures/instance.js';
 import type { Route } from '../structures/route.js';
 import type { RouteChecker } from '../structures/route-check.js';
 import type { Solution } from '../structures/solution.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../random.js';
 
 /** The cheapest place found for a job (or a pickup with its delivery). */
 export interface Insertion {

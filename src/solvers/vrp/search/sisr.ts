@@ -1,4 +1,4 @@
-import { Random } from '../random.js';
+import { Random } from '../../random.js';
 import type { Instance } from '../structures/instance.js';
 import type { RouteChecker } from '../structures/route-check.js';
 import { Solution } from '../structures/solution.js';

@@ -1,4 +1,4 @@
-import type { Random } from '../random.js';
+import type { Random } from '../../random.js';
 import type { Instance } from '../structures/instance.js';
 import type { Solution } from '../structures/solution.js';
 
