@@ -38,3 +38,17 @@ import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
 export function solveVrp(input: { problem: VrpProblem; options: VrpSearchOptions }): TaskResult<VrpResult> {
   return ok(runVrpSearch(input.problem, input.options));
 }
+import { solveBinPack as runBinPack } from './binpack/solve.js';
+import type { BinPackProblem, BinPackResult } from './binpack/model.js';
+import { solveRoster as runRoster } from './roster/solve.js';
+import type { RosterProblem, RosterResult } from './roster/model.js';
+
+/** Exact bin packing (proven minimal bin count within the node budget). */
+export function solveBinPack(input: BinPackProblem): TaskResult<BinPackResult> {
+  return ok(runBinPack(input));
+}
+
+/** Driver rostering minimizing the busiest driver's load (max-flow, exact). */
+export function solveRoster(input: RosterProblem): TaskResult<RosterResult> {
+  return ok(runRoster(input));
+}
