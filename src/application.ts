@@ -15,6 +15,7 @@ import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
+import { createOptimizationModule } from './modules/optimization-module.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -63,6 +64,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...accounts.routes,
     ...addressingRoutes(),
     ...mapDataRoutes(mapData.pack),
+    ...createOptimizationModule(config, solvers).routes,
   );
 
   const server = new EdgeServer({
