@@ -3,6 +3,7 @@
  * 150): bins used vs best known, lower bound, proof, search nodes and time.
  * Target: optimal on 20/20, each under 1 s.
  */
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { solveBinPack } from '../src/solvers/binpack/solve.js';
 import { readOrLibraryBinPacking } from './falkenauer.js';
@@ -16,6 +17,7 @@ export async function runBinPackBenchmark(): Promise<void> {
     conditions({
       benchmark: 'binpack (Falkenauer u120, OR-Library binpack1; solver in the bench process, one thread)',
       note: 'machine shared with other engineers while measured; times may be pessimistic',
+      'load average at start (1/5/15 min)': loadavg().map((value) => value.toFixed(1)).join(' / '),
     }),
   );
   console.log('instance,items,capacity,bins_used,best_known,lower_bound,proven_optimal,nodes,time_ms');

@@ -6,7 +6,7 @@
  * thread, best kept. Targets: average gap `balanced` ≤ 1.5 %, `best` ≤ 1 %.
  */
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parallelSearch, TIER_BUDGET_MS, type Tier } from '../src/services/optimization/parallel-search.js';
 import { SolverPool } from '../src/solvers/solver-pool.js';
@@ -30,6 +30,7 @@ export async function runVrpBenchmark(): Promise<void> {
       searches: `${threads} seeded searches in parallel (one per worker thread), best kept`,
       tiers: TIERS.map((tier) => `${tier} ${TIER_BUDGET_MS[tier]} ms`).join(', '),
       note: 'machine shared with other engineers while measured; times and gaps may be pessimistic',
+      'load average at start (1/5/15 min)': loadavg().map((value) => value.toFixed(1)).join(' / '),
     }),
   );
   console.log('instance,tier,vehicles,distance,best_known_distance,gap_pct,best_known_vehicles,time_s (every plan verified by the independent feasibility checker)');
