@@ -22,12 +22,14 @@ export class LocalSearch {
     private readonly operators: readonly Operator[] = OPERATORS,
   ) {}
 
-  improve(solution: Solution): boolean {
+  /** `deadline`: a performance.now() time after which the descent stops where it is (the plan stays valid). */
+  improve(solution: Solution, deadline = Infinity): boolean {
     const context: MoveContext = { inst: this.inst, checker: this.checker, solution, breadth: BREADTH };
     let improvedAny = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let improved = false;
       for (let u = 0; u < this.inst.jobCount; u++) {
+        if ((u & 15) === 0 && performance.now() > deadline) return improvedAny || improved;
         for (const operator of this.operators) {
           while (operator.improveAround(context, u)) improved = true;
         }

@@ -22,12 +22,13 @@ export function solveVrp(problem: VrpProblem, options: VrpSearchOptions): VrpRes
   const random = new Random(options.seed ^ 0x5bd1e995);
   const initial = Solution.empty(inst);
   recreate(inst, checker, initial, initial.unassigned.slice(), random, 0);
-  local.improve(initial);
+  const deadline = began + options.timeLimitMs;
+  local.improve(initial, began + options.timeLimitMs / 4);
   const { best, iterations } = annealStrings(inst, checker, initial, {
     seed: options.seed,
     timeLimitMs: Math.max(0, options.timeLimitMs - (performance.now() - began)),
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
-    improve: (solution) => local.improve(solution),
+    improve: (solution) => local.improve(solution, deadline),
   });
   const routes = describeRoutes(inst, best);
   const dropped = best.unassigned.slice().sort((a, b) => a - b);

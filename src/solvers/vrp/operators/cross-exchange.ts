@@ -13,7 +13,7 @@ export const crossExchange: Operator = {
     const ru = solution.jobRoute[u]!;
     if (ru < 0) return false;
     const a = solution.routes[ru]!;
-    const i = a.jobs.indexOf(u);
+    const i = solution.position[u]!;
     for (const { v, rv, j } of servedNeighbours(context, u)) {
       if (rv === ru) continue;
       const b = solution.routes[rv]!;

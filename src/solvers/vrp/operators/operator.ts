@@ -44,7 +44,7 @@ export function* servedNeighbours(context: MoveContext, u: number): Generator<{ 
   for (let k = 0; k < count; k++) {
     const v = inst.neighbours[base + k]!;
     const rv = solution.jobRoute[v]!;
-    if (rv >= 0) yield { v, rv, j: solution.routes[rv]!.jobs.indexOf(v) };
+    if (rv >= 0) yield { v, rv, j: solution.position[v]! };
   }
 }
 

@@ -8,7 +8,7 @@ export const orOpt: Operator = {
     const ru = solution.jobRoute[u]!;
     if (ru < 0) return false;
     const from = solution.routes[ru]!;
-    const i = from.jobs.indexOf(u);
+    const i = solution.position[u]!;
     for (let length = 2; length <= 3; length++) {
       if (i + length > from.length) break;
       const run = from.jobs.slice(i, i + length);

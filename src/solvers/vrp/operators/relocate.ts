@@ -8,7 +8,7 @@ export const relocate: Operator = {
     const ru = solution.jobRoute[u]!;
     if (ru < 0) return false;
     const from = solution.routes[ru]!;
-    const i = from.jobs.indexOf(u);
+    const i = solution.position[u]!;
     const here = inst.location[u]!;
     const before = nodeAt(inst, from, i - 1);
     const after = nodeAt(inst, from, i + 1);

@@ -8,7 +8,7 @@ export const swap: Operator = {
     const ru = solution.jobRoute[u]!;
     if (ru < 0) return false;
     const a = solution.routes[ru]!;
-    const i = a.jobs.indexOf(u);
+    const i = solution.position[u]!;
     for (const { rv, j } of servedNeighbours(context, u)) {
       const b = solution.routes[rv]!;
       for (const k of [j + 1, j - 1]) {

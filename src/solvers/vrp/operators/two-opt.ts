@@ -8,7 +8,7 @@ export const twoOpt: Operator = {
     const r = solution.jobRoute[u]!;
     if (r < 0) return false;
     const route = solution.routes[r]!;
-    const i = route.jobs.indexOf(u);
+    const i = solution.position[u]!;
     for (const { rv, j } of servedNeighbours(context, u)) {
       if (rv !== r || Math.abs(i - j) < 2) continue;
       // Reverse positions first+1 .. last: arcs (first, last) and (first+1, last+1) replace (first, first+1) and (last, last+1).

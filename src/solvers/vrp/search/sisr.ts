@@ -45,6 +45,8 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
   let bestCost = currentCost;
   let iterations = 0;
   let progress = 0;
+  let lastImproved = -Infinity;
+  const improveEvery = Math.max(1, Math.floor(inst.jobCount / 100));
   while (iterations < maxIterations && inst.jobCount > 0) {
     if ((iterations & 15) === 0) {
       const elapsed = now() - began;
@@ -61,12 +63,18 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
       current = candidate;
       currentCost = cost;
       if (cost < bestCost - 1e-9) {
-        if (options.improve?.(current)) currentCost = current.cost(inst);
+        // Local search on new bests, on large plans at most every few iterations: early on nearly every iteration
+        // is a new best, and a full descent on a 500-stop plan costs far more than a ruin-and-recreate step.
+        if (iterations - lastImproved >= improveEvery) {
+          lastImproved = iterations;
+          if (options.improve?.(current)) currentCost = current.cost(inst);
+        }
         best = current.copy();
         bestCost = currentCost;
       }
     }
   }
+  if (lastImproved < iterations && options.improve?.(best)) bestCost = best.cost(inst);
   return { best, iterations };
 }
 
