@@ -1,4 +1,4 @@
-import type { Operator, MoveContext } from './operators/operator.js';
+import { placeOf, type MoveContext, type Operator } from './operators/operator.js';
 import { crossExchange } from './operators/cross-exchange.js';
 import { orOpt } from './operators/or-opt.js';
 import { relocate } from './operators/relocate.js';
@@ -31,7 +31,7 @@ export class LocalSearch {
       for (let u = 0; u < this.inst.jobCount; u++) {
         if ((u & 15) === 0 && performance.now() > deadline) return improvedAny || improved;
         for (const operator of this.operators) {
-          while (operator.improveAround(context, u)) improved = true;
+          for (let place = placeOf(context, u); place && operator.improveAround(context, u, place); place = placeOf(context, u)) improved = true;
         }
       }
       if (!improved) break;

@@ -1,4 +1,4 @@
-import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator } from './operator.js';
+import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator, type Place } from './operator.js';
 
 const MAX_SEGMENT = 3;
 
@@ -8,12 +8,8 @@ const MAX_SEGMENT = 3;
  */
 export const crossExchange: Operator = {
   name: 'cross-exchange',
-  improveAround(context: MoveContext, u: number): boolean {
+  improveAround(context: MoveContext, u: number, { r: ru, route: a, i }: Place): boolean {
     const { inst, solution } = context;
-    const ru = solution.jobRoute[u]!;
-    if (ru < 0) return false;
-    const a = solution.routes[ru]!;
-    const i = solution.position[u]!;
     for (const { v, rv, j } of servedNeighbours(context, u)) {
       if (rv === ru) continue;
       const b = solution.routes[rv]!;

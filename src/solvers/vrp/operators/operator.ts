@@ -19,8 +19,8 @@ export interface MoveContext {
  */
 export interface Operator {
   readonly name: string;
-  /** Applies the first improving move around job u; true if one was applied. */
-  improveAround(context: MoveContext, u: number): boolean;
+  /** Applies the first improving move around job u, served at `place`; true if one was applied. */
+  improveAround(context: MoveContext, u: number, place: Place): boolean;
 }
 
 const EPSILON = 1e-7;
@@ -34,6 +34,19 @@ export function nodeAt(inst: Instance, route: Route, p: number): number {
 
 export function arc(inst: Instance, from: number, to: number): number {
   return from < 0 ? 0 : inst.cost(from, to);
+}
+
+/** Where a job is served: route index, route and position. */
+export interface Place {
+  r: number;
+  route: Route;
+  i: number;
+}
+
+/** Where job u is served; null when unserved. */
+export function placeOf(context: MoveContext, u: number): Place | null {
+  const r = context.solution.jobRoute[u]!;
+  return r < 0 ? null : { r, route: context.solution.routes[r]!, i: context.solution.position[u]! };
 }
 
 /** The neighbours of u that are served, with their route and position. */

@@ -1,14 +1,10 @@
-import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator } from './operator.js';
+import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator, type Place } from './operator.js';
 
 /** Or-opt: move a run of 2 or 3 jobs starting at u, kept or reversed, to just after a nearby job v. */
 export const orOpt: Operator = {
   name: 'or-opt',
-  improveAround(context: MoveContext, u: number): boolean {
+  improveAround(context: MoveContext, u: number, { r: ru, route: from, i }: Place): boolean {
     const { inst, solution } = context;
-    const ru = solution.jobRoute[u]!;
-    if (ru < 0) return false;
-    const from = solution.routes[ru]!;
-    const i = solution.position[u]!;
     for (let length = 2; length <= 3; length++) {
       if (i + length > from.length) break;
       const run = from.jobs.slice(i, i + length);

@@ -1,14 +1,10 @@
-import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator } from './operator.js';
+import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator, type Place } from './operator.js';
 
 /** Relocate: move job u next to (after or before) a nearby job v, in its route or another. */
 export const relocate: Operator = {
   name: 'relocate',
-  improveAround(context: MoveContext, u: number): boolean {
+  improveAround(context: MoveContext, u: number, { r: ru, route: from, i }: Place): boolean {
     const { inst, solution } = context;
-    const ru = solution.jobRoute[u]!;
-    if (ru < 0) return false;
-    const from = solution.routes[ru]!;
-    const i = solution.position[u]!;
     const here = inst.location[u]!;
     const before = nodeAt(inst, from, i - 1);
     const after = nodeAt(inst, from, i + 1);
@@ -30,10 +26,7 @@ export const relocate: Operator = {
         } else {
           const source = from.jobs.filter((job) => job !== u);
           const target = [...to.jobs.slice(0, at), u, ...to.jobs.slice(at)];
-          if (commitIfBetter(context, [[ru, source], [rv, target]])) {
-            solution.jobRoute[u] = rv;
-            return true;
-          }
+          if (commitIfBetter(context, [[ru, source], [rv, target]])) return true;
         }
       }
     }

@@ -1,14 +1,10 @@
-import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator } from './operator.js';
+import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator, type Place } from './operator.js';
 
 /** Swap: exchange job u with the job just after or before a nearby job v, so u lands next to v. */
 export const swap: Operator = {
   name: 'swap',
-  improveAround(context: MoveContext, u: number): boolean {
+  improveAround(context: MoveContext, u: number, { r: ru, route: a, i }: Place): boolean {
     const { inst, solution } = context;
-    const ru = solution.jobRoute[u]!;
-    if (ru < 0) return false;
-    const a = solution.routes[ru]!;
-    const i = solution.position[u]!;
     for (const { rv, j } of servedNeighbours(context, u)) {
       const b = solution.routes[rv]!;
       for (const k of [j + 1, j - 1]) {

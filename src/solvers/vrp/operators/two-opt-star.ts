@@ -1,14 +1,10 @@
-import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator } from './operator.js';
+import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator, type Place } from './operator.js';
 
 /** 2-opt*: exchange the tails of two routes so that u is followed by a nearby job v of the other route. */
 export const twoOptStar: Operator = {
   name: '2-opt*',
-  improveAround(context: MoveContext, u: number): boolean {
+  improveAround(context: MoveContext, u: number, { r: ru, route: a, i }: Place): boolean {
     const { inst, solution } = context;
-    const ru = solution.jobRoute[u]!;
-    if (ru < 0) return false;
-    const a = solution.routes[ru]!;
-    const i = solution.position[u]!;
     for (const { v, rv, j } of servedNeighbours(context, u)) {
       if (rv === ru) continue;
       const b = solution.routes[rv]!;

@@ -1,14 +1,10 @@
-import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator } from './operator.js';
+import { arc, commitIfBetter, EPSILON, nodeAt, servedNeighbours, type MoveContext, type Operator, type Place } from './operator.js';
 
 /** 2-opt: within one route, reverse the part between u and a nearby job v so that they become adjacent. */
 export const twoOpt: Operator = {
   name: '2-opt',
-  improveAround(context: MoveContext, u: number): boolean {
-    const { inst, solution } = context;
-    const r = solution.jobRoute[u]!;
-    if (r < 0) return false;
-    const route = solution.routes[r]!;
-    const i = solution.position[u]!;
+  improveAround(context: MoveContext, u: number, { r: r, route: route, i }: Place): boolean {
+    const { inst } = context;
     for (const { rv, j } of servedNeighbours(context, u)) {
       if (rv !== r || Math.abs(i - j) < 2) continue;
       // Reverse positions first+1 .. last: arcs (first, last) and (first+1, last+1) replace (first, first+1) and (last, last+1).
