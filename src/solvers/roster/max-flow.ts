@@ -24,6 +24,11 @@ export class FlowNetwork {
     return id;
   }
 
+  /** Adds capacity to an arc; a later maxFlow continues from the current flow. */
+  raise(arc: number, amount: number): void {
+    this.capacity[arc]! += amount;
+  }
+
   flow(arc: number): number {
     return this.capacity[arc + 1]!;
   }

@@ -105,6 +105,8 @@ describe('rostering', () => {
     const demand = Array.from({ length: 7 }, () => [3, 2]);
     const result = solveRoster({ numDrivers: 7, numDays: 7, shiftsPerDay: 2, demand, minRestDays: 2 });
     expect(result.peakLoad).toBe(5);
+    // 35 shifts over 7 drivers: spread evenly, not piled on the first drivers.
+    expect(result.perDriver).toEqual([5, 5, 5, 5, 5, 5, 5]);
     assertValid({ numDrivers: 7, numDays: 7, shiftsPerDay: 2, demand }, result);
   });
 });

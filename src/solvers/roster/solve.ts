@@ -32,7 +32,9 @@ export function solveRoster(problem: RosterProblem): RosterResult {
       best = attempt;
     } else low = middle + 1;
   }
-  if (high !== best.cap) best = assign(problem, high);
+  // The final roster is filled in stages (every driver up to the average first, then one more shift at a time up
+  // to the optimal peak), so work is spread instead of piled on the first drivers the flow happens to reach.
+  best = assign(problem, high, Math.min(high, Math.floor(totalDemand / Math.max(1, numDrivers))));
   const perDriver = new Array<number>(numDrivers).fill(0);
   for (const shift of best.shifts) perDriver[shift.driver]!++;
   return { feasible: true, shifts: best.shifts, perDriver, peakLoad: Math.max(...perDriver), unmet: [], reasons: [] };
@@ -46,7 +48,8 @@ interface Assignment {
   missing: number[][];
 }
 
-function assign(problem: RosterProblem, cap: number): Assignment {
+/** Maximum flow under load cap `cap`; with `from` < cap, the drivers' caps rise from `from` one shift per stage. */
+function assign(problem: RosterProblem, cap: number, from = cap): Assignment {
   const { numDrivers: D, numDays: N, shiftsPerDay: S } = problem;
   const forbidden = new Set((problem.forbidden ?? []).map(([driver, day]) => driver * N + day));
   const source = 0;
@@ -57,8 +60,9 @@ function assign(problem: RosterProblem, cap: number): Assignment {
   const network = new FlowNetwork(sink + 1);
   const arcs: { arc: number; driver: number; day: number; shift: number }[] = [];
   const demandArcs: number[][] = [];
+  const driverArcs: number[] = [];
   for (let driver = 0; driver < D; driver++) {
-    network.addArc(source, driverNode(driver), cap);
+    driverArcs.push(network.addArc(source, driverNode(driver), from));
     for (let day = 0; day < N; day++) {
       if (forbidden.has(driver * N + day)) continue;
       network.addArc(driverNode(driver), driverDayNode(driver, day), 1);
@@ -71,7 +75,11 @@ function assign(problem: RosterProblem, cap: number): Assignment {
     demandArcs.push([]);
     for (let shift = 0; shift < S; shift++) demandArcs[day]!.push(network.addArc(shiftNode(day, shift), sink, problem.demand[day]![shift] ?? 0));
   }
-  const flow = network.maxFlow(source, sink);
+  let flow = network.maxFlow(source, sink);
+  for (let stage = from; stage < cap; stage++) {
+    for (const arc of driverArcs) network.raise(arc, 1);
+    flow += network.maxFlow(source, sink);
+  }
   const shifts = arcs.filter(({ arc }) => network.flow(arc) > 0).map(({ driver, day, shift }) => ({ driver, day, shift }));
   const missing = demandArcs.map((day, d) => day.map((arc, s) => (problem.demand[d]![s] ?? 0) - network.flow(arc)));
   return { cap, flow, shifts, missing };
