@@ -1,7 +1,7 @@
 import { Random } from '../../random.js';
 import type { Instance } from '../structures/instance.js';
 import type { RouteChecker } from '../structures/route-check.js';
-import { Solution } from '../structures/solution.js';
+import type { Solution } from '../structures/solution.js';
 import { recreate } from './recreate.js';
 import { DEFAULT_RUIN, removeStrings, type RuinParameters } from './string-removal.js';
 
@@ -51,7 +51,8 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
     if ((iterations & 15) === 0) {
       const elapsed = now() - began;
       if (elapsed >= options.timeLimitMs) break;
-      progress = Math.max(elapsed / options.timeLimitMs, Number.isFinite(maxIterations) ? iterations / maxIterations : 0);
+      // With an iteration cap the schedule follows iterations only, so a seed reproduces the run exactly.
+      progress = Number.isFinite(maxIterations) ? iterations / maxIterations : elapsed / options.timeLimitMs;
     }
     iterations++;
     const temperature = t0 * Math.pow(tf / t0, progress);
@@ -77,5 +78,3 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
   if (lastImproved < iterations && options.improve?.(best)) bestCost = best.cost(inst);
   return { best, iterations };
 }
-
-export { Solution };
