@@ -8,10 +8,14 @@ import { applyInsertion, bestInsertion, noInsertion } from './insertion.js';
 export function recreate(inst: Instance, checker: RouteChecker, solution: Solution, jobs: number[], random: Random, blink: number): void {
   const order = orderJobs(inst, jobs, random);
   const unserved: number[] = [];
+  // With a drop penalty, half the time only jobs that pay for themselves go in (finds plans that drop a group of
+  // jobs each kept alive by the other); otherwise every job goes in and the unprofitable ones are dropped after.
+  const profitableOnly = !inst.mandatory && random.next() < 0.5;
   for (const job of order) {
     if (inst.partner[job]! >= 0 && !inst.isPickup[job]) continue;
     const insertion = bestInsertion(inst, checker, solution, job, random, blink, noInsertion());
-    if (insertion.route < 0) {
+    const penalty = inst.unassignedPenalty * (inst.partner[job]! >= 0 ? 2 : 1);
+    if (insertion.route < 0 || (profitableOnly && insertion.delta >= penalty)) {
       unserved.push(job);
       if (inst.partner[job]! >= 0) unserved.push(inst.partner[job]!);
       continue;
@@ -25,7 +29,7 @@ export function recreate(inst: Instance, checker: RouteChecker, solution: Soluti
 /**
  * With a drop penalty, inserting every job first and then dropping those whose
  * removal saves more than the penalty lets jobs that only pay off together
- * (two stops at one remote place) be served.
+ * (two stops at one remote place) be served; applied after every recreate.
  */
 export function dropUnprofitable(inst: Instance, solution: Solution): void {
   for (let changed = true; changed; ) {
