@@ -6,6 +6,8 @@ import { runRoutingBenchmark } from './routing.js';
 import { runGuidanceBenchmark } from './guidance.js';
 import { runRoutingAnalysisBenchmark } from './routing-analysis.js';
 import { runGeocodeBenchmark } from './geocode.js';
+import { runVrpBenchmark } from './vrp.js';
+import { runBinPackBenchmark } from './binpack.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -15,6 +17,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   guidance: runGuidanceBenchmark,
   'map-match': runRoutingAnalysisBenchmark,
   geocode: runGeocodeBenchmark,
+  vrp: runVrpBenchmark,
+  binpack: runBinPackBenchmark,
 };
 
 const requested = process.argv.slice(2);

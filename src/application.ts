@@ -17,6 +17,8 @@ import { loadMapData } from './services/map-data/map-data-source.js';
 import { createRoutingModule } from './modules/routing-module.js';
 import { navigationRoutes } from './edge/routes/navigation.js';
 import { createGeocodingModule } from './modules/geocoding-module.js';
+import { createOptimizationModule } from './modules/optimization-module.js';
+import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -32,6 +34,9 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const backends = await openBackends(config, logger);
   // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
   const solvers = new SolverPool({ threads: config.WORKER_THREADS, shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
+  // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
+  // routes and matrices from queueing behind them.
+  const optimizationSolvers = new SolverPool({ threads: config.WORKER_THREADS });
   const metrics = new HttpMetrics();
   let dispatcher: InProcessDispatcher | undefined;
   const accounts = await createAccountsModule(config, backends, logger, () => {
@@ -70,6 +75,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
     ...navigationRoutes(),
+    ...createOptimizationModule(config, optimizationSolvers, new RoutingTravelMatrix(routing.routing)).routes,
   );
 
   const server = new EdgeServer({
@@ -94,7 +100,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
         if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
         await accounts.stop();
-        await solvers.close();
+        await Promise.all([solvers.close(), optimizationSolvers.close()]);
         await closeBackends(backends, logger);
       })()),
   };

@@ -10,6 +10,13 @@ import { describeSharedData as describe } from './diagnostics/describe-shared-da
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from './task-result.js';
 import { contractMetricTask, routeMatrixTask, routePathsTask, routeTripTask } from './routing/routing-tasks.js';
+import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
+import { solveVrp as runVrpSearch } from './vrp/solve.js';
+import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
+import { solveBinPack as runBinPack } from './binpack/solve.js';
+import type { BinPackProblem, BinPackResult } from './binpack/model.js';
+import { solveRoster as runRoster } from './roster/solve.js';
+import type { RosterProblem, RosterResult } from './roster/model.js';
 
 const shared: SharedDataSet = (workerData as { shared?: SharedDataSet } | undefined)?.shared ?? {};
 
@@ -48,8 +55,7 @@ export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): Retur
   return routeMatrixTask(sharedMapPack(), input);
 }
 
-// ── routing analysis: isochrones, map matching (import kept with its block for clean merges) ──
-import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
+// ── routing analysis: isochrones, map matching ──
 
 export function isochrone(input: Parameters<typeof isochroneTask>[1]): ReturnType<typeof isochroneTask> {
   return isochroneTask(sharedMapPack(), input);
@@ -57,4 +63,21 @@ export function isochrone(input: Parameters<typeof isochroneTask>[1]): ReturnTyp
 
 export function mapMatch(input: Parameters<typeof mapMatchTask>[1]): ReturnType<typeof mapMatchTask> {
   return mapMatchTask(sharedMapPack(), input);
+}
+
+// --- Optimization (route optimization, bin packing, rostering) ---
+
+/** One seeded VRP search (the service runs several in parallel and keeps the best). */
+export function solveVrp(input: { problem: VrpProblem; options: VrpSearchOptions }): TaskResult<VrpResult> {
+  return ok(runVrpSearch(input.problem, input.options));
+}
+
+/** Exact bin packing (proven minimal bin count within the node budget). */
+export function solveBinPack(input: BinPackProblem): TaskResult<BinPackResult> {
+  return ok(runBinPack(input));
+}
+
+/** Driver rostering minimizing the busiest driver's load (max-flow, exact). */
+export function solveRoster(input: RosterProblem): TaskResult<RosterResult> {
+  return ok(runRoster(input));
 }

@@ -1,0 +1,15 @@
+/** Travel times and distances between points, row-major size × size, from the routing engine. */
+export interface TravelMatrix {
+  size: number;
+  durationsSeconds: Float64Array;
+  distancesMeters: Float64Array;
+  /** false where no path exists */
+  reachable?: Uint8Array;
+}
+
+export type Costing = 'auto' | 'truck' | 'bicycle' | 'pedestrian';
+
+/** Where route optimization gets its matrices (implemented over the routing engine). */
+export interface TravelMatrixSource {
+  matrix(points: readonly { lat: number; lng: number }[], costing: Costing, signal?: AbortSignal): Promise<TravelMatrix>;
+}
