@@ -22,6 +22,9 @@ import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** Busy solver workers count as alive while some task started or finished within this window. */
+const WORKER_PROGRESS_WINDOW_MS = 60_000;
+
 export interface RunningApplication {
   port: number;
   /** Graceful stop: no new connections, in-flight requests finish, then pools and clients close. */
@@ -50,7 +53,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         { name: 'sql', check: () => backends.sql.ping() },
         { name: 'counters', check: () => backends.counters.ping() },
         { name: 'bus', check: () => backends.bus.ping() },
-        { name: 'workers', check: () => solvers.run('describeSharedData', undefined) },
+        { name: 'workers', check: () => solvers.probe(WORKER_PROGRESS_WINDOW_MS) },
       ],
       config.READY_TIMEOUT_MS,
     );

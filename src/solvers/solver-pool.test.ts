@@ -25,6 +25,10 @@ describe('SolverPool', () => {
     }
   });
 
+  it('answers a probe on an idle pool with a task round trip', async () => {
+    await expect(pool.probe(60_000)).resolves.toBeUndefined();
+  });
+
   it('cancels a task whose caller gave up', async () => {
     const controller = new AbortController();
     controller.abort();

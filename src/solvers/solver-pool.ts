@@ -34,6 +34,9 @@ function defaultWorkerFile(): string {
 /** Named solver tasks on piscina worker threads, sharing read-only data by reference. */
 export class SolverPool {
   private readonly piscina: Piscina;
+  private inFlight = 0;
+  /** When a task last started or finished (ms since epoch): the pool's sign of progress. */
+  private lastActivityAt = 0;
 
   constructor(options: SolverPoolOptions) {
     const threads = options.threads > 0 ? options.threads : availableParallelism();
@@ -56,7 +59,26 @@ export class SolverPool {
     input: TaskInput<N>,
     signal?: AbortSignal,
   ): Promise<TaskResult<TaskOutput<N>>> {
-    return this.piscina.run(input, { name, ...(signal ? { signal } : {}) }) as Promise<TaskResult<TaskOutput<N>>>;
+    this.inFlight++;
+    this.lastActivityAt = Date.now();
+    try {
+      return (await this.piscina.run(input, { name, ...(signal ? { signal } : {}) })) as TaskResult<TaskOutput<N>>;
+    } finally {
+      this.inFlight--;
+      this.lastActivityAt = Date.now();
+    }
+  }
+
+  /**
+   * Whether the workers are alive: a trivial task answers, or, while they are busy (a hierarchy
+   * being built, an optimization search), they have shown progress within `progressWindowMs`.
+   * A probe queued behind long tasks says nothing about their health, so busy-and-progressing
+   * counts as alive.
+   */
+  async probe(progressWindowMs: number): Promise<void> {
+    if (this.inFlight > 0 && Date.now() - this.lastActivityAt < progressWindowMs) return;
+    const result = await this.run('describeSharedData', undefined);
+    if (!result.ok) throw new Error(`worker probe failed: ${result.code}`);
   }
 
   async close(): Promise<void> {
