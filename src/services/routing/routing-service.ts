@@ -14,6 +14,9 @@ import type { TripOptions } from '../../solvers/routing/guidance/trip-types.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import { runWithBudget } from './solver-call.js';
+import type { TaskResult } from '../../solvers/task-result.js';
+import type { Hierarchy } from '../../solvers/routing/hierarchy/hierarchy.js';
+import { HIERARCHY_UNKNOWN, type HierarchyRef } from '../../solvers/routing/hierarchy/hierarchy-ref.js';
 
 export interface RoutingServiceOptions {
   solvers: SolverPool;
@@ -79,12 +82,8 @@ export class RoutingService {
   ): Promise<RoutePathsOutcome> {
     this.assertAvailable(metric.costing);
     const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
-    const result = await runWithBudget(
-      this.options.solvers,
-      'routePaths',
-      { metric, locations, ...(hierarchy ? { hierarchy } : {}), ...extras },
-      this.options.timeoutMs,
-      signal,
+    const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
+      runWithBudget(this.options.solvers, 'routePaths', { metric, locations, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
     );
     if (result.ok) return result.value;
     throw this.engineError(metric, result.code, result.details);
@@ -100,12 +99,8 @@ export class RoutingService {
   ): Promise<TripOutcome> {
     this.assertAvailable(metric.costing);
     const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
-    const result = await runWithBudget(
-      this.options.solvers,
-      'routeTrip',
-      { metric, locations, guidance, ...(hierarchy ? { hierarchy } : {}), ...extras },
-      this.options.timeoutMs,
-      signal,
+    const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
+      runWithBudget(this.options.solvers, 'routeTrip', { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
     );
     if (result.ok) return result.value;
     throw this.engineError(metric, result.code, result.details);
@@ -116,9 +111,22 @@ export class RoutingService {
     this.assertAvailable(metric.costing);
     const hierarchy = await this.options.hierarchies.get(metric);
     if (!hierarchy) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The routing engine could not prepare this costing' });
-    const result = await runWithBudget(this.options.solvers, 'routeMatrix', { metric, hierarchy, sources, targets }, this.options.timeoutMs, signal);
+    const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
+      runWithBudget(this.options.solvers, 'routeMatrix', { metric, hierarchyRef: hierarchyRef!, sources, targets }, this.options.timeoutMs, signal),
+    );
     if (!result.ok) throw this.engineError(metric, result.code, result.details);
     return result.value;
+  }
+
+  /**
+   * Runs a task naming the hierarchy by id; a worker that has not been sent it yet answers
+   * `hierarchy_unknown`, and the task runs once more with the hierarchy attached.
+   */
+  private async withHierarchy<R extends TaskResult<unknown>>(hierarchy: Hierarchy | undefined, run: (ref: HierarchyRef | undefined) => Promise<R>): Promise<R> {
+    if (!hierarchy) return run(undefined);
+    const first = await run({ id: hierarchy.id });
+    if (first.ok || first.code !== HIERARCHY_UNKNOWN) return first;
+    return run({ id: hierarchy.id, hierarchy });
   }
 
   private engineError(metric: MetricSpec, code: string, details: Record<string, unknown> | undefined): ApiError {

@@ -1,12 +1,14 @@
 /**
  * The routing tasks a solver worker runs. Each worker keeps one engine over
- * the shared map pack; hierarchies arrive with the tasks as shared memory.
+ * the shared map pack and the hierarchies it was sent (by reference: see
+ * hierarchy-ref.ts).
  */
 import type { MapPack } from '../../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from '../task-result.js';
 import type { MetricSpec } from './costing/profiles.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
+import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
 import type { LegPath } from './leg-path.js';
 import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
 import { buildTrip } from './guidance/trip.js';
@@ -15,6 +17,17 @@ import { legSpeedLimits, type SpeedLimitStretch } from './guidance/speed-limits.
 import { narrativeLanguage } from './guidance/street-names.js';
 
 let engine: RoutingEngine | undefined;
+/** Matches the main thread's cache bound (services/routing/hierarchy-cache.ts). */
+const hierarchies = new WorkerHierarchies(12);
+
+type WithHierarchy<T> = Omit<T, 'hierarchy'> & { hierarchyRef?: HierarchyRef };
+
+/** The request with its hierarchy resolved; a failure when the ref names a build this worker lacks. */
+function resolveHierarchy<T extends { hierarchyRef?: HierarchyRef }>(input: T): { ok: true; hierarchy: Hierarchy | undefined } | { ok: false; result: TaskResult<never> } {
+  if (!input.hierarchyRef) return { ok: true, hierarchy: undefined };
+  const hierarchy = hierarchies.resolve(input.hierarchyRef);
+  return hierarchy ? { ok: true, hierarchy } : { ok: false, result: fail(HIERARCHY_UNKNOWN, { id: input.hierarchyRef.id }) };
+}
 
 /** The worker's engine over its shared pack (built on first use). */
 export function workerEngine(pack: MapPack | undefined): RoutingEngine | undefined {
@@ -36,10 +49,13 @@ export function contractMetricTask(pack: MapPack | undefined, input: { metric: M
 
 export type RoutePathsOutcome = { legs: LegPath[]; alternates: LegPath[][]; usedHierarchy: boolean; settled: number };
 
-export function routePathsTask(pack: MapPack | undefined, input: RouteRequest): TaskResult<RoutePathsOutcome> {
+export function routePathsTask(pack: MapPack | undefined, input: WithHierarchy<RouteRequest>): TaskResult<RoutePathsOutcome> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
-  const outcome = routing.route(input);
+  const resolved = resolveHierarchy(input);
+  if (!resolved.ok) return resolved.result;
+  const { hierarchyRef: _ref, ...request } = input;
+  const outcome = routing.route({ ...request, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) });
   if (!outcome.ok) {
     const { ok: _ok, code, ...details } = outcome;
     return fail(code, details);
@@ -50,7 +66,7 @@ export function routePathsTask(pack: MapPack | undefined, input: RouteRequest): 
 
 export interface MatrixTaskInput {
   metric: MetricSpec;
-  hierarchy: Hierarchy;
+  hierarchyRef: HierarchyRef;
   sources: RouteLocation[];
   targets: RouteLocation[];
 }
@@ -61,11 +77,13 @@ export function routeMatrixTask(
 ): TaskResult<{ seconds: Float64Array; meters: Float64Array; unsnapped: { sources: number[]; targets: number[] } }> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
-  const { seconds, meters, unsnapped } = routing.matrix(input.metric, input.hierarchy, input.sources, input.targets);
+  const resolved = resolveHierarchy(input);
+  if (!resolved.ok) return resolved.result;
+  const { seconds, meters, unsnapped } = routing.matrix(input.metric, resolved.hierarchy!, input.sources, input.targets);
   return ok({ seconds, meters, unsnapped });
 }
 
-export interface TripTaskInput extends RouteRequest {
+export interface TripTaskInput extends WithHierarchy<RouteRequest> {
   guidance: TripOptions;
 }
 
@@ -81,7 +99,10 @@ export interface TripOutcome {
 export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<TripOutcome> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
-  const { guidance, ...request } = input;
+  const resolved = resolveHierarchy(input);
+  if (!resolved.ok) return resolved.result;
+  const { guidance, hierarchyRef: _ref, ...rest } = input;
+  const request: RouteRequest = { ...rest, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) };
   const outcome = routing.route(request);
   if (!outcome.ok) {
     const { ok: _ok, code, ...details } = outcome;
