@@ -7,6 +7,7 @@
  */
 import polyline from '@mapbox/polyline';
 import { EARTH_RADIUS_M, haversineMeters } from '../graph/geodesy.js';
+import { projectionParameter } from '../graph/planar.js';
 
 const RAD = Math.PI / 180;
 const CELL_METERS = 100;
@@ -130,10 +131,9 @@ export class RouteLine {
     const ay = (this.lat[segment]! - lat) * EARTH_RADIUS_M * RAD;
     const bx = (this.lng[segment + 1]! - lng) * this.metersPerDegreeLng;
     const by = (this.lat[segment + 1]! - lat) * EARTH_RADIUS_M * RAD;
+    const t = projectionParameter(ax, ay, bx, by);
     const dx = bx - ax;
     const dy = by - ay;
-    const squared = dx * dx + dy * dy;
-    const t = squared > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / squared)) : 0;
     const px = ax + t * dx;
     const py = ay + t * dy;
     const start = this.along[segment]!;

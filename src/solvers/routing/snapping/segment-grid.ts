@@ -7,6 +7,7 @@
 import { COORDINATE_SCALE, EdgeFlag, NO_INDEX } from '../../../datapack/pack-layout.js';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { EARTH_RADIUS_M } from '../../graph/geodesy.js';
+import { projectionParameter } from '../../graph/planar.js';
 
 const RAD = Math.PI / 180;
 const TARGET_CELL_METERS = 50;
@@ -179,10 +180,10 @@ export class SegmentGrid {
     const ay = (shapeLat[point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
     const bx = (shapeLon[point + 1]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
     const by = (shapeLat[point + 1]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
+    const t = projectionParameter(ax, ay, bx, by);
     const dx = bx - ax;
     const dy = by - ay;
     const lengthSquared = dx * dx + dy * dy;
-    const t = lengthSquared > 0 ? Math.min(1, Math.max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0;
     const px = ax + t * dx;
     const py = ay + t * dy;
     // compared squared first: this runs for every segment near the point, and Math.hypot is slow
