@@ -9,7 +9,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from './task-result.js';
-import { contractMetricTask, routeMatrixTask, routePathsTask, routeTripTask } from './routing/routing-tasks.js';
+import { contractMetricTask, routeMatrixTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
@@ -41,10 +41,6 @@ export function mapPackSummary(): TaskResult<{ source: string; nodes: number; ed
 // ── routing ──
 export function contractMetric(input: Parameters<typeof contractMetricTask>[1]): ReturnType<typeof contractMetricTask> {
   return contractMetricTask(sharedMapPack(), input);
-}
-
-export function routePaths(input: Parameters<typeof routePathsTask>[1]): ReturnType<typeof routePathsTask> {
-  return routePathsTask(sharedMapPack(), input);
 }
 
 export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnType<typeof routeTripTask> {

@@ -9,7 +9,7 @@ import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/cos
 import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import type { RoutePathsOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { TripOutcome } from '../../solvers/routing/routing-tasks.js';
 import type { TripOptions } from '../../solvers/routing/guidance/trip-types.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
@@ -72,21 +72,6 @@ export class RoutingService {
   /** Starts building the hierarchies of the common metrics, so the first requests find them ready. */
   warmUp(specs: MetricSpec[]): void {
     for (const spec of specs) void this.options.hierarchies.get(spec);
-  }
-
-  async paths(
-    metric: MetricSpec,
-    locations: RouteLocation[],
-    extras: { avoidAreas?: AreaAvoidance; alternates?: AlternatesOptions } = {},
-    signal?: AbortSignal,
-  ): Promise<RoutePathsOutcome> {
-    this.assertAvailable(metric.costing);
-    const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
-    const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
-      runWithBudget(this.options.solvers, 'routePaths', { metric, locations, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
-    );
-    if (result.ok) return result.value;
-    throw this.engineError(metric, result.code, result.details);
   }
 
   /** The route as a Valhalla trip with guidance (and alternatives), searched and narrated in a worker. */

@@ -8,11 +8,11 @@ import { computeTopology, type PackTopology } from './edge-graph.js';
 import { metricKey, type MetricSpec } from './costing/profiles.js';
 import type { Hierarchy } from './hierarchy/hierarchy.js';
 import { hierarchyMatrix, type MatrixSeed } from './hierarchy/hierarchy-matrix.js';
-import { buildLegPath, legMeters } from './leg-builder.js';
+import { buildLegPath } from './leg-builder.js';
 import type { LegPath, SnappedLocation } from './leg-path.js';
 import type { GuidanceLeg } from './guidance/trip-types.js';
 import { MetricState } from './metric-state.js';
-import type { DynamicWeights, PathResult } from './search/bidirectional-dijkstra.js';
+import type { PathResult } from './search/bidirectional-dijkstra.js';
 import type { Seed } from './search/search-space.js';
 import { SegmentGrid } from './snapping/segment-grid.js';
 import { snapCandidates, type DirectedCandidate, type LocationInput } from './snapping/snapper.js';
@@ -296,4 +296,3 @@ function snappedLocation(location: RouteLocation, candidate: DirectedCandidate):
   };
 }
 
-export { legMeters };

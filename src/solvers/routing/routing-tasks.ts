@@ -9,7 +9,6 @@ import type { MetricSpec } from './costing/profiles.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
-import type { LegPath } from './leg-path.js';
 import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
 import { buildTrip } from './guidance/trip.js';
 import type { Trip, TripOptions } from './guidance/trip-types.js';
@@ -45,23 +44,6 @@ export function contractMetricTask(pack: MapPack | undefined, input: { metric: M
   let shortcuts = 0;
   for (let arc = 0; arc < hierarchy.baseArc.length; arc++) if (hierarchy.baseArc[arc]! < 0) shortcuts++;
   return ok({ hierarchy, buildMs: performance.now() - started, shortcuts });
-}
-
-export type RoutePathsOutcome = { legs: LegPath[]; alternates: LegPath[][]; usedHierarchy: boolean; settled: number };
-
-export function routePathsTask(pack: MapPack | undefined, input: WithHierarchy<RouteRequest>): TaskResult<RoutePathsOutcome> {
-  const routing = workerEngine(pack);
-  if (!routing) return fail('no_map_pack');
-  const resolved = resolveHierarchy(input);
-  if (!resolved.ok) return resolved.result;
-  const { hierarchyRef: _ref, ...request } = input;
-  const outcome = routing.route({ ...request, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) });
-  if (!outcome.ok) {
-    const { ok: _ok, code, ...details } = outcome;
-    return fail(code, details);
-  }
-  const { ok: _ok, ...value } = outcome;
-  return ok(value);
 }
 
 export interface MatrixTaskInput {
