@@ -137,8 +137,3 @@ export const matrixRequestSchema = z
     path: ['targets'],
   });
 export type MatrixRequest = z.infer<typeof matrixRequestSchema>;
-
-/** Metres per unit of `units`. */
-export function metersPerUnit(units: 'kilometers' | 'miles'): number {
-  return units === 'miles' ? 1609.344 : 1000;
-}

@@ -8,7 +8,8 @@ import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
 import type { Trip } from '../../solvers/routing/guidance/trip-types.js';
 import type { SpeedLimitStretch } from '../../solvers/routing/guidance/speed-limits.js';
 import { availableEnvelope, type EngineEnvelope, type ExternalEngine } from './external-engine.js';
-import { areasOf, metersPerUnit, metricOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
+import { areasOf, metricOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
+import { unitMeters } from '../../solvers/routing/guidance/leg-assembly.js';
 import type { ProfileDescription, RoutingService } from './routing-service.js';
 import { routeLabels, SKIPPED_LABELS } from './route-labels.js';
 import { parseConstraintsText, type PlanRequest } from './plan-request.js';
@@ -133,7 +134,7 @@ export class RoutingEndpoints {
     const targets = (payload.targets ?? payload.locations)!;
     const units = payload.units ?? 'kilometers';
     const result = await this.routing.matrix(metric, sources.map(toRouteLocation), targets.map(toRouteLocation), signal);
-    const perUnit = metersPerUnit(units);
+    const perUnit = unitMeters(units);
     const rows = sources.map((_, from) =>
       targets.map((_, to) => {
         const cell = from * targets.length + to;
@@ -159,7 +160,7 @@ function round3(value: number): number {
 }
 
 function speedLimitRows(stretches: SpeedLimitStretch[], units: 'kilometers' | 'miles') {
-  const perUnit = metersPerUnit(units);
+  const perUnit = unitMeters(units);
   return stretches.map((stretch) => ({
     begin_shape_index: stretch.beginShapeIndex,
     end_shape_index: stretch.endShapeIndex,

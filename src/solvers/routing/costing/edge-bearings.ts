@@ -5,19 +5,11 @@
  */
 import { COORDINATE_SCALE, EdgeFlag } from '../../../datapack/pack-layout.js';
 import type { MapPack } from '../../../datapack/map-pack.js';
+import { initialBearingDegrees } from '../../graph/geodesy.js';
 
 export interface EdgeBearings {
   start: Float32Array;
   end: Float32Array;
-}
-
-const RAD = Math.PI / 180;
-
-/** Initial bearing from one point to another (degrees, 0..360). */
-export function bearingDegrees(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
-  return (Math.atan2(y, x) / RAD + 360) % 360;
 }
 
 /** Signed turn angle from one bearing to the next in (-180, 180]: positive turns right. */
@@ -40,8 +32,8 @@ export function computeEdgeBearings(pack: MapPack): EdgeBearings {
     const last = first + s['graph.edgeShapeCount'][edge]! - 1;
     // shapes are stored in the way's direction; a reversed edge walks them backwards
     const [a, b, y, z] = s['graph.edgeFlags'][edge]! & EdgeFlag.reversed ? [last, last - 1, first + 1, first] : [first, first + 1, last - 1, last];
-    start[edge] = bearingDegrees(lat[a]! / COORDINATE_SCALE, lon[a]! / COORDINATE_SCALE, lat[b]! / COORDINATE_SCALE, lon[b]! / COORDINATE_SCALE);
-    end[edge] = bearingDegrees(lat[y]! / COORDINATE_SCALE, lon[y]! / COORDINATE_SCALE, lat[z]! / COORDINATE_SCALE, lon[z]! / COORDINATE_SCALE);
+    start[edge] = initialBearingDegrees(lat[a]! / COORDINATE_SCALE, lon[a]! / COORDINATE_SCALE, lat[b]! / COORDINATE_SCALE, lon[b]! / COORDINATE_SCALE);
+    end[edge] = initialBearingDegrees(lat[y]! / COORDINATE_SCALE, lon[y]! / COORDINATE_SCALE, lat[z]! / COORDINATE_SCALE, lon[z]! / COORDINATE_SCALE);
   }
   return { start, end };
 }

@@ -3,11 +3,9 @@
  * which side of a direction a point lies, cutting a line at a fraction of its
  * length. Distances use the engine's sphere (haversine).
  */
-import { haversineMeters } from '../../graph/geodesy.js';
+import { haversineMeters, initialBearingDegrees } from '../../graph/geodesy.js';
 
 export type LonLat = [number, number];
-
-const RAD = Math.PI / 180;
 
 export function distanceMeters(a: LonLat, b: LonLat): number {
   return haversineMeters(a[1], a[0], b[1], b[0]);
@@ -15,12 +13,7 @@ export function distanceMeters(a: LonLat, b: LonLat): number {
 
 /** Initial bearing from a to b, degrees clockwise from north in [0, 360). */
 export function bearingDegrees(a: LonLat, b: LonLat): number {
-  const phi1 = a[1] * RAD;
-  const phi2 = b[1] * RAD;
-  const dLon = (b[0] - a[0]) * RAD;
-  const y = Math.sin(dLon) * Math.cos(phi2);
-  const x = Math.cos(phi1) * Math.sin(phi2) - Math.sin(phi1) * Math.cos(phi2) * Math.cos(dLon);
-  return (Math.atan2(y, x) / RAD + 360) % 360;
+  return initialBearingDegrees(a[1], a[0], b[1], b[0]);
 }
 
 /**
