@@ -9,13 +9,13 @@ import { EARTH_RADIUS_M } from '../src/solvers/graph/geodesy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { navigationRoute } from '../src/solvers/routing/guidance/navigation-view.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
-import { buildTestPacks } from './support/packs.js';
+import { routingPack } from './support/routing-packs.js';
 import { RouteLine } from '../src/solvers/navigation/route-line.js';
 import { DEFAULT_ARRIVAL_RADIUS_METERS, DEFAULT_CORRIDOR_METERS, initialTrackerState, trackFix, type Fix, type TrackerEvent } from '../src/solvers/navigation/progress-tracker.js';
 
 let pack: MapPack;
 beforeAll(async () => {
-  pack = (await buildTestPacks(['nasrCityPbf'])).packs.nasrCityPbf;
+  pack = await routingPack('nasrCityPbf');
 }, 60_000);
 
 const RAD = Math.PI / 180;

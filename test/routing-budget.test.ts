@@ -7,22 +7,18 @@ import type { MapPack } from '../src/datapack/map-pack.js';
 import { runWithBudget } from '../src/services/routing/solver-call.js';
 import { ApiError } from '../src/shared/errors.js';
 import { SolverPool } from '../src/solvers/solver-pool.js';
-import { buildTestPacks } from './support/packs.js';
+import { routingPack } from './support/routing-packs.js';
 
 let pool: SolverPool;
-let cleanup: () => void;
 let monaco: MapPack;
 
 beforeAll(async () => {
-  const built = await buildTestPacks(['monaco']);
-  monaco = built.packs.monaco;
-  cleanup = built.cleanup;
+  monaco = await routingPack('monaco');
   pool = new SolverPool({ threads: 1, shared: { mapPack: monaco.buffer as SharedArrayBuffer } });
 }, 60_000);
 
 afterAll(async () => {
   await pool.close();
-  cleanup();
 });
 
 describe('routing time budget', () => {

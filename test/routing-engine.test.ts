@@ -5,7 +5,7 @@
  * alternatives behave as documented.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../src/datapack/map-pack.js';
 import { NO_INDEX, TravelMode } from '../src/datapack/pack-layout.js';
 import type { MetricSpec } from '../src/solvers/routing/costing/profiles.js';
@@ -14,17 +14,15 @@ import type { Hierarchy } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query.js';
 import { legMeters, legSeconds } from '../src/solvers/routing/leg-builder.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
-import { buildTestPacks } from './support/packs.js';
+import { routingPack } from './support/routing-packs.js';
 
 const AUTO: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
 let packs: Record<'monaco' | 'nasrCityPbf', MapPack>;
-let cleanup: () => void;
 const hierarchies = new Map<string, Hierarchy>();
 
 beforeAll(async () => {
-  ({ packs, cleanup } = await buildTestPacks(['monaco', 'nasrCityPbf']));
+  packs = { monaco: await routingPack('monaco'), nasrCityPbf: await routingPack('nasrCityPbf') };
 }, 60_000);
-afterAll(() => cleanup());
 
 function hierarchyFor(engine: RoutingEngine, name: string, spec: MetricSpec): Hierarchy {
   const key = `${name}:${spec.costing}`;
