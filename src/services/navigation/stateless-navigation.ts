@@ -7,6 +7,7 @@
 import { ApiError } from '../../shared/errors.js';
 import { RouteLine } from '../../solvers/navigation/route-line.js';
 import { DEFAULT_CORRIDOR_METERS, initialTrackerState, locateOnRoute, trackFix } from '../../solvers/navigation/progress-tracker.js';
+import { roundTo } from '../../shared/rounding.js';
 
 export const PROVIDER = 'svc-navigation';
 
@@ -33,12 +34,12 @@ export function offRoute(input: { routeShape: string; position: Position; headin
   return {
     provider: PROVIDER,
     offRoute,
-    distanceToRouteMeters: round1(located.distanceMeters),
+    distanceToRouteMeters: roundTo(located.distanceMeters, 1),
     // how sure the verdict is: 0 at the corridor's edge, 1 at the route or at twice the corridor
     confidence: Math.round(Math.min(1, Math.abs(located.distanceMeters - input.thresholdMeters) / input.thresholdMeters) * 100) / 100,
-    snapped: { lat: round6(located.lat), lng: round6(located.lng) },
+    snapped: { lat: roundTo(located.lat, 6), lng: roundTo(located.lng, 6) },
     shapeIndex: located.segment,
-    alongMeters: round1(located.alongMeters),
+    alongMeters: roundTo(located.alongMeters, 1),
   };
 }
 
@@ -73,6 +74,3 @@ export function progress(input: {
     arrived: result.arrived,
   };
 }
-
-const round1 = (value: number): number => Math.round(value * 10) / 10;
-const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;

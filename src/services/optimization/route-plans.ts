@@ -1,6 +1,7 @@
 import type { ReoptimizeRequest, RoutesRequest } from '../../edge/schemas/optimization.js';
 import type { VrpInfeasibility, VrpProblem, VrpResult } from '../../solvers/vrp/model.js';
 import type { TravelMatrix } from './travel-matrix.js';
+import { roundTo } from '../../shared/rounding.js';
 
 export const PROVIDER = 'svc-optimize';
 
@@ -145,19 +146,19 @@ export function describePlan(result: VrpResult, problem: VrpProblem, matrix: Tra
     if (last !== null) distance += matrix.distancesMeters[previous * n + last]!;
     return {
       vehicle: route.vehicle,
-      durationSec: round(route.durationSec),
-      distanceMeters: round(distance),
+      durationSec: roundTo(route.durationSec, 1),
+      distanceMeters: roundTo(distance, 1),
       order,
       stops: order.map((stop) => ({ lat: layout.points[stop]!.lat, lng: layout.points[stop]!.lng })),
-      times: times.map(round),
+      times: times.map((time) => roundTo(time, 1)),
     };
   });
   const plan: RoutePlan = {
     provider: PROVIDER,
     feasible: result.feasible,
     objective: {
-      totalDurationSec: round(routes.reduce((sum, route) => sum + route.durationSec, 0)),
-      totalDistanceMeters: round(routes.reduce((sum, route) => sum + route.distanceMeters, 0)),
+      totalDurationSec: roundTo(routes.reduce((sum, route) => sum + route.durationSec, 0), 1),
+      totalDistanceMeters: roundTo(routes.reduce((sum, route) => sum + route.distanceMeters, 0), 1),
       vehiclesUsed: routes.length,
     },
     dropped: result.dropped.map(layout.stopOfJob).sort((a, b) => a - b),
@@ -173,8 +174,4 @@ export function describePlan(result: VrpResult, problem: VrpProblem, matrix: Tra
     ];
   }
   return plan;
-}
-
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
 }

@@ -12,6 +12,7 @@ import type { MapMatchResult } from '../../solvers/routing/map-matching/map-matc
 import { availableEnvelope as engineAnswer, unavailableEnvelope as engineUnavailable, type EngineEnvelope, type ExternalEngine } from '../routing/external-engine.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import { runWithBudget } from '../routing/solver-call.js';
+import { roundTo } from '../../shared/rounding.js';
 
 export const ISOCHRONE_PATH = '/routing/isochrone';
 export const MAP_MATCH_PATH = '/routing/map-match';
@@ -148,24 +149,22 @@ function pickTraceOptions(source: TraceOptions): TraceOptions {
   return Object.fromEntries(Object.entries({ search_radius, gps_accuracy, breakage_distance, interpolation_distance }).filter(([, value]) => value !== undefined));
 }
 
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 /** The solver's result in Valhalla's trace_attributes shape (snake_case, lengths in km). */
 function matchData(query: MapMatchQuery, result: MapMatchResult): MapMatchData {
   return {
     ...(query.id !== undefined ? { id: query.id } : {}),
     units: 'kilometers',
-    confidence_score: round(result.confidence, 4),
+    confidence_score: roundTo(result.confidence, 4),
     shape: result.encodedShape,
-    distance: round(result.lengthMeters / 1000, 4),
+    distance: roundTo(result.lengthMeters / 1000, 4),
     sub_matches: result.subMatches,
     matched_points: result.points.map((point, index) => ({
       type: point.type,
-      lat: round(point.lat, 6),
-      lon: round(point.lon, 6),
+      lat: roundTo(point.lat, 6),
+      lon: roundTo(point.lon, 6),
       ...(point.edgeIndex !== undefined ? { edge_index: point.edgeIndex } : {}),
-      ...(point.distanceAlongEdge !== undefined ? { distance_along_edge: round(point.distanceAlongEdge, 4) } : {}),
-      ...(point.distanceFromTraceMeters !== undefined ? { distance_from_trace_point: round(point.distanceFromTraceMeters, 2) } : {}),
+      ...(point.distanceAlongEdge !== undefined ? { distance_along_edge: roundTo(point.distanceAlongEdge, 4) } : {}),
+      ...(point.distanceFromTraceMeters !== undefined ? { distance_from_trace_point: roundTo(point.distanceFromTraceMeters, 2) } : {}),
       ...(point.beginRouteDiscontinuity ? { begin_route_discontinuity: true } : {}),
       ...(point.endRouteDiscontinuity ? { end_route_discontinuity: true } : {}),
       ...(query.points[index]!.time !== undefined ? { time: query.points[index]!.time } : {}),
@@ -176,7 +175,7 @@ function matchData(query: MapMatchQuery, result: MapMatchResult): MapMatchData {
       names: edge.names,
       road_class: edge.roadClass,
       speed: edge.speedKph,
-      length: round(edge.lengthMeters / 1000, 4),
+      length: roundTo(edge.lengthMeters / 1000, 4),
       begin_shape_index: edge.beginShapeIndex,
       end_shape_index: edge.endShapeIndex,
       sub_match: edge.subMatch,

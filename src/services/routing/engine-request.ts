@@ -96,6 +96,14 @@ export function metricOf(costing: Costing, options: z.infer<typeof costingOption
   return spec;
 }
 
+/** Narration settings of a request: `directions_options` first, then the top-level fields, as Valhalla reads them. */
+export function narrationOf(request: Pick<EngineRequest, 'directions_options' | 'language' | 'units'>): { language: string; units: 'kilometers' | 'miles' } {
+  return {
+    language: request.directions_options?.language ?? request.language ?? 'en-US',
+    units: request.directions_options?.units ?? request.units ?? 'kilometers',
+  };
+}
+
 export function toRouteLocation(location: EngineLocation): RouteLocation {
   return {
     lat: location.lat,

@@ -8,7 +8,7 @@ import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
 import type { Trip } from '../../solvers/routing/guidance/trip-types.js';
 import type { SpeedLimitStretch } from '../../solvers/routing/guidance/speed-limits.js';
 import { availableEnvelope, type EngineEnvelope, type ExternalEngine } from './external-engine.js';
-import { areasOf, metricOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
+import { areasOf, metricOf, narrationOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
 import { unitMeters } from '../../solvers/routing/guidance/leg-assembly.js';
 import type { ProfileDescription, RoutingService } from './routing-service.js';
 import { routeLabels, SKIPPED_LABELS } from './route-labels.js';
@@ -16,6 +16,7 @@ import { parseConstraintsText, type PlanRequest } from './plan-request.js';
 import { orderStops } from '../../solvers/routing/stop-order/stop-order.js';
 import type { MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
+import { roundTo } from '../../shared/rounding.js';
 
 export class RoutingEndpoints {
   constructor(
@@ -39,7 +40,7 @@ export class RoutingEndpoints {
     const outcome = await this.routing.trip(
       metric,
       payload.locations.map(toRouteLocation),
-      { language: payload.directions_options?.language ?? payload.language ?? 'en-US', units: payload.directions_options?.units ?? payload.units ?? 'kilometers' },
+      narrationOf(payload),
       { ...(avoidAreas ? { avoidAreas } : {}), ...(payload.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: payload.alternates } } : {}) },
       signal,
     );
@@ -60,7 +61,7 @@ export class RoutingEndpoints {
     const outcome = await this.routing.trip(
       metric,
       order.map((index) => ({ ...locations[index]!, type: 'break' as const })),
-      { language: payload.directions_options?.language ?? payload.language ?? 'en-US', units: payload.directions_options?.units ?? payload.units ?? 'kilometers' },
+      narrationOf(payload),
       {},
       signal,
     );
@@ -72,8 +73,7 @@ export class RoutingEndpoints {
   async attributes(path: string, payload: EngineRequest, signal?: AbortSignal) {
     if (this.external) return this.external.call(path, payload, signal);
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
-    const language = payload.directions_options?.language ?? payload.language ?? 'en-US';
-    const units = payload.directions_options?.units ?? payload.units ?? 'kilometers';
+    const { language, units } = narrationOf(payload);
     const outcome = await this.routing.trip(metric, payload.locations.map(toRouteLocation), { language, units, includeAttributes: true }, {}, signal);
     return availableEnvelope(path, {
       units,
@@ -141,7 +141,7 @@ export class RoutingEndpoints {
         const seconds = result.seconds[cell]!;
         const meters = result.meters[cell]!;
         const reachable = !Number.isNaN(seconds);
-        return { from_index: from, to_index: to, time: reachable ? Math.round(seconds) : null, distance: reachable ? round3(meters / perUnit) : null };
+        return { from_index: from, to_index: to, time: reachable ? Math.round(seconds) : null, distance: reachable ? roundTo(meters / perUnit, 3) : null };
       }),
     );
     return availableEnvelope(path, {
@@ -155,16 +155,12 @@ export class RoutingEndpoints {
   }
 }
 
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}
-
 function speedLimitRows(stretches: SpeedLimitStretch[], units: 'kilometers' | 'miles') {
   const perUnit = unitMeters(units);
   return stretches.map((stretch) => ({
     begin_shape_index: stretch.beginShapeIndex,
     end_shape_index: stretch.endShapeIndex,
-    length: round3(stretch.lengthMeters / perUnit),
+    length: roundTo(stretch.lengthMeters / perUnit, 3),
     speed_limit: stretch.speedLimitKph,
     road_name: stretch.roadName,
   }));

@@ -8,6 +8,7 @@
  */
 import { haversineMeters } from '../graph/geodesy.js';
 import type { RouteLine } from './route-line.js';
+import { roundTo } from '../../shared/rounding.js';
 
 export const DEFAULT_CORRIDOR_METERS = 40;
 export const DEFAULT_ARRIVAL_RADIUS_METERS = 35;
@@ -125,7 +126,7 @@ export function trackFix(line: RouteLine, state: TrackerState, fix: Fix, setting
   const next: TrackerState = { ...state };
   next.offRouteStreak = outside ? (trusted ? state.offRouteStreak + 1 : state.offRouteStreak) : 0;
   const offRoute = next.offRouteStreak >= OFF_ROUTE_FIXES;
-  if (offRoute && state.offRouteStreak < OFF_ROUTE_FIXES) events.push({ type: 'off_route', data: { distanceToRouteMeters: round1(located.distanceMeters) } });
+  if (offRoute && state.offRouteStreak < OFF_ROUTE_FIXES) events.push({ type: 'off_route', data: { distanceToRouteMeters: roundTo(located.distanceMeters, 1) } });
   // progress follows the fix only while it is on the route
   if (!outside) next.alongMeters = located.alongMeters;
   const along = next.alongMeters ?? located.alongMeters;
@@ -146,7 +147,7 @@ export function trackFix(line: RouteLine, state: TrackerState, fix: Fix, setting
     const windowMeters = Math.min(APPROACH_MAX_METERS, Math.max(APPROACH_MIN_METERS, (fix.speed ?? DEFAULT_SPEED_MPS) * APPROACH_SECONDS));
     if (nextIndex !== null && nextIndex > next.approached && distanceToNext! <= windowMeters) {
       next.approached = nextIndex;
-      events.push({ type: 'maneuver_approaching', data: { maneuverIndex: nextIndex, distanceMeters: round1(distanceToNext!), windowMeters: round1(windowMeters) } });
+      events.push({ type: 'maneuver_approaching', data: { maneuverIndex: nextIndex, distanceMeters: roundTo(distanceToNext!, 1), windowMeters: roundTo(windowMeters, 1) } });
     }
   }
 
@@ -155,7 +156,7 @@ export function trackFix(line: RouteLine, state: TrackerState, fix: Fix, setting
   const atEnd = !outside && line.lengthMeters - along <= settings.arrivalRadiusMeters;
   if (!state.arrived && (toDestination <= settings.arrivalRadiusMeters || atEnd)) {
     next.arrived = true;
-    events.push({ type: 'arrived', data: { distanceToDestinationMeters: round1(toDestination) } });
+    events.push({ type: 'arrived', data: { distanceToDestinationMeters: roundTo(toDestination, 1) } });
   }
   const remaining = Math.max(0, line.lengthMeters - along);
   return {
@@ -166,17 +167,14 @@ export function trackFix(line: RouteLine, state: TrackerState, fix: Fix, setting
       arrived: next.arrived,
       shapeIndex: located.segment + (located.alongMeters >= line.along[located.segment + 1]! ? 1 : 0),
       maneuverIndex,
-      snapped: { lat: round6(located.lat), lng: round6(located.lng) },
-      distanceToRouteMeters: round1(located.distanceMeters),
-      alongMeters: round1(along),
-      distanceRemainingMeters: round1(next.arrived ? 0 : remaining),
-      durationRemainingSeconds: round1(next.arrived ? 0 : line.secondsLeftAt(along)),
-      distanceToNextManeuverMeters: distanceToNext === null ? null : round1(distanceToNext),
+      snapped: { lat: roundTo(located.lat, 6), lng: roundTo(located.lng, 6) },
+      distanceToRouteMeters: roundTo(located.distanceMeters, 1),
+      alongMeters: roundTo(along, 1),
+      distanceRemainingMeters: roundTo(next.arrived ? 0 : remaining, 1),
+      durationRemainingSeconds: roundTo(next.arrived ? 0 : line.secondsLeftAt(along), 1),
+      distanceToNextManeuverMeters: distanceToNext === null ? null : roundTo(distanceToNext, 1),
       nextManeuverIndex: nextIndex,
       progressFraction: line.lengthMeters > 0 ? Math.round((next.arrived ? 1 : Math.min(1, along / line.lengthMeters)) * 10_000) / 10_000 : 1,
     },
   };
 }
-
-const round1 = (value: number): number => Math.round(value * 10) / 10;
-const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;

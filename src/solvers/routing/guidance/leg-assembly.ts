@@ -18,6 +18,7 @@ import { alertDistance, maneuverPhrases, MULTI_CUE_SECONDS, multiCue } from './n
 import type { TravelModeName } from './narrative/phrase-input.js';
 import { spokenNames, wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
 import type { GuidanceLeg, TripLeg, TripManeuver, TripSign, TripSummary } from './trip-types.js';
+import { roundTo } from '../../../shared/rounding.js';
 
 export interface LegSettings {
   language: NarrativeLanguage;
@@ -33,16 +34,14 @@ export interface LegSettings {
 
 /** Metres per unit of the trip's `length` fields. */
 export const unitMeters = (units: DistanceUnits): number => (units === 'miles' ? METERS_PER_MILE : 1000);
-const round3 = (value: number): number => Math.round(value * 1000) / 1000;
-
 /** Rounds each part so the rounded parts add up to the rounded total (rounding the running sum). */
 export function roundParts(parts: number[]): number[] {
   let sum = 0;
   let previous = 0;
   return parts.map((part) => {
     sum += part;
-    const rounded = round3(sum);
-    const value = round3(rounded - previous);
+    const rounded = roundTo(sum, 3);
+    const value = roundTo(rounded - previous, 3);
     previous = rounded;
     return value;
   });
@@ -192,9 +191,9 @@ function legSummary(points: [number, number][], totals: { time: number; length: 
     min_lon: minLon,
     max_lat: maxLat,
     max_lon: maxLon,
-    time: round3(totals.time),
-    length: round3(totals.length),
-    cost: round3(totals.cost),
+    time: roundTo(totals.time, 3),
+    length: roundTo(totals.length, 3),
+    cost: roundTo(totals.cost, 3),
   };
 }
 
@@ -211,9 +210,9 @@ export function tripSummary(legs: TripSummary[]): TripSummary {
       min_lon: Math.min(total.min_lon, leg.min_lon),
       max_lat: Math.max(total.max_lat, leg.max_lat),
       max_lon: Math.max(total.max_lon, leg.max_lon),
-      time: round3(total.time + leg.time),
-      length: round3(total.length + leg.length),
-      cost: round3(total.cost + leg.cost),
+      time: roundTo(total.time + leg.time, 3),
+      length: roundTo(total.length + leg.length, 3),
+      cost: roundTo(total.cost + leg.cost, 3),
     }),
     { ...first },
   );

@@ -7,6 +7,7 @@
 import type { MapPack } from '../../../datapack/map-pack.js';
 import type { LegPath } from '../leg-path.js';
 import { sliceLine, type LonLat } from './geometry.js';
+import { roundTo } from '../../../shared/rounding.js';
 
 export interface LegGeometry {
   /** [lon, lat] points, rounded to 6 decimals, no two consecutive equal. */
@@ -16,8 +17,6 @@ export interface LegGeometry {
   /** For each edge of the leg, the index in `points` where travel on it ends (≥ edgeBegin). */
   edgeEnd: number[];
 }
-
-const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 function samePoint(a: LonLat, b: LonLat): boolean {
   return a[0] === b[0] && a[1] === b[1];
@@ -43,12 +42,12 @@ export function buildLegGeometry(pack: MapPack, leg: LegPath): LegGeometry {
   for (const line of travelledEdgeLines(pack, leg)) {
     edgeBegin.push(Math.max(0, points.length - 1));
     for (const [lon, lat] of line) {
-      const point: LonLat = [round6(lon), round6(lat)];
+      const point: LonLat = [roundTo(lon, 6), roundTo(lat, 6)];
       if (points.length === 0 || !samePoint(points[points.length - 1]!, point)) points.push(point);
     }
     edgeEnd.push(points.length - 1);
   }
-  if (points.length === 0) points.push([round6(leg.origin.snappedLon), round6(leg.origin.snappedLat)]);
+  if (points.length === 0) points.push([roundTo(leg.origin.snappedLon, 6), roundTo(leg.origin.snappedLat, 6)]);
   // A leg that starts and ends on the same point still has a two-point shape, as Valhalla's does.
   if (points.length === 1) points.push([points[0]![0], points[0]![1]]);
   if (edgeEnd.length > 0) edgeEnd[edgeEnd.length - 1] = points.length - 1;

@@ -12,6 +12,7 @@ import polyline from '@mapbox/polyline';
 import type { LaneInfo } from './lanes.js';
 import { unitMeters } from './leg-assembly.js';
 import type { Trip, TripManeuver } from './trip-types.js';
+import { roundTo } from '../../../shared/rounding.js';
 
 export interface NavigationManeuver {
   /** Position in the route's maneuver list (0-based, across legs). */
@@ -64,8 +65,6 @@ function exitSign(maneuver: TripManeuver): string | null {
   return parts.length ? parts.join(' — ') : null;
 }
 
-const round1 = (value: number): number => Math.round(value * 10) / 10;
-
 /** The trip as one navigable route: joined shape and the navigation maneuvers of every leg. */
 export function navigationRoute(trip: Trip): NavigationRoute {
   const perUnit = unitMeters(trip.units);
@@ -92,11 +91,11 @@ export function navigationRoute(trip: Trip): NavigationRoute {
         streetNames: maneuver.street_names ?? [],
         roundaboutExit: maneuver.roundabout_exit_count ?? null,
         exitSign: exitSign(maneuver),
-        distanceMeters: round1(meters),
+        distanceMeters: roundTo(meters, 1),
         timeSeconds: maneuver.time,
         lat,
         lng,
-        cumulativeMeters: round1(cumulative),
+        cumulativeMeters: roundTo(cumulative, 1),
         beginShapeIndex: begin,
         endShapeIndex: offset + maneuver.end_shape_index,
         legIndex,
@@ -107,7 +106,7 @@ export function navigationRoute(trip: Trip): NavigationRoute {
       seconds += maneuver.time;
     }
   });
-  return { shape: polyline.encode(points, 6), maneuvers, distanceMeters: round1(cumulative), etaSeconds: Math.round(seconds * 1000) / 1000 };
+  return { shape: polyline.encode(points, 6), maneuvers, distanceMeters: roundTo(cumulative, 1), etaSeconds: Math.round(seconds * 1000) / 1000 };
 }
 
 /** Just the navigation maneuvers of a trip. */

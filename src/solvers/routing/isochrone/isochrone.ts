@@ -14,6 +14,7 @@ import { EARTH_RADIUS_M } from '../../graph/geodesy.js';
 import { buildCostGrid } from './cost-grid.js';
 import { contourRings, type Ring } from './marching-squares.js';
 import { searchReach, type ReachMetric } from './reach-search.js';
+import { roundTo } from '../../../shared/rounding.js';
 
 export interface IsochroneContour {
   /** Minutes (time) or kilometres (distance). */
@@ -90,8 +91,8 @@ export function computeIsochrone(engine: RoutingEngine, request: IsochroneReques
   }
   if (request.showLocations) {
     const snapped = origins[0]!.hit;
-    const locations: MultiPoint = { type: 'MultiPoint', coordinates: [[round(request.location.lon), round(request.location.lat)]] };
-    const snappedPoints: MultiPoint = { type: 'MultiPoint', coordinates: [[round(snapped.lon), round(snapped.lat)]] };
+    const locations: MultiPoint = { type: 'MultiPoint', coordinates: [[roundTo(request.location.lon, 6), roundTo(request.location.lat, 6)]] };
+    const snappedPoints: MultiPoint = { type: 'MultiPoint', coordinates: [[roundTo(snapped.lon, 6), roundTo(snapped.lat, 6)]] };
     features.push({ type: 'Feature', properties: { type: 'input', location_index: 0 }, geometry: locations });
     features.push({ type: 'Feature', properties: { type: 'snapped', location_index: 0 }, geometry: snappedPoints });
   }
@@ -147,7 +148,7 @@ function finishRing(ring: Ring, generalizeMeters: number): Ring {
   // rounding (and crossings exactly at grid nodes) can repeat a position; a ring keeps each once
   const rounded: [number, number][] = [];
   for (const [lon, lat] of coordinates) {
-    const point: [number, number] = [round(lon!), round(lat!)];
+    const point: [number, number] = [roundTo(lon!, 6), roundTo(lat!, 6)];
     const last = rounded[rounded.length - 1];
     if (!last || last[0] !== point[0] || last[1] !== point[1]) rounded.push(point);
   }
@@ -170,8 +171,4 @@ function signedArea(ring: Ring): number {
   let sum = 0;
   for (let index = 0; index + 1 < ring.length; index++) sum += ring[index]![0] * ring[index + 1]![1] - ring[index + 1]![0] * ring[index]![1];
   return sum / 2;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
 }
