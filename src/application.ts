@@ -39,7 +39,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const solvers = new SolverPool({ threads: config.WORKER_THREADS, shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
   // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
   // routes and matrices from queueing behind them.
-  const optimizationSolvers = new SolverPool({ threads: config.WORKER_THREADS });
+  // No thread until the first optimization request: most starts never need one.
+  const optimizationSolvers = new SolverPool({ threads: config.WORKER_THREADS, minThreads: 0 });
   const metrics = new HttpMetrics();
   let dispatcher: InProcessDispatcher | undefined;
   const accounts = await createAccountsModule(config, backends, logger, () => {

@@ -15,6 +15,8 @@ type TaskOutput<N extends SolverTaskName> = ReturnType<SolverTasks[N]> extends T
 export interface SolverPoolOptions {
   /** Worker threads; 0 = one per core. */
   threads: number;
+  /** Threads started before the first task (default 1); 0 starts them on demand. */
+  minThreads?: number;
   shared?: SharedDataSet;
   /** Overrides the worker script (tests). */
   workerFile?: string;
@@ -42,7 +44,7 @@ export class SolverPool {
     const threads = options.threads > 0 ? options.threads : availableParallelism();
     this.piscina = new Piscina({
       filename: options.workerFile ?? defaultWorkerFile(),
-      minThreads: 1,
+      minThreads: Math.min(options.minThreads ?? 1, threads),
       maxThreads: threads,
       idleTimeout: 60_000,
       workerData: { shared: options.shared ?? {} },
