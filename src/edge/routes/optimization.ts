@@ -37,6 +37,8 @@ export function optimizationRoutes(service: OptimizationService): RouteDefinitio
     }),
   ];
   const optimizer = service.routes;
+  // the travel-time matrix comes from the routing engine, with its refusals and time budget
+  const matrixErrors = ['COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVICE_UNAVAILABLE'] as const;
   if (optimizer) {
     routes.push(
       defineRoute({
@@ -45,6 +47,7 @@ export function optimizationRoutes(service: OptimizationService): RouteDefinitio
         path: '/optimize/routes',
         summary: 'Vehicle routes over road travel times: capacities, time windows, service times, pickup-delivery pairs, optional stops, route duration limits',
         body: routesRequest,
+        errors: [...matrixErrors],
         handler: ({ body, signal }) => optimizer.optimize(body, signal),
       }),
       defineRoute({
@@ -53,6 +56,7 @@ export function optimizationRoutes(service: OptimizationService): RouteDefinitio
         path: '/optimize/reoptimize',
         summary: 'Re-plan the remaining stops from the vehicles’ current positions (open-ended routes; positions not echoed)',
         body: reoptimizeRequest,
+        errors: [...matrixErrors],
         handler: ({ body, signal }) => optimizer.reoptimize(body, signal),
       }),
     );
