@@ -15,7 +15,7 @@ import { SolverPool } from './solvers/solver-pool.js';
 import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
 import { createRoutingModule } from './modules/routing-module.js';
-import { navigationRoutes } from './edge/routes/navigation.js';
+import { createNavigationModule } from './modules/navigation-module.js';
 import { createGeocodingModule } from './modules/geocoding-module.js';
 import { createOptimizationModule } from './modules/optimization-module.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
@@ -60,6 +60,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     );
 
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
+  const navigation = createNavigationModule(config, backends, routing.routing, logger);
 
   const routes: RouteDefinition[] = [];
   let listeningPort = config.PORT;
@@ -78,7 +79,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...createGeocodingModule(config, mapData.pack, logger, () => listeningPort).routes,
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
-    ...navigationRoutes(),
+    ...navigation.routes,
     ...createOptimizationModule(config, optimizationSolvers, new RoutingTravelMatrix(routing.routing)).routes,
   );
 
@@ -104,6 +105,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
         if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
         await accounts.stop();
+        await navigation.stop();
         await Promise.all([solvers.close(), optimizationSolvers.close()]);
         await closeBackends(backends, logger);
       })()),

@@ -9,6 +9,10 @@ export interface Subjects {
   cacheInvalidation(kind: string): string;
   /** Health echo served by every process; used by readiness and tests of the bus. */
   processEcho(): string;
+  /** Requests to the process that owns navigation session `id` (its actor's address). */
+  navigationSession(id: string): string;
+  /** Progress frames, events and re-routes of session `id`, for every process streaming it. */
+  navigationSessionFeed(id: string): string;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -24,5 +28,7 @@ export function createSubjects(namespace: string): Subjects {
     namespace: root,
     cacheInvalidation: (kind: string) => `${root}.cache.invalidate.${token(kind)}`,
     processEcho: () => `${root}.process.echo`,
+    navigationSession: (id: string) => `${root}.nav.session.${token(id)}`,
+    navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
   });
 }

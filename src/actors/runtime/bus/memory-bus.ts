@@ -23,7 +23,13 @@ interface Subscriber {
  */
 export class MemoryBus implements Bus {
   readonly kind = 'memory' as const;
-  private subscribers: Subscriber[] = [];
+  /**
+   * Subscribers of exact subjects by subject, and the wildcard ones in a list: per-entity
+   * subjects (one per navigation session) number in the thousands, and every message must
+   * find its few subscribers without scanning them all.
+   */
+  private exact = new Map<string, Subscriber[]>();
+  private wildcard: Subscriber[] = [];
   /** Round-robin position per queue group, so members share the load like NATS does. */
   private readonly queueCursor = new Map<string, number>();
   private closed = false;
@@ -38,11 +44,22 @@ export class MemoryBus implements Bus {
     this.assertOpen();
     assertSubscribePattern(subject);
     const subscriber: Subscriber = { pattern: subject, handler, queue: options.queue };
-    this.subscribers.push(subscriber);
+    const isWildcard = subject.split('.').some((token) => token === '*' || token === '>');
+    if (isWildcard) this.wildcard.push(subscriber);
+    else this.exact.set(subject, [...(this.exact.get(subject) ?? []), subscriber]);
+    let active = true;
     return {
       subject,
       unsubscribe: () => {
-        this.subscribers = this.subscribers.filter((candidate) => candidate !== subscriber);
+        if (!active) return;
+        active = false;
+        if (isWildcard) {
+          this.wildcard = this.wildcard.filter((candidate) => candidate !== subscriber);
+          return;
+        }
+        const remaining = (this.exact.get(subject) ?? []).filter((candidate) => candidate !== subscriber);
+        if (remaining.length > 0) this.exact.set(subject, remaining);
+        else this.exact.delete(subject);
       },
     };
   }
@@ -78,7 +95,8 @@ export class MemoryBus implements Bus {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.subscribers = [];
+    this.exact = new Map();
+    this.wildcard = [];
   }
 
   /** Returns how many subscribers the message was handed to. */
@@ -108,8 +126,9 @@ export class MemoryBus implements Bus {
   private pickTargets(subject: string): Subscriber[] {
     const plain: Subscriber[] = [];
     const groups = new Map<string, Subscriber[]>();
-    for (const subscriber of this.subscribers) {
-      if (!subjectMatches(subscriber.pattern, subject)) continue;
+    const candidates = this.exact.get(subject) ?? [];
+    const matching = this.wildcard.length === 0 ? candidates : [...candidates, ...this.wildcard.filter((subscriber) => subjectMatches(subscriber.pattern, subject))];
+    for (const subscriber of matching) {
       if (subscriber.queue === undefined) plain.push(subscriber);
       else {
         // As in NATS, a queue group is the pair (subscription subject, queue name).

@@ -1,0 +1,402 @@
+/**
+ * One navigation session as an actor: a serial mailbox in front of the
+ * session's state machine. Every command runs against a draft; the draft
+ * becomes the session only once its write is durable, so a failed write
+ * leaves the session as it was, and a write fenced off by a takeover makes
+ * the actor retire (another process owns the session now).
+ */
+import type { RouteLine } from '../../solvers/navigation/route-line.js';
+import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
+import { ApiError } from '../../shared/errors.js';
+import { Mailbox } from '../runtime/mailbox.js';
+import { applyFix, applyReroute, isStaleFix, routeLineOf, travelHeading, type RawEvent } from './session-machine.js';
+import {
+  ENDED_STATUSES,
+  REMEMBERED_COMMANDS,
+  RETAINED_EVENTS,
+  SESSION_IDLE_TTL_MS,
+  type AcceptedFix,
+  type AppliedCommand,
+  type LatLng,
+  type NavigationEvent,
+  type SessionPlan,
+  type SessionRecord,
+  type SessionStatus,
+  type SessionTracking,
+} from './session-model.js';
+import type { FeedFrame, FixInput, ProgressSummary, SessionCommand } from './session-protocol.js';
+import type { SessionWrite } from '../../store/pg/navigation-sessions.js';
+
+/** Plans a route for the session (in a solver worker); throws ApiError when none exists. */
+export type SessionRoutePlanner = (from: LatLng & { heading?: number }, plan: SessionPlan) => Promise<NavigationRoute>;
+
+export interface SessionActorDeps {
+  planRoute: SessionRoutePlanner;
+  /** Makes a write durable; false when the fence failed (the session was taken over). */
+  persist(write: SessionWrite): Promise<boolean>;
+  /** Hands frames to the session's streams, after the write that produced them is durable. */
+  publish(sessionId: string, frames: FeedFrame[]): void;
+  /** New events are durable (webhook delivery picks them up). */
+  onEvents?(record: SessionRecord): void;
+  now(): number;
+}
+
+/** The session's own transitions; anything else is a bug, not a user error. */
+const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
+  active: ['arrived', 'cancelled', 'expired'],
+  arrived: [],
+  cancelled: [],
+  expired: [],
+};
+
+/** Off the route with no usable re-plan: try again after this long (ms). */
+const REPLAN_RETRY_MS = 10_000;
+const MAILBOX_CAPACITY = 64;
+
+/** The session was taken over by another process; the command must go to the new owner. */
+export class SessionFencedError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`navigation session ${sessionId} is owned by another process now`);
+    this.name = 'SessionFencedError';
+  }
+}
+
+interface Draft {
+  status: SessionStatus;
+  tracking: SessionTracking;
+  route: NavigationRoute;
+  line: RouteLine;
+  eventSeq: number;
+  events: NavigationEvent[];
+  frames: FeedFrame[];
+  routeChanged: boolean;
+  expiresAtMs: number;
+}
+
+export class NavigationSessionActor {
+  /** `live` serves commands; `retired` after a fenced write or eviction — the host drops it. */
+  private lifecycle: 'live' | 'retired' = 'live';
+  private readonly mailbox = new Mailbox(MAILBOX_CAPACITY);
+  private line: RouteLine;
+  private lastReplanAttemptMs = 0;
+  lastActivityMs: number;
+
+  constructor(
+    private record: SessionRecord,
+    private readonly deps: SessionActorDeps,
+  ) {
+    this.line = routeLineOf(record.route);
+    this.lastActivityMs = deps.now();
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get isLive(): boolean {
+    return this.lifecycle === 'live';
+  }
+
+  get pending(): number {
+    return this.mailbox.depth;
+  }
+
+  get isActive(): boolean {
+    return this.record.status === 'active';
+  }
+
+  /** Ends the session when it has been idle past its expiry (run by the host's sweep). */
+  expireIfDue(): Promise<void> {
+    return this.mailbox.post(async () => {
+      if (this.lifecycle === 'live' && this.record.status === 'active' && this.deps.now() >= this.record.expiresAtMs) await this.commit(this.expire());
+    });
+  }
+
+  retire(): void {
+    this.lifecycle = 'retired';
+  }
+
+  /** Queues a command; answers its reply value or throws ApiError / SessionFencedError. */
+  handle(command: SessionCommand): Promise<unknown> {
+    this.lastActivityMs = this.deps.now();
+    return this.mailbox.post(() => this.process(command));
+  }
+
+  private async process(command: SessionCommand): Promise<unknown> {
+    if (this.lifecycle !== 'live') throw new SessionFencedError(this.id);
+    const { record } = this;
+    if (command.caller.kind !== record.owner.kind || command.caller.id !== record.owner.id) {
+      throw new ApiError('FORBIDDEN', { message: 'This navigation session belongs to another caller' });
+    }
+    if (record.status === 'active' && this.deps.now() >= record.expiresAtMs) await this.commit(this.expire());
+    const remembered = record.tracking.recentCommands.find((applied) => applied.id === command.commandId);
+    switch (command.op) {
+      case 'get':
+        return this.snapshot();
+      case 'events':
+        return { sessionId: record.id, status: record.status, eventSeq: record.eventSeq, events: record.events.filter((event) => event.seq > command.since) };
+      case 'eta':
+        return this.eta();
+      case 'fixes':
+        if (remembered) return this.fixAnswer(remembered, null);
+        this.assertActive();
+        return this.acceptFixes(command.fixes, command.commandId);
+      case 'recalculate':
+        if (remembered) return this.recalculateAnswer();
+        this.assertActive();
+        return this.recalculate(command);
+      case 'cancel':
+        if (record.status === 'cancelled') return { ended: true, sessionId: record.id, status: 'cancelled' };
+        this.assertActive();
+        await this.commit(this.end('cancelled'));
+        return { ended: true, sessionId: record.id, status: 'cancelled' };
+    }
+  }
+
+  private assertActive(): void {
+    const { status } = this.record;
+    if (ENDED_STATUSES.has(status)) {
+      throw new ApiError('SESSION_ENDED', { message: `The navigation session has ended (${status})`, details: { status, sessionId: this.record.id } });
+    }
+  }
+
+  private draft(): Draft {
+    const { record } = this;
+    return {
+      status: record.status,
+      tracking: record.tracking,
+      route: record.route,
+      line: this.line,
+      eventSeq: record.eventSeq,
+      events: [],
+      frames: [],
+      routeChanged: false,
+      expiresAtMs: record.expiresAtMs,
+    };
+  }
+
+  private transition(draft: Draft, to: SessionStatus): void {
+    if (!TRANSITIONS[draft.status].includes(to)) throw new Error(`navigation session ${this.id}: no transition ${draft.status} → ${to}`);
+    draft.status = to;
+    draft.frames.push({ type: 'status', sessionId: this.id, status: to, eventSeq: draft.eventSeq });
+  }
+
+  private append(draft: Draft, raw: RawEvent[], at: string): void {
+    for (const event of raw) {
+      draft.eventSeq++;
+      const numbered: NavigationEvent = { seq: draft.eventSeq, type: event.type, at, data: event.data };
+      draft.events.push(numbered);
+      draft.frames.push({ type: 'event', sessionId: this.id, event: numbered });
+    }
+  }
+
+  private end(status: 'cancelled' | 'expired'): Draft {
+    const draft = this.draft();
+    this.transition(draft, status);
+    return draft;
+  }
+
+  private expire(): Draft {
+    return this.end('expired');
+  }
+
+  private remember(draft: Draft, applied: AppliedCommand): void {
+    draft.tracking = { ...draft.tracking, recentCommands: [...draft.tracking.recentCommands, applied].slice(-REMEMBERED_COMMANDS) };
+  }
+
+  private async acceptFixes(inputs: FixInput[], commandId: string) {
+    const nowMs = this.deps.now();
+    const at = new Date(nowMs).toISOString();
+    const draft = this.draft();
+    const fromSeq = draft.eventSeq;
+    let accepted = 0;
+    let rerouted = false;
+    for (const input of inputs) {
+      if (draft.status !== 'active') break;
+      const fix: AcceptedFix = { ...input, receivedAt: at };
+      if (isStaleFix(draft.tracking, fix)) continue;
+      const previous = draft.tracking.lastFix;
+      const step = applyFix(draft.tracking, draft.line, draft.route, this.record.plan, fix);
+      draft.tracking = step.tracking;
+      accepted++;
+      this.append(draft, step.events, at);
+      const offRoute = draft.tracking.progress?.offRoute === true;
+      if (step.arrived) this.transition(draft, 'arrived');
+      else if (step.leftRoute || (offRoute && nowMs - this.lastReplanAttemptMs >= REPLAN_RETRY_MS)) {
+        rerouted = (await this.replan(draft, { lat: fix.lat, lng: fix.lng, ...optionalHeading(travelHeading(fix, previous)) }, at)) || rerouted;
+      }
+      draft.frames.push({ type: 'progress', fixSeq: draft.tracking.fixCount, ...this.summaryOf(draft) });
+    }
+    draft.expiresAtMs = nowMs + SESSION_IDLE_TTL_MS;
+    const applied: AppliedCommand = { id: commandId, fromSeq, toSeq: draft.eventSeq, accepted, rerouted };
+    this.remember(draft, applied);
+    await this.commit(draft);
+    return this.fixAnswer(applied, draft.events);
+  }
+
+  /** Re-plans from the traveller's position; false (and the session stays off route) when no route is found. */
+  private async replan(draft: Draft, from: LatLng & { heading?: number }, at: string, overrides: Partial<SessionPlan> = {}): Promise<boolean> {
+    this.lastReplanAttemptMs = this.deps.now();
+    let route: NavigationRoute;
+    try {
+      route = await this.deps.planRoute(from, { ...this.record.plan, ...overrides });
+    } catch (error) {
+      // no route from where the traveller is (off the network, blocked): keep tracking, retry later
+      if (error instanceof ApiError && error.statusCode < 500) return false;
+      throw error;
+    }
+    const { tracking, event } = applyReroute(draft.tracking, route);
+    draft.tracking = tracking;
+    draft.route = route;
+    draft.line = routeLineOf(route);
+    draft.routeChanged = true;
+    draft.frames.push({ type: 'route', sessionId: this.id, reroutes: tracking.reroutes, route });
+    this.append(draft, [event], at);
+    return true;
+  }
+
+  private async recalculate(command: Extract<SessionCommand, { op: 'recalculate' }>) {
+    const nowMs = this.deps.now();
+    const at = new Date(nowMs).toISOString();
+    const draft = this.draft();
+    const overrides: Partial<SessionPlan> = {
+      ...(command.costing ? { costing: command.costing } : {}),
+      ...(command.preference ? { preference: command.preference } : {}),
+      ...(command.avoid ? { avoid: command.avoid } : {}),
+    };
+    const fromSeq = draft.eventSeq;
+    // an explicit recalculation reports a missing route to the caller instead of staying off route
+    const route = await this.deps.planRoute(command.from, { ...this.record.plan, ...overrides });
+    const { tracking, event } = applyReroute(draft.tracking, route);
+    Object.assign(draft, { tracking, route, line: routeLineOf(route), routeChanged: true });
+    draft.frames.push({ type: 'route', sessionId: this.id, reroutes: tracking.reroutes, route });
+    this.append(draft, [event], at);
+    draft.expiresAtMs = nowMs + SESSION_IDLE_TTL_MS;
+    this.remember(draft, { id: command.commandId, fromSeq, toSeq: draft.eventSeq, accepted: 0, rerouted: true });
+    await this.commit(draft, overrides);
+    return this.recalculateAnswer();
+  }
+
+  /** Makes the draft durable, then the session; frames go out only after that. */
+  private async commit(draft: Draft, planOverrides: Partial<SessionPlan> = {}): Promise<void> {
+    const write: SessionWrite = {
+      id: this.id,
+      expectedRevision: this.record.revision,
+      status: draft.status,
+      tracking: draft.tracking,
+      eventSeq: draft.eventSeq,
+      expiresAtMs: draft.expiresAtMs,
+      events: draft.events,
+      ...(draft.routeChanged ? { route: draft.route } : {}),
+    };
+    const written = await this.deps.persist(write);
+    if (!written) {
+      this.retire();
+      throw new SessionFencedError(this.id);
+    }
+    const events = draft.events.length > 0 ? [...this.record.events, ...draft.events].slice(-RETAINED_EVENTS) : this.record.events;
+    this.record = {
+      ...this.record,
+      plan: { ...this.record.plan, ...planOverrides },
+      status: draft.status,
+      tracking: draft.tracking,
+      route: draft.route,
+      eventSeq: draft.eventSeq,
+      events,
+      revision: this.record.revision + 1,
+      updatedAt: new Date(this.deps.now()).toISOString(),
+      expiresAtMs: draft.expiresAtMs,
+    };
+    this.line = draft.line;
+    if (draft.frames.length > 0) this.deps.publish(this.id, draft.frames);
+    if (draft.events.length > 0) this.deps.onEvents?.(this.record);
+  }
+
+  private summaryOf(state: { status: SessionStatus; tracking: SessionTracking; route: NavigationRoute; eventSeq: number }): ProgressSummary {
+    const progress = state.tracking.progress;
+    const arrived = state.status === 'arrived';
+    const distance = arrived ? 0 : (progress?.distanceRemainingMeters ?? state.route.distanceMeters);
+    const duration = arrived ? 0 : (progress?.durationRemainingSeconds ?? state.route.etaSeconds);
+    return {
+      sessionId: this.id,
+      status: state.status,
+      maneuverIndex: progress?.maneuverIndex ?? 0,
+      eventSeq: state.eventSeq,
+      etaSeconds: duration,
+      distanceRemainingMeters: distance,
+      durationRemainingSeconds: duration,
+      progress,
+    };
+  }
+
+  private fixAnswer(applied: AppliedCommand, newEvents: NavigationEvent[] | null) {
+    const events = newEvents ?? this.record.events.filter((event) => event.seq > applied.fromSeq && event.seq <= applied.toSeq);
+    return {
+      ...this.summaryOf(this.record),
+      reroute: applied.rerouted ? this.routeView() : null,
+      accepted: applied.accepted,
+      newEvents: events,
+    };
+  }
+
+  private routeView() {
+    const { route } = this.record;
+    return { shape: route.shape, maneuvers: route.maneuvers, distanceMeters: route.distanceMeters, etaSeconds: route.etaSeconds };
+  }
+
+  private recalculateAnswer() {
+    return { provider: 'svc-navigation', sessionId: this.id, costing: this.record.plan.costing, preference: this.record.plan.preference, route: this.routeView() };
+  }
+
+  private eta() {
+    const summary = this.summaryOf(this.record);
+    const ended = ENDED_STATUSES.has(this.record.status);
+    // no live traffic feed yet: the base (free-flow) estimate, said as such
+    return {
+      sessionId: this.id,
+      available: false,
+      etaSeconds: summary.durationRemainingSeconds,
+      arrivalTime: ended ? null : new Date(this.deps.now() + summary.durationRemainingSeconds * 1000).toISOString(),
+      delaySeconds: null,
+      trafficLevel: null,
+      source: 'base',
+    };
+  }
+
+  snapshot() {
+    const { record } = this;
+    const summary = this.summaryOf(record);
+    return {
+      sessionId: record.id,
+      status: record.status,
+      costing: record.plan.costing,
+      language: record.plan.language,
+      preference: record.plan.preference,
+      avoid: record.plan.avoid,
+      origin: record.plan.origin,
+      destination: { lat: record.plan.destination.lat, lng: record.plan.destination.lng, name: record.plan.destination.name ?? null, ...(record.plan.destination.placeSlug ? { placeSlug: record.plan.destination.placeSlug } : {}) },
+      arrivalPoint: record.plan.arrivalPoint,
+      routeShape: record.route.shape,
+      maneuvers: record.route.maneuvers,
+      distanceMeters: record.route.distanceMeters,
+      baseSeconds: record.route.etaSeconds,
+      etaSeconds: summary.etaSeconds,
+      distanceRemainingMeters: summary.distanceRemainingMeters,
+      durationRemainingSeconds: summary.durationRemainingSeconds,
+      maneuverIndex: summary.maneuverIndex,
+      eventSeq: record.eventSeq,
+      reroutes: record.tracking.reroutes,
+      progress: record.tracking.progress,
+      lastFix: record.tracking.lastFix,
+      webhookUrl: record.webhookUrl,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      expiresAt: new Date(record.expiresAtMs).toISOString(),
+      route: this.routeView(),
+    };
+  }
+}
+
+function optionalHeading(heading: number | undefined): { heading?: number } {
+  return heading === undefined ? {} : { heading };
+}

@@ -1,0 +1,60 @@
+/**
+ * What travels between processes for a session: the commands sent to its
+ * owner (`nav.session.<id>`), the owner's replies, and the frames it
+ * publishes for streams (`nav.feed.<id>`). JSON on the wire.
+ */
+import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
+import type { Avoidance, Costing, LatLng, NavigationEvent, Preference, SessionOwner, SessionProgress, SessionStatus } from './session-model.js';
+
+export interface FixInput extends LatLng {
+  speed?: number;
+  heading?: number;
+  accuracy?: number;
+  capturedAt?: string;
+}
+
+export type SessionCommandBody =
+  | { op: 'get' }
+  | { op: 'fixes'; fixes: FixInput[] }
+  | { op: 'events'; since: number }
+  | { op: 'eta' }
+  | { op: 'recalculate'; from: LatLng & { heading?: number }; costing?: Costing; preference?: Preference; avoid?: Avoidance[] }
+  | { op: 'cancel' };
+
+export type SessionCommand = SessionCommandBody & {
+  caller: SessionOwner;
+  /** Same id on a retried delivery, so the owner applies a command once. */
+  commandId: string;
+};
+
+export interface ErrorReply {
+  code: string;
+  message: string | string[];
+  details?: Record<string, unknown>;
+}
+
+export type SessionReply = { ok: true; value: unknown } | { ok: false; error: ErrorReply } | { ok: false; stale: true };
+
+/** The summary every fix answer and progress frame carries. */
+export interface ProgressSummary {
+  sessionId: string;
+  status: SessionStatus;
+  maneuverIndex: number;
+  eventSeq: number;
+  etaSeconds: number;
+  distanceRemainingMeters: number;
+  durationRemainingSeconds: number;
+  progress: SessionProgress | null;
+}
+
+/** Server-to-client frames of the session stream (also the feed between processes). */
+export type FeedFrame =
+  | ({ type: 'progress'; fixSeq: number } & ProgressSummary)
+  | { type: 'event'; sessionId: string; event: NavigationEvent }
+  | { type: 'route'; sessionId: string; reroutes: number; route: NavigationRoute }
+  | { type: 'status'; sessionId: string; status: SessionStatus; eventSeq: number };
+
+export interface FeedBatch {
+  sessionId: string;
+  frames: FeedFrame[];
+}

@@ -1,0 +1,87 @@
+/**
+ * Navigation sessions (spec part 3 §4.2, scope `routing`): create, read,
+ * feed fixes, read events and ETA, cancel. The live stream of a session is
+ * the WebSocket in edge/ws/navigation-stream.ts.
+ */
+import { z } from 'zod';
+import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
+import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../schemas/navigation-session.js';
+
+const route = { tags: ['navigation'], scopes: ['routing'], access: 'key-or-bearer' as const };
+const sessionErrors = ['NOT_FOUND', 'FORBIDDEN', 'SESSION_ENDED', 'SERVICE_UNAVAILABLE'] as const;
+
+export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefinition[] {
+  return [
+    defineRoute({
+      ...route,
+      method: 'POST',
+      path: '/navigation/sessions',
+      summary: 'Start a navigation session: plan the route and track it from the fixes you send',
+      description:
+        'Answers the session (route, maneuvers, eventSeq 0, expiresAt about 6 h ahead). With `webhookUrl` (https), every event is POSTed there signed; the answer then carries `webhookSecret`, shown only here. Stream the session at `wss://…/api/v1/navigation/sessions/{id}/stream` (see docs/navigation.md).',
+      body: sessionCreateSchema,
+      errors: ['NO_ROUTE', 'NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      handler: ({ body, principal, signal: _signal }) => sessions.create(principal, body),
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/navigation/sessions/{id}',
+      summary: 'The session now: status, route, progress, eventSeq',
+      params: sessionIdParams,
+      errors: [...sessionErrors],
+      handler: ({ params, principal }) => sessions.get(principal, params.id),
+    }),
+    defineRoute({
+      ...route,
+      method: 'PATCH',
+      path: '/navigation/sessions/{id}',
+      summary: 'Send one position fix; answers progress, and the new route when it re-planned',
+      params: sessionIdParams,
+      body: fixSchema,
+      errors: [...sessionErrors, 'RATE_LIMITED'],
+      // spec part 3 §4.2: every navigation POST and PATCH answers 201
+      handler: async ({ params, principal, body }) => HttpReply.json(await sessions.fix(principal, params.id, body), 201),
+    }),
+    defineRoute({
+      ...route,
+      method: 'POST',
+      path: '/navigation/sessions/{id}/positions',
+      summary: 'Send up to 50 fixes at once (oldest first); the latest drives progress',
+      description: 'Fixes with `capturedAt` not newer than the last accepted fix are skipped (resent or late fixes), so `accepted` may be less than the fixes sent.',
+      params: sessionIdParams,
+      body: z.object({ positions: fixBatchSchema }),
+      errors: [...sessionErrors, 'RATE_LIMITED'],
+      handler: ({ params, principal, body }) => sessions.positions(principal, params.id, body.positions),
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/navigation/sessions/{id}/events',
+      summary: 'Events after `since` (the last ~50 are kept)',
+      params: sessionIdParams,
+      query: z.object({ since: z.coerce.number().int().min(0).max(2_147_483_647).default(0) }),
+      errors: [...sessionErrors],
+      handler: ({ params, principal, query }) => sessions.events(principal, params.id, query.since),
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/navigation/sessions/{id}/eta',
+      summary: 'Time to arrival; `source: "base"` (free-flow) until live traffic is available',
+      params: sessionIdParams,
+      errors: [...sessionErrors],
+      handler: ({ params, principal }) => sessions.eta(principal, params.id),
+    }),
+    defineRoute({
+      ...route,
+      method: 'DELETE',
+      path: '/navigation/sessions/{id}',
+      summary: 'Cancel the session',
+      params: sessionIdParams,
+      errors: [...sessionErrors],
+      handler: ({ params, principal }) => sessions.cancel(principal, params.id),
+    }),
+  ];
+}

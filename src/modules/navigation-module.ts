@@ -1,0 +1,57 @@
+/**
+ * Wiring of navigation: the session host (actors addressed over the bus,
+ * state in SQL), the session service, and the route tables of the sessions
+ * and the stateless helpers.
+ */
+import type { Backends } from '../backends.js';
+import { createSubjects } from '../actors/runtime/subjects.js';
+import { NavigationSessionHost } from '../actors/navigation-session/session-host.js';
+import type { SessionRoutePlanner } from '../actors/navigation-session/navigation-session-actor.js';
+import type { RouteDefinition } from '../edge/route.js';
+import { navigationRoutes } from '../edge/routes/navigation.js';
+import { navigationSessionRoutes } from '../edge/routes/navigation-sessions.js';
+import { NavigationSessions } from '../services/navigation/navigation-sessions.js';
+import type { RoutingService } from '../services/routing/routing-service.js';
+import { navigationRoute } from '../solvers/routing/guidance/navigation-view.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import { NavigationSessionRepository } from '../store/pg/navigation-sessions.js';
+
+export interface NavigationModule {
+  sessions: NavigationSessions;
+  host: NavigationSessionHost;
+  routes: RouteDefinition[];
+  stop(): Promise<void>;
+}
+
+/** Extra time a session command may take beyond a route search (the store write, the bus). */
+const COMMAND_MARGIN_MS = 5_000;
+
+export function createNavigationModule(config: Config, backends: Backends, routing: RoutingService, logger: Logger): NavigationModule {
+  const planRoute: SessionRoutePlanner = async (from, plan) => {
+    const outcome = await routing.trip(
+      { costing: plan.costing, preference: plan.preference, avoid: plan.avoid },
+      [
+        { lat: from.lat, lon: from.lng, ...(from.heading !== undefined ? { heading: from.heading } : {}) },
+        { lat: plan.arrivalPoint.lat, lon: plan.arrivalPoint.lng },
+      ],
+      { language: plan.language, costing: plan.costing },
+    );
+    return navigationRoute(outcome.trip);
+  };
+  const host = new NavigationSessionHost({
+    bus: backends.bus,
+    subjects: createSubjects(config.BUS_NAMESPACE),
+    repository: new NavigationSessionRepository(backends.sql),
+    planRoute,
+    logger: logger.child({ component: 'navigation' }),
+    requestTimeoutMs: config.ROUTING_TIMEOUT_MS + COMMAND_MARGIN_MS,
+  });
+  const sessions = new NavigationSessions({ host, planRoute });
+  return {
+    sessions,
+    host,
+    routes: [...navigationRoutes(), ...navigationSessionRoutes(sessions)],
+    stop: () => host.close(),
+  };
+}

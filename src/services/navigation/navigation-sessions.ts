@@ -1,0 +1,154 @@
+/**
+ * Navigation sessions as the API sees them (spec part 3 §4.2): plans the
+ * first route, creates the session's actor, and turns every other call into
+ * a command to the session wherever it lives. Callers are identified by
+ * their key or user; the actor refuses anyone else.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../edge/route.js';
+import { ApiError } from '../../shared/errors.js';
+import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
+import { newTracking } from '../../actors/navigation-session/session-machine.js';
+import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
+import {
+  DEFAULT_SESSION_ARRIVAL_METERS,
+  DEFAULT_SESSION_CORRIDOR_METERS,
+  SESSION_IDLE_TTL_MS,
+  type Avoidance,
+  type Costing,
+  type LatLng,
+  type Preference,
+  type SessionOwner,
+  type SessionPlan,
+  type SessionRecord,
+} from '../../actors/navigation-session/session-model.js';
+import type { FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
+
+export interface CreateSessionInput {
+  origin: LatLng;
+  destination: LatLng & { name?: string; placeSlug?: string };
+  costing: Costing;
+  language: string;
+  preference: Preference;
+  avoid: Avoidance[];
+  webhookUrl?: string;
+}
+
+/** Where a place slug says to arrive (its entrance), for arrival judged at the door, not the pin. */
+export type ArrivalPointResolver = (destination: LatLng & { placeSlug?: string }) => Promise<SessionPlan['arrivalPoint']>;
+
+/** The webhook side of sessions: URL check at creation, and the signing secret handed to the creator. */
+export interface SessionWebhooks {
+  /** Throws ApiError VALIDATION_ERROR for a URL that may not be used. */
+  assertUsableUrl(url: string): void;
+  secretFor(sessionId: string): string;
+}
+
+export interface NavigationSessionsDeps {
+  host: NavigationSessionHost;
+  planRoute: SessionRoutePlanner;
+  resolveArrival?: ArrivalPointResolver;
+  webhooks?: SessionWebhooks;
+  now?: () => number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function ownerOf(principal: Principal | undefined): SessionOwner {
+  if (principal?.kind === 'key') return { kind: 'key', id: principal.keyId };
+  if (principal?.kind === 'user') return { kind: 'user', id: principal.userId };
+  throw new ApiError('UNAUTHENTICATED', { message: 'Navigation needs an API key or a bearer token' });
+}
+
+export class NavigationSessions {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: NavigationSessionsDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async create(principal: Principal | undefined, input: CreateSessionInput) {
+    const owner = ownerOf(principal);
+    if (input.webhookUrl !== undefined) {
+      if (!this.deps.webhooks) throw new ApiError('VALIDATION_ERROR', { message: ['webhookUrl: webhooks are not enabled on this server'] });
+      this.deps.webhooks.assertUsableUrl(input.webhookUrl);
+    }
+    const arrivalPoint = this.deps.resolveArrival
+      ? await this.deps.resolveArrival(input.destination)
+      : { lat: input.destination.lat, lng: input.destination.lng, source: 'destination' as const };
+    const plan: SessionPlan = {
+      origin: input.origin,
+      destination: input.destination,
+      arrivalPoint,
+      costing: input.costing,
+      language: input.language,
+      preference: input.preference,
+      avoid: input.avoid,
+      corridorMeters: DEFAULT_SESSION_CORRIDOR_METERS,
+      arrivalRadiusMeters: DEFAULT_SESSION_ARRIVAL_METERS,
+    };
+    const route = await this.deps.planRoute(input.origin, plan);
+    const nowMs = this.now();
+    const at = new Date(nowMs).toISOString();
+    const record: SessionRecord = {
+      id: randomUUID(),
+      owner,
+      status: 'active',
+      plan,
+      route,
+      tracking: newTracking(),
+      eventSeq: 0,
+      events: [],
+      webhookUrl: input.webhookUrl ?? null,
+      revision: 1,
+      createdAt: at,
+      updatedAt: at,
+      expiresAtMs: nowMs + SESSION_IDLE_TTL_MS,
+    };
+    const snapshot = await this.deps.host.create(record);
+    // the signing secret is derived, never stored: shown to the creator once, here
+    return input.webhookUrl !== undefined && this.deps.webhooks ? { ...snapshot, webhookSecret: this.deps.webhooks.secretFor(record.id) } : snapshot;
+  }
+
+  get(principal: Principal | undefined, id: string) {
+    return this.send(principal, id, { op: 'get' });
+  }
+
+  /** PATCH: one fix; answers the progress without the batch fields. */
+  async fix(principal: Principal | undefined, id: string, fix: FixInput) {
+    const { accepted: _accepted, newEvents: _newEvents, ...answer } = (await this.send(principal, id, { op: 'fixes', fixes: [fix] })) as Record<string, unknown>;
+    return answer;
+  }
+
+  positions(principal: Principal | undefined, id: string, fixes: FixInput[], commandId?: string) {
+    return this.send(principal, id, { op: 'fixes', fixes }, commandId);
+  }
+
+  events(principal: Principal | undefined, id: string, since: number) {
+    return this.send(principal, id, { op: 'events', since });
+  }
+
+  eta(principal: Principal | undefined, id: string) {
+    return this.send(principal, id, { op: 'eta' });
+  }
+
+  cancel(principal: Principal | undefined, id: string) {
+    return this.send(principal, id, { op: 'cancel' });
+  }
+
+  recalculate(principal: Principal | undefined, id: string, input: { current: LatLng; heading?: number; costing?: Costing; preference?: Preference; avoid?: Avoidance[] }) {
+    return this.send(principal, id, {
+      op: 'recalculate',
+      from: { ...input.current, ...(input.heading !== undefined ? { heading: input.heading } : {}) },
+      ...(input.costing ? { costing: input.costing } : {}),
+      ...(input.preference ? { preference: input.preference } : {}),
+      ...(input.avoid ? { avoid: input.avoid } : {}),
+    });
+  }
+
+  private send(principal: Principal | undefined, id: string, body: SessionCommandBody, commandId?: string): Promise<unknown> {
+    const owner = ownerOf(principal);
+    if (!UUID.test(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
+    return this.deps.host.send(id.toLowerCase(), owner, body, commandId);
+  }
+}
