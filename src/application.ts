@@ -60,13 +60,13 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     );
 
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
-  const navigation = createNavigationModule(config, backends, routing.routing, logger);
+  const navigation = createNavigationModule(config, backends, routing.routing, accounts.guards, logger);
 
   const routes: RouteDefinition[] = [];
   let listeningPort = config.PORT;
   let openApi: unknown;
   const document = () =>
-    (openApi ??= buildOpenApiDocument(routes, {
+    (openApi ??= buildOpenApiDocument([...routes, ...navigation.webSockets.map((endpoint) => endpoint.route)], {
       title: 'Location Platform API',
       version: packageJson.version,
       description:
@@ -91,6 +91,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     metrics,
     guards: accounts.guards,
     routes,
+    webSockets: navigation.webSockets,
   });
   dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
   const port = await server.listen();

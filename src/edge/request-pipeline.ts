@@ -202,3 +202,34 @@ function toOutgoing(result: unknown, method: HttpMethod): OutgoingResponse {
   };
 }
 
+
+/** A request that is not an HTTP call of a route table entry (a WebSocket handshake or message). */
+export interface GuardedCall {
+  requestId: string;
+  headers: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string | string[]>>;
+  remoteAddress: string;
+  log: Logger;
+}
+
+/**
+ * Runs the guards for a call made outside the HTTP pipeline — a WebSocket handshake or each
+ * message on it — as if it were a request of `route`: the same credentials, scopes, key
+ * restrictions and quotas. Answers who the caller is; throws the guards' ApiError.
+ */
+export async function authorizeCall(route: RouteDefinition, call: GuardedCall, guards: readonly RequestGuard[]): Promise<Principal | undefined> {
+  const context: GuardContext = {
+    requestId: call.requestId,
+    headers: call.headers,
+    rawQuery: call.query,
+    remoteAddress: call.remoteAddress,
+    log: call.log,
+    actAsKeyId: undefined,
+    clientAddress: call.remoteAddress,
+    principal: undefined,
+    // quota headers have nowhere to go on a socket
+    setHeader: () => {},
+  };
+  for (const guard of guards) await guard(route, context);
+  return context.principal;
+}

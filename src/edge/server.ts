@@ -5,6 +5,7 @@ import { InFlightTracker, uwsHandler, type RequestProcessor } from './http.js';
 import type { HttpMetrics } from './metrics.js';
 import { createRouteProcessor, type RequestGuard } from './request-pipeline.js';
 import { effectiveBodyKind, mountedPath, type RouteDefinition } from './route.js';
+import type { WebSocketEndpoint } from './ws/websocket-endpoint.js';
 
 export interface EdgeServerOptions {
   host: string;
@@ -15,6 +16,7 @@ export interface EdgeServerOptions {
   metrics: HttpMetrics;
   guards?: readonly RequestGuard[];
   routes: readonly RouteDefinition[];
+  webSockets?: readonly WebSocketEndpoint[];
 }
 
 type UwsMethod = 'get' | 'post' | 'put' | 'patch' | 'del';
@@ -46,6 +48,11 @@ export class EdgeServer {
     this.app = uWS.App();
     const deps = { logger: options.logger, metrics: options.metrics, guards: options.guards ?? [] };
     const seen = new Set<string>();
+    for (const endpoint of options.webSockets ?? []) {
+      const { pattern } = toUwsPattern(mountedPath(endpoint.route));
+      seen.add(`GET ${pattern.replace(/:[^/]+/g, ':')}`);
+      this.app.ws(pattern, endpoint.behavior);
+    }
     for (const route of options.routes) {
       const fullPath = mountedPath(route);
       const { pattern, paramNames } = toUwsPattern(fullPath);

@@ -9,7 +9,10 @@ import { NavigationSessionHost } from '../actors/navigation-session/session-host
 import type { SessionRoutePlanner } from '../actors/navigation-session/navigation-session-actor.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { navigationRoutes } from '../edge/routes/navigation.js';
-import { navigationSessionRoutes } from '../edge/routes/navigation-sessions.js';
+import { navigationSessionRoutes, navigationStreamRoute } from '../edge/routes/navigation-sessions.js';
+import type { RequestGuard } from '../edge/request-pipeline.js';
+import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
+import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
 import { NavigationSessions } from '../services/navigation/navigation-sessions.js';
 import type { RoutingService } from '../services/routing/routing-service.js';
 import { navigationRoute } from '../solvers/routing/guidance/navigation-view.js';
@@ -21,13 +24,14 @@ export interface NavigationModule {
   sessions: NavigationSessions;
   host: NavigationSessionHost;
   routes: RouteDefinition[];
+  webSockets: WebSocketEndpoint[];
   stop(): Promise<void>;
 }
 
 /** Extra time a session command may take beyond a route search (the store write, the bus). */
 const COMMAND_MARGIN_MS = 5_000;
 
-export function createNavigationModule(config: Config, backends: Backends, routing: RoutingService, logger: Logger): NavigationModule {
+export function createNavigationModule(config: Config, backends: Backends, routing: RoutingService, guards: readonly RequestGuard[], logger: Logger): NavigationModule {
   const planRoute: SessionRoutePlanner = async (from, plan) => {
     const outcome = await routing.trip(
       { costing: plan.costing, preference: plan.preference, avoid: plan.avoid },
@@ -48,10 +52,14 @@ export function createNavigationModule(config: Config, backends: Backends, routi
     requestTimeoutMs: config.ROUTING_TIMEOUT_MS + COMMAND_MARGIN_MS,
   });
   const sessions = new NavigationSessions({ host, planRoute });
+  const sessionRoutes = navigationSessionRoutes(sessions);
+  const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
+  const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: navigationStreamRoute(), fixRoute });
   return {
     sessions,
     host,
-    routes: [...navigationRoutes(), ...navigationSessionRoutes(sessions)],
+    routes: [...navigationRoutes(), ...sessionRoutes],
+    webSockets: [stream],
     stop: () => host.close(),
   };
 }

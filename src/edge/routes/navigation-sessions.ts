@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../schemas/navigation-session.js';
+import { STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protocol.js';
+import { ApiError } from '../../shared/errors.js';
 
 const route = { tags: ['navigation'], scopes: ['routing'], access: 'key-or-bearer' as const };
 const sessionErrors = ['NOT_FOUND', 'FORBIDDEN', 'SESSION_ENDED', 'SERVICE_UNAVAILABLE'] as const;
@@ -84,4 +86,24 @@ export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefi
       handler: ({ params, principal }) => sessions.cancel(principal, params.id),
     }),
   ];
+}
+
+/**
+ * The stream's entry: its access rules and its documentation. The edge serves it as a
+ * WebSocket (edge/ws/navigation-stream.ts); a plain GET never reaches this handler.
+ */
+export function navigationStreamRoute(): RouteDefinition {
+  return defineRoute({
+    ...route,
+    method: 'GET',
+    path: '/navigation/sessions/{id}/stream',
+    summary: 'WebSocket: stream fixes in, progress, events and re-routes out',
+    description: STREAM_PROTOCOL_SUMMARY,
+    params: sessionIdParams,
+    query: z.object({ since: z.coerce.number().int().min(0).optional() }),
+    errors: ['NOT_FOUND', 'FORBIDDEN'],
+    handler: () => {
+      throw new ApiError('VALIDATION_ERROR', { message: ['This endpoint is a WebSocket: connect with an Upgrade: websocket request'] });
+    },
+  });
 }

@@ -1,0 +1,184 @@
+/**
+ * What one stream socket is sent, and when. Events (and route and status
+ * frames) reach the client exactly once, in order: frames already delivered
+ * are skipped, and a hole in the event sequence (frames lost between
+ * processes, or a resume) is filled from the session's event log before
+ * anything newer goes out. Progress frames are the exception that may
+ * coalesce: while the socket is backed up only the newest is kept.
+ */
+import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
+import type { FeedFrame } from '../../actors/navigation-session/session-protocol.js';
+
+/** The socket as delivery needs it (uWS in production, a fake in the tests). */
+export interface FrameSocket {
+  /** 1 sent, 0 sent but buffered (backpressure), 2 dropped. */
+  send(text: string): number;
+  bufferedAmount(): number;
+  /** Closes the socket with a code and a short reason. */
+  end(code: number, reason: string): void;
+}
+
+export interface DeliveryOptions {
+  /** Buffered bytes above which progress frames coalesce and other frames wait in the queue. */
+  highWaterBytes: number;
+  /** Frames waiting beyond this: the reader is too slow; close so it resumes with since. */
+  maxQueuedFrames: number;
+  /** Events after `since` from the session's log (the catch-up source). */
+  eventsAfter(since: number): Promise<NavigationEvent[]>;
+}
+
+export const TOO_SLOW_CLOSE_CODE = 4408;
+
+export class StreamDelivery {
+  private lastEventSeq: number;
+  private lastFixSeq = 0;
+  /** Frames that came while the log was being read; delivered after it. */
+  private held: FeedFrame[] | undefined = [];
+  private readonly queue: string[] = [];
+  private latestProgress: string | undefined;
+  private closed = false;
+  /** Progress frames replaced by a newer one before they could be sent. */
+  coalesced = 0;
+
+  constructor(
+    private readonly socket: FrameSocket,
+    since: number,
+    private readonly options: DeliveryOptions,
+  ) {
+    this.lastEventSeq = since;
+  }
+
+  get deliveredEventSeq(): number {
+    return this.lastEventSeq;
+  }
+
+  /** Starts delivery: sends `first` (the ready frame), the events after `since`, then anything held meanwhile. */
+  async start(first: Record<string, unknown>): Promise<void> {
+    this.sendNow(JSON.stringify(first));
+    await this.catchUp();
+  }
+
+  /** Frames from the session (local actor or the bus feed). */
+  offer(frames: readonly FeedFrame[]): void {
+    if (this.closed) return;
+    if (this.held) {
+      this.held.push(...frames);
+      return;
+    }
+    for (let index = 0; index < frames.length; index++) {
+      const frame = frames[index]!;
+      if (frame.type === 'event' && frame.event.seq > this.lastEventSeq + 1) {
+        // a hole: read the log from the last delivered event, hold this frame and the rest meanwhile
+        this.held = frames.slice(index);
+        void this.catchUp();
+        return;
+      }
+      this.deliver(frame);
+    }
+  }
+
+  /** Sends what waited for the socket to drain. */
+  drain(): void {
+    while (!this.closed && this.queue.length > 0 && this.socket.bufferedAmount() < this.options.highWaterBytes) {
+      const text = this.queue.shift()!;
+      if (this.socket.send(text) === 2) {
+        this.queue.unshift(text);
+        return;
+      }
+    }
+    if (!this.closed && this.queue.length === 0 && this.latestProgress !== undefined && this.socket.bufferedAmount() < this.options.highWaterBytes) {
+      const text = this.latestProgress;
+      this.latestProgress = undefined;
+      this.socket.send(text);
+    }
+  }
+
+  /** Sends a frame that is not part of the session feed (acks, errors, pongs). */
+  sendControl(frame: Record<string, unknown>): void {
+    if (!this.closed) this.sendNow(JSON.stringify(frame));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    this.held = undefined;
+  }
+
+  private async catchUp(): Promise<void> {
+    while (!this.closed) {
+      let events: NavigationEvent[];
+      try {
+        events = await this.options.eventsAfter(this.lastEventSeq);
+      } catch {
+        // the session is unreachable right now; the next frame or fix retries
+        events = [];
+      }
+      if (this.closed) return;
+      const first = events[0];
+      if (first && first.seq > this.lastEventSeq + 1) {
+        // older than the retained log: say what is missing instead of pretending
+        this.sendNow(JSON.stringify({ type: 'gap', fromSeq: this.lastEventSeq + 1, toSeq: first.seq - 1 }));
+        this.lastEventSeq = first.seq - 1;
+      }
+      for (const event of events) this.deliver({ type: 'event', sessionId: '', event });
+      const held = this.held ?? [];
+      this.held = undefined;
+      // anything held that is still ahead of the log needs another read
+      const blocked = held.findIndex((frame) => frame.type === 'event' && frame.event.seq > this.lastEventSeq + 1);
+      if (blocked < 0) {
+        for (const frame of held) this.deliver(frame);
+        return;
+      }
+      for (const frame of held.slice(0, blocked)) this.deliver(frame);
+      this.held = held.slice(blocked);
+      if (events.length === 0) {
+        // the log has nothing newer yet: deliver what we hold rather than wait forever
+        const rest = this.held;
+        this.held = undefined;
+        for (const frame of rest) this.deliver(frame);
+        return;
+      }
+    }
+  }
+
+  private deliver(frame: FeedFrame): void {
+    switch (frame.type) {
+      case 'event':
+        if (frame.event.seq <= this.lastEventSeq) return;
+        this.lastEventSeq = frame.event.seq;
+        this.sendNow(JSON.stringify({ type: 'event', event: frame.event }));
+        return;
+      case 'progress': {
+        if (frame.fixSeq <= this.lastFixSeq) return;
+        this.lastFixSeq = frame.fixSeq;
+        const text = JSON.stringify(frame);
+        if (this.queue.length > 0 || this.socket.bufferedAmount() >= this.options.highWaterBytes) {
+          if (this.latestProgress !== undefined) this.coalesced++;
+          this.latestProgress = text;
+          return;
+        }
+        this.latestProgress = undefined;
+        this.socket.send(text);
+        return;
+      }
+      case 'route':
+      case 'status':
+        // a status frame repeats the ending to every stream; its eventSeq keeps order with events
+        this.sendNow(JSON.stringify(frame));
+        return;
+    }
+  }
+
+  /** Sends in order, never dropping: behind a backed-up socket the frame waits in the queue. */
+  private sendNow(text: string): void {
+    if (this.closed) return;
+    if (this.queue.length === 0 && this.socket.bufferedAmount() < this.options.highWaterBytes) {
+      if (this.socket.send(text) !== 2) return;
+    }
+    this.queue.push(text);
+    if (this.queue.length > this.options.maxQueuedFrames) {
+      this.closed = true;
+      this.socket.end(TOO_SLOW_CLOSE_CODE, 'reader too slow; reconnect with since=<last eventSeq>');
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The navigation stream's messages (WebSocket, JSON text frames). Client
+ * messages are validated here; server frames are described here for the
+ * docs and the OpenAPI description (their types live in the session
+ * protocol).
+ */
+import { z } from 'zod';
+import { fixBatchSchema, fixSchema } from '../schemas/navigation-session.js';
+
+/** Optional correlation id, echoed in the `ack` or `error` answering the message. */
+const messageId = z.string().min(1).max(64).optional();
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  /** Authentication when the handshake carried none: an API key or a bearer token. */
+  z.object({ type: z.literal('auth'), apiKey: z.string().min(1).max(512).optional(), token: z.string().min(1).max(8192).optional(), id: messageId }).refine((value) => (value.apiKey === undefined) !== (value.token === undefined), {
+    message: 'give exactly one of apiKey and token',
+  }),
+  z.object({ type: z.literal('fix'), fix: fixSchema, id: messageId }),
+  z.object({ type: z.literal('fixes'), fixes: fixBatchSchema, id: messageId }),
+  z.object({ type: z.literal('ping'), id: messageId }),
+]);
+
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const STREAM_PROTOCOL_SUMMARY = `WebSocket: wss://<host>/api/v1/navigation/sessions/{id}/stream[?since=<eventSeq>]
+Authenticate in the handshake (x-api-key or Authorization: Bearer header, or api_key / access_token query parameter), or with the first message {"type":"auth","apiKey":"…"} / {"type":"auth","token":"…"} within 10 s.
+Client → server: {"type":"fix","fix":{lat,lng,speed?,heading?,accuracy?,capturedAt?},"id"?} · {"type":"fixes","fixes":[…≤50],"id"?} · {"type":"ping"}.
+Server → client: {"type":"ready",session,resumedFrom} once; then {"type":"event",event:{seq,type,at,data}} for every event exactly once in seq order (after since), {"type":"progress",fixSeq,…} per accepted fix (coalesced to the latest for a slow reader), {"type":"route",route,reroutes} on a re-plan, {"type":"status",status} when the session ends, {"type":"ack",id,accepted,eventSeq} per fix message, {"type":"error",statusCode,code,message,details,requestId,id?}, {"type":"gap",fromSeq,toSeq} when events older than the retained ~50 were asked for.
+Each fix message counts against the key's quota like a POST …/positions call. Close codes: 4401 not authenticated, 4403 forbidden, 4404 unknown session, 4408 too slow (resume with since).`;
