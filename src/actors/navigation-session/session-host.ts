@@ -47,7 +47,10 @@ interface Watch {
   feed: BusSubscription;
 }
 
-const ATTEMPTS = 4;
+/** Bounds the retries of one command (takeovers, fenced writes, timeouts) within its time budget. */
+const MAX_ATTEMPTS = 20;
+/** One wait for the owner's answer (ms); see send(). */
+const ATTEMPT_TIMEOUT_MS = 2_000;
 const DEFAULT_IDLE_EVICT_MS = 15 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 /** Ended sessions stay readable this long before they are deleted. */
@@ -87,7 +90,8 @@ export class NavigationSessionHost {
   /** Runs a command on the session wherever it lives; answers its value or throws ApiError. */
   async send(id: string, caller: SessionOwner, body: SessionCommandBody, commandId: string = randomUUID()): Promise<unknown> {
     const command = { ...body, caller, commandId } as SessionCommand;
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const deadline = this.now() + this.options.requestTimeoutMs;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && this.now() < deadline; attempt++) {
       const local = this.hosted.get(id);
       if (local?.actor.isLive) {
         try {
@@ -102,22 +106,25 @@ export class NavigationSessionHost {
       }
       let message: BusMessage;
       try {
-        message = await this.options.bus.request(this.options.subjects.navigationSession(id), encodeJson(command), { timeoutMs: this.options.requestTimeoutMs });
+        // Short attempts: an owner killed with the command in flight never answers, and waiting out
+        // the whole budget would stall the traveller. A retry reaching a live but busy owner waits in
+        // its mailbox and gets the remembered answer (same command id), so it is never applied twice.
+        const timeoutMs = Math.max(1, Math.min(ATTEMPT_TIMEOUT_MS, deadline - this.now()));
+        message = await this.options.bus.request(this.options.subjects.navigationSession(id), encodeJson(command), { timeoutMs });
       } catch (error) {
         if (error instanceof BusError && error.code === 'NO_RESPONDERS') {
           await this.takeOver(id, caller);
           continue;
         }
-        // the owner may have died with the command in flight: the retry carries the same id, so it applies once
-        if (error instanceof BusError && error.code === 'TIMEOUT' && attempt + 1 < ATTEMPTS) continue;
-        throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The navigation session did not answer in time; retry the request', details: { sessionId: id } });
+        if (error instanceof BusError && error.code === 'TIMEOUT') continue;
+        throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The navigation session cannot be reached; retry the request', details: { sessionId: id, reason: error instanceof BusError ? error.code : 'bus' } });
       }
       const reply = decodeJson<SessionReply>(message.data);
       if (reply.ok) return reply.value;
       if ('stale' in reply) continue;
       throw new ApiError(knownCode(reply.error.code), { message: reply.error.message, ...(reply.error.details ? { details: reply.error.details } : {}) });
     }
-    throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The navigation session is changing owner; retry the request', details: { sessionId: id } });
+    throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The navigation session did not answer in time; retry the request', details: { sessionId: id } });
   }
 
   /**
