@@ -1,8 +1,10 @@
 /** `npm run load -- <scenario>`: runs load scenarios against a locally started server; exits 1 when a target is missed. */
 import { runEdgeLoad } from './edge.js';
+import { runNavigationLoad } from './navigation.js';
 
 const scenarios: Record<string, () => Promise<boolean>> = {
   edge: runEdgeLoad,
+  navigation: runNavigationLoad,
 };
 
 const requested = process.argv.slice(2);

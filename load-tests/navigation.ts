@@ -1,0 +1,337 @@
+/**
+ * Load scenario for navigation sessions (issue 7): N concurrent WebSocket
+ * sessions, each sending one fix per second along its own real route through
+ * Nasr City. Reports, for N = 1 000, 5 000 and 10 000, on the embedded
+ * default (PGlite, in-process bus) and on the real services (Postgres,
+ * Redis, NATS): p50/p99 fix→progress latency, server CPU, memory per
+ * session, dropped progress frames and lost events. Target: 10 000 sessions
+ * with p99 ≤ 50 ms and zero lost events.
+ *
+ * LOAD_NAV_SESSIONS=1000,5000 LOAD_NAV_BACKENDS=embedded,nats LOAD_DURATION_SECONDS=30 narrow a run.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import polyline from '@mapbox/polyline';
+import WebSocket from 'ws';
+import { conditions, freePort, pinLoadGenerator, round, startProcess, type StartedProcess } from '../bench/support.js';
+
+const SESSIONS = (process.env.LOAD_NAV_SESSIONS ?? '1000,5000,10000').split(',').map(Number);
+const BACKENDS = (process.env.LOAD_NAV_BACKENDS ?? 'embedded,nats').split(',') as Backend[];
+const DURATION_SECONDS = Number(process.env.LOAD_DURATION_SECONDS ?? 30);
+const TARGET_SESSIONS = 10_000;
+const TARGET_P99_MS = 50;
+/** Concurrent session creations and socket openings while setting up. */
+const SETUP_CONCURRENCY = 64;
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+type Backend = 'embedded' | 'nats';
+
+/** Real origin/destination pairs across Nasr City and Heliopolis, 2–6 km apart (long enough to outlast a run). */
+const PAIRS: [number, number, number, number][] = [
+  [30.0626, 31.3219, 30.07, 31.34],
+  [30.0512, 31.3402, 30.0795, 31.3292],
+  [30.0708, 31.3187, 30.0468, 31.3569],
+  [30.0598, 31.3551, 30.0867, 31.3342],
+  [30.0455, 31.3371, 30.0662, 31.3105],
+  [30.0785, 31.3455, 30.0536, 31.3212],
+  [30.0674, 31.3638, 30.0521, 31.3275],
+  [30.0891, 31.3205, 30.0611, 31.3449],
+];
+
+interface RouteWalk {
+  points: [number, number][];
+  /** metres from the start to each point */
+  along: number[];
+}
+
+interface Client {
+  socket: WebSocket;
+  walk: RouteWalk;
+  meters: number;
+  sent: number;
+  /** send time (ms) of fix k, at index k % ring */
+  sentAt: Float64Array;
+  progressSeen: number;
+  lastEventSeq: number;
+  ackedEventSeq: number;
+  duplicates: number;
+  gaps: number;
+  ended: boolean;
+}
+
+const RING = 64;
+
+function walkOf(shape: string): RouteWalk {
+  const points = polyline.decode(shape, 6) as [number, number][];
+  const along = [0];
+  for (let index = 1; index < points.length; index++) {
+    const [lat1, lng1] = points[index - 1]!;
+    const [lat2, lng2] = points[index]!;
+    const dy = (lat2 - lat1) * 111_195;
+    const dx = (lng2 - lng1) * 111_195 * Math.cos((lat1 * Math.PI) / 180);
+    along.push(along[index - 1]! + Math.hypot(dx, dy));
+  }
+  return { points, along };
+}
+
+function pointAt(walk: RouteWalk, meters: number): [number, number] {
+  const { points, along } = walk;
+  let low = 0;
+  let high = along.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (along[middle]! <= meters) low = middle;
+    else high = middle - 1;
+  }
+  if (low >= points.length - 1) return points[points.length - 1]!;
+  const span = along[low + 1]! - along[low]!;
+  const t = span > 0 ? (meters - along[low]!) / span : 0;
+  return [points[low]![0] + t * (points[low + 1]![0] - points[low]![0]), points[low]![1] + t * (points[low + 1]![1] - points[low]![1])];
+}
+
+async function inBatches<T>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index]!, index);
+      }
+    }),
+  );
+}
+
+function percentile(sorted: Float64Array, share: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : NaN;
+}
+
+/** Busy share of all CPUs of the machine between two readings of /proc/stat. */
+function machineTicks(): { busy: number; total: number } {
+  const values = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = values[3]! + values[4]!;
+  const total = values.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
+}
+
+const addressOf = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
+
+async function post(base: string, path: string, body: unknown, headers: Record<string, string>): Promise<any> {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path} → ${response.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+interface RunResult {
+  backend: Backend;
+  sessions: number;
+  connected: number;
+  fixesSent: number;
+  fixesPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  serverCpuPercent: number;
+  machineCpuPercent: number;
+  bytesPerSession: number;
+  droppedProgress: number;
+  lostEvents: number;
+  duplicateEvents: number;
+  errors: number;
+}
+
+async function runOnce(backend: Backend, sessions: number, pinned: string): Promise<RunResult> {
+  const port = await freePort();
+  const suffix = `${process.pid}_${Date.now().toString(36)}`;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    TRUSTED_PROXIES: '127.0.0.1',
+    ...(backend === 'embedded'
+      ? { DATA_DIR: 'memory://', DATABASE_URL: '', REDIS_URL: '', NATS_URL: '' }
+      : {
+          DATA_DIR: 'memory://',
+          DATABASE_URL: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+          DATABASE_SCHEMA: `load_${suffix}`,
+          REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+          REDIS_PREFIX: `load_${suffix}:`,
+          NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
+          BUS_NAMESPACE: `load_${suffix}`,
+        }),
+  };
+  const server: StartedProcess = await startProcess(MAIN, [], port, env);
+  const pid = server.child.pid!;
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const clients: Client[] = [];
+  let errors = 0;
+  try {
+    const { accessToken } = await post(base, '/auth/register', { email: `load.${suffix}@example.jo`, password: 'navigation-load-password' }, {});
+    const auth = { authorization: `Bearer ${accessToken}` };
+    // the first route builds the car hierarchy
+    await post(base, '/navigation/sessions', { origin: { lat: PAIRS[0]![0], lng: PAIRS[0]![1] }, destination: { lat: PAIRS[0]![2], lng: PAIRS[0]![3] } }, { ...auth, 'x-forwarded-for': addressOf(0) });
+    const rssBefore = rssBytes(pid);
+    const walks = new Map<string, RouteWalk>();
+    const created: { id: string; walk: RouteWalk }[] = new Array(sessions);
+    await inBatches(
+      Array.from({ length: sessions }, (_, index) => index),
+      SETUP_CONCURRENCY,
+      async (index) => {
+        const [a, b, c, d] = PAIRS[index % PAIRS.length]!;
+        const session = await post(base, '/navigation/sessions', { origin: { lat: a, lng: b }, destination: { lat: c, lng: d } }, { ...auth, 'x-forwarded-for': addressOf(index + 1) });
+        let walk = walks.get(session.routeShape);
+        if (!walk) walks.set(session.routeShape, (walk = walkOf(session.routeShape)));
+        created[index] = { id: session.sessionId, walk };
+      },
+    );
+    await inBatches(created, SETUP_CONCURRENCY, async ({ id, walk }, index) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/navigation/sessions/${id}/stream`, { headers: { ...auth, 'x-forwarded-for': addressOf(index + 1) }, perMessageDeflate: false });
+      // each starts somewhere along its route, so the fleet is spread over the map
+      const client: Client = { socket, walk, meters: (index * 37) % Math.max(1, walk.along[walk.along.length - 1]! / 3), sent: 0, sentAt: new Float64Array(RING), progressSeen: 0, lastEventSeq: 0, ackedEventSeq: 0, duplicates: 0, gaps: 0, ended: false };
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+      socket.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as { type: string; fixSeq?: number; event?: { seq: number }; eventSeq?: number; status?: string; statusCode?: number };
+        if (frame.type === 'progress') {
+          const fixSeq = frame.fixSeq!;
+          if (fixSeq > client.progressSeen) {
+            client.progressSeen = fixSeq;
+            if (measuring && fixSeq <= client.sent) latencies.push(performance.now() - client.sentAt[fixSeq % RING]!);
+          }
+        } else if (frame.type === 'event') {
+          const seq = frame.event!.seq;
+          if (seq <= client.lastEventSeq) client.duplicates++;
+          else if (seq > client.lastEventSeq + 1) client.gaps += seq - client.lastEventSeq - 1;
+          client.lastEventSeq = Math.max(client.lastEventSeq, seq);
+        } else if (frame.type === 'ack') {
+          client.ackedEventSeq = Math.max(client.ackedEventSeq, frame.eventSeq!);
+          if (frame.status !== 'active') client.ended = true;
+        } else if (frame.type === 'error') {
+          errors++;
+        }
+      });
+      socket.on('close', () => (client.ended = true));
+      clients.push(client);
+    });
+    const rssConnected = rssBytes(pid);
+
+    // one fix per client per second, spread evenly over the second
+    const latencies: number[] = [];
+    let measuring = false;
+    let fixesSent = 0;
+    const TICK_MS = 10;
+    const slices = 1000 / TICK_MS;
+    let tick = 0;
+    const sendFix = (client: Client) => {
+      if (client.ended || client.socket.readyState !== WebSocket.OPEN) return;
+      const [lat, lng] = pointAt(client.walk, client.meters);
+      client.meters += 10;
+      client.sent++;
+      client.sentAt[client.sent % RING] = performance.now();
+      client.socket.send(JSON.stringify({ type: 'fix', fix: { lat, lng, speed: 10 } }));
+      if (measuring) fixesSent++;
+    };
+    const timer = setInterval(() => {
+      const slice = tick++ % slices;
+      for (let index = slice; index < clients.length; index += slices) sendFix(clients[index]!);
+    }, TICK_MS);
+    // warm-up: every client sends a few fixes before measuring
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    measuring = true;
+    const cpuStart = cpuSeconds(pid);
+    const machineStart = machineTicks();
+    const startedAt = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, DURATION_SECONDS * 1000));
+    measuring = false;
+    const elapsed = (performance.now() - startedAt) / 1000;
+    const cpuUsed = cpuSeconds(pid) - cpuStart;
+    const machineEnd = machineTicks();
+    clearInterval(timer);
+    // let the last answers arrive before counting what never came
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    let droppedProgress = 0;
+    let lostEvents = 0;
+    let duplicateEvents = 0;
+    for (const client of clients) {
+      droppedProgress += Math.max(0, client.sent - client.progressSeen);
+      lostEvents += client.gaps + Math.max(0, client.ackedEventSeq - client.lastEventSeq);
+      duplicateEvents += client.duplicates;
+    }
+    const sorted = Float64Array.from(latencies).sort();
+    return {
+      backend,
+      sessions,
+      connected: clients.filter((client) => client.socket.readyState === WebSocket.OPEN).length,
+      fixesSent,
+      fixesPerSecond: fixesSent / elapsed,
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      max: sorted.length ? sorted[sorted.length - 1]! : NaN,
+      serverCpuPercent: (cpuUsed / elapsed) * 100,
+      machineCpuPercent: ((machineEnd.busy - machineStart.busy) / (machineEnd.total - machineStart.total)) * 100,
+      bytesPerSession: (rssConnected - rssBefore) / sessions,
+      droppedProgress,
+      lostEvents,
+      duplicateEvents,
+      errors,
+    };
+  } finally {
+    for (const client of clients) client.socket.terminate();
+    await server.stop();
+    void pinned;
+  }
+}
+
+export async function runNavigationLoad(): Promise<boolean> {
+  const pinned = pinLoadGenerator();
+  console.log(
+    conditions({
+      scenario: 'navigation sessions: N WebSocket sessions, one fix per second each along real Nasr City routes (8 origin/destination pairs)',
+      load: `${DURATION_SECONDS} s measured after 5 s warm-up; bearer-token user, one X-Forwarded-For address per session`,
+      cpus: pinned,
+    }),
+  );
+  console.log('backend,sessions,connected,fixes_per_s,p50_ms,p99_ms,max_ms,server_cpu_pct,machine_cpu_pct,kib_per_session,dropped_progress,lost_events,duplicate_events,errors,verdict');
+  let met = true;
+  for (const backend of BACKENDS) {
+    for (const sessions of SESSIONS) {
+      const result = await runOnce(backend, sessions, pinned);
+      const ok = result.lostEvents === 0 && result.duplicateEvents === 0 && (sessions < TARGET_SESSIONS || result.p99 <= TARGET_P99_MS) && result.connected === sessions;
+      met &&= ok;
+      console.log(
+        [
+          backend,
+          sessions,
+          result.connected,
+          round(result.fixesPerSecond, 0),
+          round(result.p50, 2),
+          round(result.p99, 2),
+          round(result.max, 1),
+          round(result.serverCpuPercent, 0),
+          round(result.machineCpuPercent, 0),
+          round(result.bytesPerSession / 1024, 1),
+          result.droppedProgress,
+          result.lostEvents,
+          result.duplicateEvents,
+          result.errors,
+          ok ? (sessions >= TARGET_SESSIONS ? 'met (p99 <= 50 ms, 0 lost)' : 'met (0 lost)') : 'missed',
+        ].join(','),
+      );
+    }
+  }
+  return met;
+}
