@@ -252,7 +252,10 @@ export class WebhookDispatcher {
     const timeoutMs = Math.max(1, deadlineMs - Date.now());
     const result = await postWebhook(resolution.target, body, headers, { timeoutMs, maxResponseBytes: this.maxResponseBytes, signal });
     if (result.kind === 'cancelled') return { disposition: 'permanent', httpStatus: null, error: 'cancelled' };
-    if (result.kind === 'failure') return { disposition: 'retryable', httpStatus: null, error: result.message };
+    if (result.kind === 'failure') {
+      // The attempt's whole budget, not what was left of it after DNS.
+      return { disposition: 'retryable', httpStatus: null, error: result.timedOut ? `timed out after ${this.attemptTimeoutMs} ms` : result.message };
+    }
     const disposition = dispositionOfStatus(result.status);
     const error = disposition === 'delivered' ? null : result.status >= 300 && result.status < 400 ? 'redirects are not followed' : `HTTP ${result.status}`;
     return { disposition, httpStatus: result.status, error, ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }) };
