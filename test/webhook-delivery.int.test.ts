@@ -3,9 +3,11 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../src/services/webhooks/webhook-dispatcher.js';
+import { createNavigationWebhooks } from '../src/services/webhooks/navigation-webhooks.js';
 import { listWebhookDeliveries } from '../src/services/webhooks/webhook-deliveries-view.js';
 import { deriveWebhookSecret, verifyWebhookSignature } from '../src/services/webhooks/webhook-signature.js';
 import { WebhookUrlPolicy } from '../src/services/webhooks/webhook-url-guard.js';
+import { ApiError } from '../src/shared/errors.js';
 import { NavigationEventOutbox } from '../src/store/pg/navigation-event-outbox.js';
 import { loadOrCreateServerSecret } from '../src/store/pg/server-secrets.js';
 import { WebhookDeliveryRepository } from '../src/store/pg/webhook-deliveries.js';
@@ -205,6 +207,25 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
     expect(listing.deliveries.map((delivery) => delivery.seq)).toEqual([5, 4, 3, 2, 1]);
     expect(listing.deliveries[0]).toMatchObject({ webhookId: `${sessionId}:5`, attempt: 1, outcome: 'delivered', httpStatus: 204, error: null });
     expect(listing.deliveries[0]!.attemptedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('wired from config: processes agree on the session secret; bad URLs are a 400 at creation', async () => {
+    const receiver = await startReceiver();
+    const config = { WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
+    const [processA, processB] = await Promise.all([createNavigationWebhooks(sql, config), createNavigationWebhooks(sql, config)]);
+    dispatchers.push(processA.dispatcher, processB.dispatcher);
+    const sessionId = await insertSession(sql, processA.checkUrl(receiver.url));
+    expect(processB.secretFor(sessionId)).toBe(processA.secretFor(sessionId));
+    expect(() => processA.checkUrl('https://10.0.0.8/hook')).toThrow(ApiError);
+    expect(() => processA.checkUrl('http://hooks.example.com/hook')).toThrow('webhookUrl: must be an https URL');
+
+    await appendEvents(sql, sessionId, [1, 2]);
+    processB.notify(sessionId, receiver.url);
+    await processB.dispatcher.whenIdle(sessionId);
+
+    for (const entry of receiver.received) expect(verifyWebhookSignature(processA.secretFor(sessionId), entry.headers, entry.rawBody).valid).toBe(true);
+    const listing = await processA.list(sessionId, 1);
+    expect(listing).toMatchObject({ sessionId, count: 1, deliveries: [{ seq: 2, outcome: 'delivered' }] });
   });
 
   it('holds later events until a failing event is delivered, then sends them in order', async () => {

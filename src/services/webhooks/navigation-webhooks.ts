@@ -1,0 +1,67 @@
+import type { Config } from '../../shared/config.js';
+import type { Logger } from '../../shared/logger.js';
+import { NavigationEventOutbox } from '../../store/pg/navigation-event-outbox.js';
+import { loadOrCreateServerSecret } from '../../store/pg/server-secrets.js';
+import { WebhookDeliveryRepository } from '../../store/pg/webhook-deliveries.js';
+import type { SqlExecutor } from '../../store/sql/sql-client.js';
+import { listWebhookDeliveries, type WebhookDeliveriesResponse } from './webhook-deliveries-view.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
+import { deriveWebhookSecret } from './webhook-signature.js';
+import { WebhookUrlPolicy } from './webhook-url-guard.js';
+
+/** Name of the server secret every session's webhook secret is derived from. */
+export const WEBHOOK_MASTER_KEY_NAME = 'webhook-signing';
+
+/** Everything the navigation service needs for webhooks, built once per process. */
+export class NavigationWebhooks {
+  constructor(
+    readonly urlPolicy: WebhookUrlPolicy,
+    readonly dispatcher: WebhookDispatcher,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly masterKey: string,
+  ) {}
+
+  /** At session creation: the normalised URL, or ApiError VALIDATION_ERROR (400) naming `webhookUrl`. */
+  checkUrl(webhookUrl: string): string {
+    return this.urlPolicy.assertShape(webhookUrl, 'webhookUrl');
+  }
+
+  /** The session's signing secret (`whsec_...`): returned once as `webhookSecret`, never stored. */
+  secretFor(sessionId: string): string {
+    return deriveWebhookSecret(this.masterKey, sessionId);
+  }
+
+  /** After the session's new events are committed. */
+  notify(sessionId: string, webhookUrl: string): void {
+    this.dispatcher.notify({ sessionId, url: webhookUrl, secret: this.secretFor(sessionId) });
+  }
+
+  /** Body of `GET /navigation/sessions/{id}/webhook-deliveries`, once the caller owns the session. */
+  list(sessionId: string, limit?: number): Promise<WebhookDeliveriesResponse> {
+    return listWebhookDeliveries(this.deliveries, sessionId, limit);
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+}
+
+/** Loads (or creates) the master key and wires the policy, outbox, log and dispatcher. */
+export async function createNavigationWebhooks(
+  sql: SqlExecutor,
+  config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS'>,
+  logger?: Logger,
+  tuning: Omit<Partial<WebhookDispatcherOptions>, 'outbox' | 'deliveryLog' | 'urlPolicy' | 'logger'> = {},
+): Promise<NavigationWebhooks> {
+  const masterKey = await loadOrCreateServerSecret(sql, WEBHOOK_MASTER_KEY_NAME);
+  const urlPolicy = new WebhookUrlPolicy({ allowedHosts: config.WEBHOOK_ALLOWED_HOSTS });
+  const deliveries = new WebhookDeliveryRepository(sql);
+  const dispatcher = new WebhookDispatcher({
+    ...tuning,
+    outbox: new NavigationEventOutbox(sql),
+    deliveryLog: deliveries,
+    urlPolicy,
+    ...(logger ? { logger } : {}),
+  });
+  return new NavigationWebhooks(urlPolicy, dispatcher, deliveries, masterKey);
+}
