@@ -27,16 +27,12 @@ export interface WebhookDeliveryProgress {
 }
 
 /** A delivery attempt as the session owner sees it (GET .../webhook-deliveries). */
-export interface WebhookDeliveryView {
+export type WebhookDeliveryView = Omit<WebhookAttemptRecord, 'sessionId' | 'attemptedAt'> & {
+  /** The `webhook-id` header the receiver saw. */
   webhookId: string;
-  seq: number;
-  attempt: number;
-  outcome: WebhookAttemptOutcome;
-  httpStatus: number | null;
-  error: string | null;
-  durationMs: number;
+  /** ISO-8601. */
   attemptedAt: string;
-}
+};
 
 /** Most attempts one listing returns. */
 export const MAX_WEBHOOK_DELIVERIES_LISTED = 100;
