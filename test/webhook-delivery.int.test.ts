@@ -395,6 +395,35 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
     expect(receiver.received).toHaveLength(5);
   });
 
+  it('resumePending wakes only sessions with undelivered events, ended ones included', async () => {
+    const ownSql = await openDatabase(kind);
+    const receiver = await startReceiver();
+    const config = { WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
+    const before = await createNavigationWebhooks(ownSql, config, undefined, { retry: FAST_RETRY });
+    dispatchers.push(before.dispatcher);
+    const delivered = await insertSession(ownSql, receiver.url);
+    const ended = await insertSession(ownSql, receiver.url);
+    await ownSql.query(`update nav_sessions set status = 'arrived' where id = $1`, [ended]);
+    const noWebhook = await insertSession(ownSql, receiver.url);
+    await ownSql.query('update nav_sessions set webhook_url = null where id = $1', [noWebhook]);
+    for (const sessionId of [delivered, ended, noWebhook]) await appendEvents(ownSql, sessionId, [1, 2]);
+    before.notify(delivered, receiver.url);
+    await before.dispatcher.whenIdle(delivered);
+    // The process dies before it could notify `ended`.
+    await before.close();
+
+    const after = await createNavigationWebhooks(ownSql, config, undefined, { retry: FAST_RETRY });
+    dispatchers.push(after.dispatcher);
+    expect(await after.resumePending()).toBe(1);
+    await after.dispatcher.whenIdle(ended);
+
+    const bySession = (sessionId: string) => receiver.received.filter((entry) => JSON.parse(entry.rawBody).sessionId === sessionId).map((entry) => entry.seq);
+    expect(bySession(delivered)).toEqual([1, 2]);
+    expect(bySession(ended)).toEqual([1, 2]);
+    expect(bySession(noWebhook)).toEqual([]);
+    expect(await after.resumePending()).toBe(0);
+  });
+
   it('keeps sessions independent and bounds concurrent deliveries', async () => {
     const receiver = await startReceiver();
     let inFlight = 0;

@@ -11,6 +11,10 @@ import { WebhookUrlPolicy } from './webhook-url-guard.js';
 
 /** Name of the server secret every session's webhook secret is derived from. */
 export const WEBHOOK_MASTER_KEY_NAME = 'webhook-signing';
+/** Sessions older than this are not resumed at start: their events are stale for a navigation client. */
+const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Sessions woken by one resumePending call; each is a short-lived queue. */
+const RESUME_MAX_SESSIONS = 10_000;
 
 /** Everything the navigation service needs for webhooks, built once per process. */
 export class NavigationWebhooks {
@@ -34,6 +38,20 @@ export class NavigationWebhooks {
   /** After the session's new events are committed. */
   notify(sessionId: string, webhookUrl: string): void {
     this.dispatcher.notify({ sessionId, url: webhookUrl, secret: this.secretFor(sessionId) });
+  }
+
+  /**
+   * Notifies every session with undelivered events updated within `updatedWithinMs`
+   * (default 24 h): call once at start, so events of sessions that ended
+   * before a crash still go out. Returns how many sessions were woken.
+   */
+  async resumePending(options: { updatedWithinMs?: number; limit?: number } = {}): Promise<number> {
+    const sessions = await this.deliveries.sessionsAwaitingDelivery({
+      updatedSince: new Date(Date.now() - (options.updatedWithinMs ?? RESUME_WINDOW_MS)),
+      limit: options.limit ?? RESUME_MAX_SESSIONS,
+    });
+    for (const session of sessions) this.notify(session.sessionId, session.webhookUrl);
+    return sessions.length;
   }
 
   /** Body of `GET /navigation/sessions/{id}/webhook-deliveries`, once the caller owns the session. */

@@ -88,6 +88,27 @@ export class WebhookDeliveryRepository {
     };
   }
 
+  /**
+   * Sessions with a webhook whose event log goes past their last settled
+   * delivery, most recently updated first: what a process that starts (or
+   * takes sessions over) must notify, including sessions that already ended
+   * with events still undelivered.
+   */
+  async sessionsAwaitingDelivery(options: { updatedSince: Date; limit: number }): Promise<{ sessionId: string; webhookUrl: string }[]> {
+    const rows = await this.sql.query<{ id: string; webhook_url: string }>(
+      `select s.id, s.webhook_url from nav_sessions s
+       where s.webhook_url is not null and s.updated_at >= $1
+         and exists (
+           select 1 from nav_session_events e
+           where e.session_id = s.id
+             and e.seq > coalesce((select max(d.seq) from nav_webhook_deliveries d where d.session_id = s.id and d.outcome <> 'retrying'), -1)
+         )
+       order by s.updated_at desc limit $2`,
+      [options.updatedSince.toISOString(), options.limit],
+    );
+    return rows.map((row) => ({ sessionId: row.id, webhookUrl: row.webhook_url }));
+  }
+
   /** The session's attempts, newest first; `limit` is clamped to 1..100. Callers check the session's owner first. */
   async listForSession(sessionId: string, limit = 20): Promise<WebhookDeliveryView[]> {
     const bounded = Math.min(MAX_WEBHOOK_DELIVERIES_LISTED, Math.max(1, Math.floor(limit)));
