@@ -111,7 +111,7 @@ export class WebhookDeliveryRepository {
 
   /** The session's attempts, newest first; `limit` is clamped to 1..100. Callers check the session's owner first. */
   async listForSession(sessionId: string, limit = 20): Promise<WebhookDeliveryView[]> {
-    const bounded = Math.min(MAX_WEBHOOK_DELIVERIES_LISTED, Math.max(1, Math.floor(limit)));
+    const bounded = Number.isFinite(limit) ? Math.min(MAX_WEBHOOK_DELIVERIES_LISTED, Math.max(1, Math.floor(limit))) : MAX_WEBHOOK_DELIVERIES_LISTED;
     const rows = await this.sql.query<AttemptRow>(
       `select seq, attempt, outcome, http_status, error, duration_ms, attempted_at from nav_webhook_deliveries
        where session_id = $1 order by attempted_at desc, seq desc, attempt desc limit $2`,
