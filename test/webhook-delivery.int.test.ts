@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../src/services/webhooks/webhook-dispatcher.js';
 import { createNavigationWebhooks } from '../src/services/webhooks/navigation-webhooks.js';
+import { registerWebhookMetrics } from '../src/services/webhooks/webhook-metrics.js';
 import { listWebhookDeliveries } from '../src/services/webhooks/webhook-deliveries-view.js';
 import { deriveWebhookSecret, verifyWebhookSignature } from '../src/services/webhooks/webhook-signature.js';
 import { WebhookUrlPolicy } from '../src/services/webhooks/webhook-url-guard.js';
@@ -234,7 +236,8 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
     const sessionId = await insertSession(sql, receiver.url);
     await appendEvents(sql, sessionId, [1, 2, 3]);
     const secret = await sessionSecret(sql, sessionId);
-    const dispatcher = newDispatcher(sql);
+    const registry = new Registry();
+    const dispatcher = newDispatcher(sql, { observeAttempt: registerWebhookMetrics(registry) });
 
     dispatcher.notify({ sessionId, url: receiver.url, secret });
     await eventually(() => receiver.received.length >= 2);
@@ -259,6 +262,10 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
       [2, 'retrying', 503, 'HTTP 503'],
       [1, 'retrying', 503, 'HTTP 503'],
     ]);
+    const metrics = await registry.metrics();
+    expect(metrics).toContain('webhook_delivery_attempts_total{outcome="delivered"} 4');
+    expect(metrics).toContain('webhook_delivery_attempts_total{outcome="retrying"} 2');
+    expect(metrics).toContain('webhook_delivery_attempt_duration_seconds_count 6');
   });
 
   it('gives up on an event the receiver refuses (4xx) or redirects, logs it failed, and goes on', async () => {

@@ -4,6 +4,7 @@ import type { StoredNavigationEvent } from '../../store/pg/navigation-event-outb
 import type { WebhookAttemptRecord, WebhookDeliveryProgress } from '../../store/pg/webhook-deliveries.js';
 import { DeliverySlots } from './delivery-slots.js';
 import { postWebhook } from './webhook-http.js';
+import type { WebhookAttemptObserver } from './webhook-metrics.js';
 import { DEFAULT_WEBHOOK_RETRY, decideRetry, dispositionOfStatus, type AttemptDisposition, type WebhookRetryOptions } from './webhook-retry-policy.js';
 import { signWebhook } from './webhook-signature.js';
 import type { WebhookTargetResolution, WebhookUrlPolicy } from './webhook-url-guard.js';
@@ -54,6 +55,8 @@ export interface WebhookDispatcherOptions {
   /** Default DEFAULT_STORE_RETRY_DELAY_MS (5 s). */
   storeRetryDelayMs?: number;
   userAgent?: string;
+  /** Called after every attempt (metrics: registerWebhookMetrics). */
+  observeAttempt?: WebhookAttemptObserver;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
 }
@@ -224,6 +227,7 @@ export class WebhookDispatcher {
         durationMs: nowMs - startedAtMs,
         attemptedAt: new Date(startedAtMs),
       });
+      this.options.observeAttempt?.(decision.outcome, nowMs - startedAtMs);
       if (decision.outcome === 'delivered') {
         queue.endpointDown = false;
         return true;
