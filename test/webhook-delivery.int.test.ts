@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../src/services/webhooks/webhook-dispatcher.js';
+import type { SessionWebhooks } from '../src/services/navigation/navigation-sessions.js';
 import { createNavigationWebhooks } from '../src/services/webhooks/navigation-webhooks.js';
 import { registerWebhookMetrics } from '../src/services/webhooks/webhook-metrics.js';
 import { listWebhookDeliveries } from '../src/services/webhooks/webhook-deliveries-view.js';
@@ -215,14 +216,16 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
     const receiver = await startReceiver();
     const config = { WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
     const [processA, processB] = await Promise.all([createNavigationWebhooks(sql, config), createNavigationWebhooks(sql, config)]);
+    // What the session service expects of its webhook side.
+    const asSessionWebhooks: SessionWebhooks = processA;
     dispatchers.push(processA.dispatcher, processB.dispatcher);
-    const sessionId = await insertSession(sql, processA.checkUrl(receiver.url));
-    expect(processB.secretFor(sessionId)).toBe(processA.secretFor(sessionId));
-    expect(() => processA.checkUrl('https://10.0.0.8/hook')).toThrow(ApiError);
-    expect(() => processA.checkUrl('http://hooks.example.com/hook')).toThrow('webhookUrl: must be an https URL');
+    const sessionId = await insertSession(sql, processA.assertUsableUrl(receiver.url));
+    expect(processB.secretFor(sessionId)).toBe(asSessionWebhooks.secretFor(sessionId));
+    expect(() => processA.assertUsableUrl('https://10.0.0.8/hook')).toThrow(ApiError);
+    expect(() => processA.assertUsableUrl('http://hooks.example.com/hook')).toThrow('webhookUrl: must be an https URL');
 
     await appendEvents(sql, sessionId, [1, 2]);
-    processB.notify(sessionId, receiver.url);
+    processB.onEvents({ id: sessionId, webhookUrl: receiver.url });
     await processB.dispatcher.whenIdle(sessionId);
 
     for (const entry of receiver.received) expect(verifyWebhookSignature(processA.secretFor(sessionId), entry.headers, entry.rawBody).valid).toBe(true);

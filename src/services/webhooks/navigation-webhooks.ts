@@ -25,8 +25,11 @@ export class NavigationWebhooks {
     private readonly masterKey: string,
   ) {}
 
-  /** At session creation: the normalised URL, or ApiError VALIDATION_ERROR (400) naming `webhookUrl`. */
-  checkUrl(webhookUrl: string): string {
+  /**
+   * At session creation (SessionWebhooks.assertUsableUrl): the normalised URL,
+   * or ApiError VALIDATION_ERROR (400) with message `webhookUrl: <why>`.
+   */
+  assertUsableUrl(webhookUrl: string): string {
     return this.urlPolicy.assertShape(webhookUrl, 'webhookUrl');
   }
 
@@ -38,6 +41,16 @@ export class NavigationWebhooks {
   /** After the session's new events are committed. */
   notify(sessionId: string, webhookUrl: string): void {
     this.dispatcher.notify({ sessionId, url: webhookUrl, secret: this.secretFor(sessionId) });
+  }
+
+  /** The session host's `onEvents` hook: new durable events of a session, which may have no webhook. */
+  onEvents(session: { id: string; webhookUrl: string | null }): void {
+    if (session.webhookUrl !== null) this.notify(session.id, session.webhookUrl);
+  }
+
+  /** This process no longer owns the session (taken over or evicted): stop delivering it here. */
+  release(sessionId: string): Promise<void> {
+    return this.dispatcher.stop(sessionId);
   }
 
   /**
