@@ -360,7 +360,14 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
     const url = `http://pinned.webhook.test:${receiver.port}/hooks/nav`;
     const sessionId = await insertSession(sql, url);
     await appendEvents(sql, sessionId, [1]);
-    const urlPolicy = new WebhookUrlPolicy({ allowedHosts: ['pinned.webhook.test'], resolveHost: async () => [{ address: '127.0.0.1', family: 4 }] });
+    // The first validated address has no listener (the receiver binds 127.0.0.1 only): the client moves on to the next one.
+    const urlPolicy = new WebhookUrlPolicy({
+      allowedHosts: ['pinned.webhook.test'],
+      resolveHost: async () => [
+        { address: '127.0.0.2', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
     const dispatcher = newDispatcher(sql, { urlPolicy });
 
     dispatcher.notify({ sessionId, url, secret: await sessionSecret(sql, sessionId) });
@@ -368,6 +375,7 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
 
     expect(receiver.acceptedSeqs()).toEqual([1]);
     expect(receiver.received[0]!.headers.host).toBe(`pinned.webhook.test:${receiver.port}`);
+    expect((await new WebhookDeliveryRepository(sql).listForSession(sessionId)).map((row) => row.outcome)).toEqual(['delivered']);
   });
 
   it('a new dispatcher resumes after the last settled event, continuing the attempt count of an unsettled one', async () => {

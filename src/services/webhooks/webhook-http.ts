@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { PinnedWebhookTarget } from './webhook-url-guard.js';
+import type { PinnedAddress, PinnedWebhookTarget } from './webhook-url-guard.js';
 
 /** The outcome of one POST: a status (redirects are not followed), a failure, or a cancellation by the caller. */
 export type WebhookHttpResult =
@@ -23,10 +23,12 @@ export interface WebhookPostOptions {
  * the check and the connection must see the same address, or a DNS answer
  * that flips after the check (rebinding) would reach a private address.
  */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+function pinnedLookup(addresses: readonly PinnedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
+    // Node 20 asks for all addresses (autoSelectFamily) and tries them in turn; older paths ask for one.
+    if (options.all) return callback(null, addresses.map(({ address, family }) => ({ address, family })));
+    const chosen = addresses.find((entry) => !options.family || entry.family === options.family) ?? addresses[0]!;
+    callback(null, chosen.address, chosen.family);
   };
 }
 
@@ -68,7 +70,7 @@ export function postWebhook(target: PinnedWebhookTarget, body: string, headers: 
         path: `${target.url.pathname}${target.url.search}`,
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: pinnedLookup(target.address, target.family),
+        lookup: pinnedLookup(target.addresses),
         // A fresh connection per attempt: a pooled socket could outlive the address check it was made under.
         agent: false,
         signal,

@@ -122,7 +122,17 @@ describe('WebhookUrlPolicy resolution (before each delivery)', () => {
   it('pins the validated address of a public name', async () => {
     const policy = new WebhookUrlPolicy({ resolveHost: resolverFor({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'] }) });
     const resolution = await policy.resolve('https://hooks.example.com/nav');
-    expect(resolution).toMatchObject({ ok: true, target: { hostname: 'hooks.example.com', port: 443, address: '93.184.216.34', family: 4 } });
+    expect(resolution).toMatchObject({
+      ok: true,
+      target: {
+        hostname: 'hooks.example.com',
+        port: 443,
+        addresses: [
+          { address: '93.184.216.34', family: 4 },
+          { address: '2606:2800:220:1::1', family: 6 },
+        ],
+      },
+    });
   });
 
   it('refuses a name when any of its addresses is not public (rebinding with mixed answers)', async () => {
@@ -147,7 +157,7 @@ describe('WebhookUrlPolicy resolution (before each delivery)', () => {
     const allowed = await new WebhookUrlPolicy({ allowedHosts: ['localhost'] }).resolve('http://localhost:4567/hook');
     if (!allowed.ok) throw new Error(allowed.reason);
     expect(allowed.target).toMatchObject({ hostname: 'localhost', port: 4567 });
-    expect(['127.0.0.1', '::1']).toContain(allowed.target.address);
+    expect(['127.0.0.1', '::1']).toContain(allowed.target.addresses[0]!.address);
   });
 
   it('reports a resolver failure as retryable', async () => {

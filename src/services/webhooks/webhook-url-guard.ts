@@ -44,6 +44,11 @@ export interface PinnedWebhookTarget {
   /** Host name without IPv6 brackets (TLS server name and Host header). */
   hostname: string;
   port: number;
+  /** Every address the name resolved to, all of them checked; the client tries them in order (happy eyeballs). */
+  addresses: readonly PinnedAddress[];
+}
+
+export interface PinnedAddress {
   address: string;
   family: 4 | 6;
 }
@@ -96,7 +101,7 @@ export class WebhookUrlPolicy {
     const port = portOf(url);
     const literalVersion = isIP(hostname);
     if (literalVersion !== 0) {
-      return { ok: true, target: { url, hostname, port, address: hostname, family: literalVersion === 6 ? 6 : 4 } };
+      return { ok: true, target: { url, hostname, port, addresses: [{ address: hostname, family: literalVersion === 6 ? 6 : 4 }] } };
     }
     let addresses: readonly ResolvedAddress[];
     try {
@@ -109,8 +114,8 @@ export class WebhookUrlPolicy {
     // Every answer must be public: the client would otherwise pick whichever it likes.
     const privateAnswer = allowListed ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
     if (privateAnswer) return { ok: false, reason: `${hostname} resolves to a non-public address (${privateAnswer.address})`, retryable: false };
-    const chosen = addresses[0]!;
-    return { ok: true, target: { url, hostname, port, address: chosen.address, family: chosen.family === 6 ? 6 : 4 } };
+    const pinned = addresses.map((entry): PinnedAddress => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+    return { ok: true, target: { url, hostname, port, addresses: pinned } };
   }
 
   private parse(raw: string): { url?: URL; problem?: string; allowListed?: boolean } {
