@@ -137,7 +137,7 @@ describe('WebhookUrlPolicy resolution (before each delivery)', () => {
 
   it('refuses a name when any of its addresses is not public (rebinding with mixed answers)', async () => {
     const policy = new WebhookUrlPolicy({ resolveHost: resolverFor({ 'evil.example.com': ['93.184.216.34', '10.0.0.5'] }) });
-    expect(await policy.resolve('https://evil.example.com/')).toEqual({ ok: false, reason: expect.stringContaining('10.0.0.5'), retryable: false });
+    expect(await policy.resolve('https://evil.example.com/')).toEqual({ ok: false, reason: 'evil.example.com resolves to a non-public address', retryable: false });
   });
 
   it('refuses names resolving to mapped or metadata addresses', async () => {

@@ -113,7 +113,8 @@ export class WebhookUrlPolicy {
     if (addresses.length === 0) return { ok: false, reason: 'DNS lookup returned no address', retryable: true };
     // Every answer must be public: the client would otherwise pick whichever it likes.
     const privateAnswer = allowListed ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
-    if (privateAnswer) return { ok: false, reason: `${hostname} resolves to a non-public address (${privateAnswer.address})`, retryable: false };
+    // The address itself is not echoed: the log is user-visible, and our resolver may see names the user cannot.
+    if (privateAnswer) return { ok: false, reason: `${hostname} resolves to a non-public address`, retryable: false };
     const pinned = addresses.map((entry): PinnedAddress => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
     return { ok: true, target: { url, hostname, port, addresses: pinned } };
   }
