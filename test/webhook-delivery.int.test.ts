@@ -27,10 +27,11 @@ interface Received {
   rawBody: string;
   seq: number;
   answeredStatus: number;
+  receivedAtMs: number;
 }
 
 /** What the receiver answers to a request; 'hang' never answers. */
-type Answer = number | 'hang';
+type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
 
 /** A plain-http webhook receiver on 127.0.0.1 whose answers the test scripts per request. */
 class Receiver {
@@ -44,9 +45,11 @@ class Receiver {
       const rawBody = Buffer.concat(chunks).toString('utf8');
       const seq = (JSON.parse(rawBody) as { seq: number }).seq;
       const attemptOfSeq = this.received.filter((entry) => entry.seq === seq).length + 1;
-      const entry: Received = { headers: request.headers, rawBody, seq, answeredStatus: 0 };
+      const entry: Received = { headers: request.headers, rawBody, seq, answeredStatus: 0, receivedAtMs: Date.now() };
       this.received.push(entry);
-      const answer = await this.answer(seq, attemptOfSeq);
+      const scripted = await this.answer(seq, attemptOfSeq);
+      const answer = typeof scripted === 'object' ? scripted.status : scripted;
+      if (typeof scripted === 'object') for (const [name, value] of Object.entries(scripted.headers)) response.setHeader(name, value);
       entry.answeredStatus = answer === 'hang' ? 0 : answer;
       if (answer === 'hang') {
         this.hanging.push(response);
@@ -320,6 +323,23 @@ describe.each(['pglite', 'postgres'] as const)('navigation webhooks on %s', (kin
       '3/1:delivered',
       '4/1:delivered',
     ]);
+  });
+
+  it('waits as long as Retry-After asks, up to its cap', async () => {
+    const receiver = await startReceiver();
+    receiver.answer = (_seq, attemptOfSeq) => (attemptOfSeq === 1 ? { status: 429, headers: { 'retry-after': '30' } } : 200);
+    const sessionId = await insertSession(sql, receiver.url);
+    await appendEvents(sql, sessionId, [1]);
+    // Backoff alone would wait about 20 ms; Retry-After asks 30 s, capped here at 400 ms.
+    const dispatcher = newDispatcher(sql, { retry: { ...FAST_RETRY, maxRetryAfterMs: 400 } });
+
+    dispatcher.notify({ sessionId, url: receiver.url, secret: await sessionSecret(sql, sessionId) });
+    await dispatcher.whenIdle(sessionId);
+
+    expect(receiver.received.map((entry) => entry.answeredStatus)).toEqual([429, 200]);
+    const waitedMs = receiver.received[1]!.receivedAtMs - receiver.received[0]!.receivedAtMs;
+    expect(waitedMs).toBeGreaterThanOrEqual(380);
+    expect(waitedMs).toBeLessThan(5_000);
   });
 
   it('retries an attempt that times out', async () => {
