@@ -37,4 +37,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_SCHEMA: 'public; drop table x' })).toThrow(/DATABASE_SCHEMA/);
     expect(() => loadConfig({ BUS_NAMESPACE: 'a.b' })).toThrow(/BUS_NAMESPACE/);
   });
+
+  it('reads the webhook allow-list as lower-case host or host:port entries, empty by default', () => {
+    expect(loadConfig({}).WEBHOOK_ALLOWED_HOSTS).toEqual([]);
+    expect(loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, Hooks.Test:8080,[::1]' }).WEBHOOK_ALLOWED_HOSTS).toEqual(['127.0.0.1', 'hooks.test:8080', '[::1]']);
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'http://127.0.0.1' })).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
+  });
 });

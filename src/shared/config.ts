@@ -147,6 +147,17 @@ export const configSchema = z.object({
   /** Time budget of one routing computation (route, matrix, isochrone, map match); past it the task is cancelled. */
   ROUTING_TIMEOUT_MS: integer(100, 600_000, DEFAULT_ROUTING_TIMEOUT_MS),
   READY_TIMEOUT_MS: integer(50, 60_000, DEFAULT_READY_TIMEOUT_MS),
+  /**
+   * Webhook hosts exempt from the SSRF address check (comma separated `host` or `host:port`, e.g. `127.0.0.1`
+   * for a local test receiver); they may also use plain http. Empty (the default) in production.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : []))
+    .refine((entries) => entries.every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry)), {
+      message: 'must be host or host:port entries separated by commas (IPv6 in brackets)',
+    }),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /** The eight 16-bit groups of an IPv6 address (with an embedded dotted IPv4 tail converted). */
-function ipv6Groups(address: string): number[] | undefined {
+export function ipv6Groups(address: string): number[] | undefined {
   let text = address;
   const dotted = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
   if (dotted) {
