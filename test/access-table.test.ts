@@ -15,6 +15,7 @@ import { savedPlacesRoutes } from '../src/edge/routes/saved-places.js';
 import { routingAnalysisRoutes } from '../src/edge/routes/routing-analysis.js';
 import { routingRoutes } from '../src/edge/routes/routing.js';
 import { navigationRoutes } from '../src/edge/routes/navigation.js';
+import { navigationSessionRoutes, navigationStreamRoute } from '../src/edge/routes/navigation-sessions.js';
 import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../src/services/access/endpoint-access.js';
 
 // Route metadata only: the handlers are never called, so the services can be stand-ins.
@@ -35,6 +36,8 @@ const apiRoutes: RouteDefinition[] = [
   ...routingAnalysisRoutes(none),
   ...routingRoutes(none),
   ...navigationRoutes(),
+  ...navigationSessionRoutes(none),
+  navigationStreamRoute(),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {

@@ -19,6 +19,7 @@ import { navigationRoute } from '../solvers/routing/guidance/navigation-view.js'
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { NavigationSessionRepository } from '../store/pg/navigation-sessions.js';
+import { createNavigationWebhooks } from '../services/webhooks/navigation-webhooks.js';
 
 export interface NavigationModule {
   sessions: NavigationSessions;
@@ -31,7 +32,7 @@ export interface NavigationModule {
 /** Extra time a session command may take beyond a route search (the store write, the bus). */
 const COMMAND_MARGIN_MS = 5_000;
 
-export function createNavigationModule(config: Config, backends: Backends, routing: RoutingService, guards: readonly RequestGuard[], logger: Logger): NavigationModule {
+export async function createNavigationModule(config: Config, backends: Backends, routing: RoutingService, guards: readonly RequestGuard[], logger: Logger): Promise<NavigationModule> {
   const planRoute: SessionRoutePlanner = async (from, plan) => {
     const outcome = await routing.trip(
       { costing: plan.costing, preference: plan.preference, avoid: plan.avoid },
@@ -43,6 +44,7 @@ export function createNavigationModule(config: Config, backends: Backends, routi
     );
     return navigationRoute(outcome.trip);
   };
+  const webhooks = await createNavigationWebhooks(backends.sql, config, logger.child({ component: 'webhooks' }));
   const host = new NavigationSessionHost({
     bus: backends.bus,
     subjects: createSubjects(config.BUS_NAMESPACE),
@@ -50,8 +52,12 @@ export function createNavigationModule(config: Config, backends: Backends, routi
     planRoute,
     logger: logger.child({ component: 'navigation' }),
     requestTimeoutMs: config.ROUTING_TIMEOUT_MS + COMMAND_MARGIN_MS,
+    onEvents: (record) => webhooks.onEvents(record),
+    onLost: (sessionId) => void webhooks.release(sessionId),
   });
-  const sessions = new NavigationSessions({ host, planRoute });
+  const sessions = new NavigationSessions({ host, planRoute, webhooks });
+  // events of sessions whose process died before delivering them
+  void webhooks.resumePending().catch((error: unknown) => logger.warn({ err: error }, 'webhook resume failed'));
   const sessionRoutes = navigationSessionRoutes(sessions);
   const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
   const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: navigationStreamRoute(), fixRoute });
@@ -60,6 +66,9 @@ export function createNavigationModule(config: Config, backends: Backends, routi
     host,
     routes: [...navigationRoutes(), ...sessionRoutes],
     webSockets: [stream],
-    stop: () => host.close(),
+    stop: async () => {
+      await host.close();
+      await webhooks.close();
+    },
   };
 }

@@ -29,6 +29,8 @@ export interface SessionHostOptions {
   requestTimeoutMs: number;
   /** New durable events of a session (webhook delivery). */
   onEvents?(record: SessionRecord): void;
+  /** Another process took the session over: stop this process's work on it (webhook delivery). */
+  onLost?(sessionId: string): void;
   now?: () => number;
   /** Actors idle this long, with no stream watching, leave memory (the store keeps them). */
   idleEvictMs?: number;
@@ -98,7 +100,7 @@ export class NavigationSessionHost {
           return await local.actor.handle(command);
         } catch (error) {
           if (error instanceof SessionFencedError) {
-            this.drop(id);
+            this.lose(id);
             continue;
           }
           throw translateLocal(error) ?? error;
@@ -184,7 +186,7 @@ export class NavigationSessionHost {
       reply = { ok: true, value: await actor.handle(command) };
     } catch (error) {
       if (error instanceof SessionFencedError) {
-        this.drop(actor.id);
+        this.lose(actor.id);
         reply = { ok: false, stale: true };
       } else {
         const translated = translateLocal(error) ?? new ApiError('INTERNAL_ERROR');
@@ -225,6 +227,12 @@ export class NavigationSessionHost {
     }
     this.host({ ...record, revision });
     this.options.logger.info({ sessionId: id, processId: this.processId }, 'navigation session taken over');
+  }
+
+  /** The session was taken over elsewhere. */
+  private lose(id: string): void {
+    this.drop(id);
+    this.options.onLost?.(id);
   }
 
   private drop(id: string): void {

@@ -8,6 +8,7 @@ import type { NavigationSessions } from '../../services/navigation/navigation-se
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../schemas/navigation-session.js';
 import { STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protocol.js';
+import { webhookDeliveriesQuery } from '../schemas/webhook-url.js';
 import { ApiError } from '../../shared/errors.js';
 
 const route = { tags: ['navigation'], scopes: ['routing'], access: 'key-or-bearer' as const };
@@ -75,6 +76,17 @@ export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefi
       params: sessionIdParams,
       errors: [...sessionErrors],
       handler: ({ params, principal }) => sessions.eta(principal, params.id),
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/navigation/sessions/{id}/webhook-deliveries',
+      summary: "The session's webhook delivery log, newest attempt first",
+      description: 'One entry per delivery attempt: webhookId (sessionId:seq), seq, attempt, outcome delivered|retrying|failed, httpStatus, error, durationMs, attemptedAt. See docs/webhooks.md.',
+      params: sessionIdParams,
+      query: webhookDeliveriesQuery,
+      errors: [...sessionErrors],
+      handler: ({ params, principal, query }) => sessions.webhookDeliveries(principal, params.id, query.limit),
     }),
     defineRoute({
       ...route,

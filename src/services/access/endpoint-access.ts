@@ -323,5 +323,6 @@ export const DESIGNED_ENDPOINT_ACCESS: readonly EndpointAccess[] = [
   { method: 'PATCH', path: '/admin/api-keys/{id}', access: 'admin', scopes: [], source: 'designed (part1 §3 operator actions)' },
   { method: 'POST', path: '/admin/broadcasts', access: 'admin', scopes: [], source: 'designed (part1 §6 admin_broadcast)' },
   { method: 'GET', path: '/openapi.json', access: 'open', scopes: [], source: 'designed (OpenAPI document)' },
+  { method: 'GET', path: '/navigation/sessions/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['routing'], source: 'designed (part3 §6 webhooks, delivery log)' },
   { method: 'GET', path: '/navigation/sessions/{id}/stream', access: 'key-or-bearer', scopes: ['routing'], source: 'designed (part3 §4.2 sessions, streamed over WebSocket)' },
 ];

@@ -39,9 +39,10 @@ export type ArrivalPointResolver = (destination: LatLng & { placeSlug?: string }
 
 /** The webhook side of sessions: URL check at creation, and the signing secret handed to the creator. */
 export interface SessionWebhooks {
-  /** Throws ApiError VALIDATION_ERROR for a URL that may not be used. */
-  assertUsableUrl(url: string): void;
+  /** The normalised URL; throws ApiError VALIDATION_ERROR for a URL that may not be used. */
+  assertUsableUrl(url: string): string;
   secretFor(sessionId: string): string;
+  list(sessionId: string, limit: number): Promise<unknown>;
 }
 
 export interface NavigationSessionsDeps {
@@ -69,9 +70,10 @@ export class NavigationSessions {
 
   async create(principal: Principal | undefined, input: CreateSessionInput) {
     const owner = ownerOf(principal);
+    let webhookUrl: string | null = null;
     if (input.webhookUrl !== undefined) {
       if (!this.deps.webhooks) throw new ApiError('VALIDATION_ERROR', { message: ['webhookUrl: webhooks are not enabled on this server'] });
-      this.deps.webhooks.assertUsableUrl(input.webhookUrl);
+      webhookUrl = this.deps.webhooks.assertUsableUrl(input.webhookUrl);
     }
     const arrivalPoint = this.deps.resolveArrival
       ? await this.deps.resolveArrival(input.destination)
@@ -99,7 +101,7 @@ export class NavigationSessions {
       tracking: newTracking(),
       eventSeq: 0,
       events: [],
-      webhookUrl: input.webhookUrl ?? null,
+      webhookUrl,
       revision: 1,
       createdAt: at,
       updatedAt: at,
@@ -130,6 +132,13 @@ export class NavigationSessions {
 
   eta(principal: Principal | undefined, id: string) {
     return this.send(principal, id, { op: 'eta' });
+  }
+
+  /** The webhook delivery log of a session, for its owner only. */
+  async webhookDeliveries(principal: Principal | undefined, id: string, limit: number) {
+    await this.get(principal, id);
+    if (!this.deps.webhooks) return { sessionId: id, count: 0, deliveries: [] };
+    return this.deps.webhooks.list(id.toLowerCase(), limit);
   }
 
   cancel(principal: Principal | undefined, id: string) {

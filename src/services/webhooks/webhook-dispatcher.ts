@@ -44,7 +44,7 @@ export interface WebhookDispatcherOptions {
   deliveryLog: WebhookDeliveryLog;
   urlPolicy: WebhookUrlPolicy;
   logger?: Logger;
-  /** Overrides of DEFAULT_WEBHOOK_RETRY (8 attempts within 1 h, backoff from 30 s). */
+  /** Overrides of DEFAULT_WEBHOOK_RETRY (8 attempts within 1 h, backoff from 5 s). */
   retry?: Partial<WebhookRetryOptions>;
   /** Default DEFAULT_ATTEMPT_TIMEOUT_MS (10 s). */
   attemptTimeoutMs?: number;

@@ -28,7 +28,7 @@ describe('webhook retry policy', () => {
     expect(dispositionOfStatus(status)).toBe(disposition);
   });
 
-  it('backs off exponentially up to the cap, 8 attempts in about 46 minutes', () => {
+  it('backs off exponentially up to the cap, 8 attempts in about 11 minutes', () => {
     let elapsedMs = 0;
     const delays: number[] = [];
     for (let attempt = 1; ; attempt++) {
@@ -41,12 +41,12 @@ describe('webhook retry policy', () => {
       delays.push(decision.delayMs / 1000);
       elapsedMs += decision.delayMs;
     }
-    expect(delays).toEqual([30, 60, 120, 240, 480, 900, 900]);
+    expect(delays).toEqual([5, 10, 20, 40, 80, 160, 320]);
   });
 
   it('keeps jitter within ±20 %', () => {
-    expect(decideRetry(facts({ attempt: 2 }), DEFAULT_WEBHOOK_RETRY, () => 0)).toEqual({ outcome: 'retrying', delayMs: 48_000 });
-    expect(decideRetry(facts({ attempt: 2 }), DEFAULT_WEBHOOK_RETRY, () => 0.999999)).toEqual({ outcome: 'retrying', delayMs: 72_000 });
+    expect(decideRetry(facts({ attempt: 2 }), DEFAULT_WEBHOOK_RETRY, () => 0)).toEqual({ outcome: 'retrying', delayMs: 8_000 });
+    expect(decideRetry(facts({ attempt: 2 }), DEFAULT_WEBHOOK_RETRY, () => 0.999999)).toEqual({ outcome: 'retrying', delayMs: 12_000 });
   });
 
   it('honours a longer Retry-After, up to its cap', () => {
@@ -55,13 +55,13 @@ describe('webhook retry policy', () => {
       outcome: 'retrying',
       delayMs: DEFAULT_WEBHOOK_RETRY.maxRetryAfterMs,
     });
-    expect(decideRetry(facts({ retryAfterMs: 1_000 }), DEFAULT_WEBHOOK_RETRY, middle)).toEqual({ outcome: 'retrying', delayMs: 30_000 });
+    expect(decideRetry(facts({ retryAfterMs: 1_000 }), DEFAULT_WEBHOOK_RETRY, middle)).toEqual({ outcome: 'retrying', delayMs: 5_000 });
   });
 
   it('gives up on permanent refusals at once, and when the next attempt would pass the maximum age', () => {
     expect(decideRetry(facts({ disposition: 'permanent' }), DEFAULT_WEBHOOK_RETRY, middle)).toEqual({ outcome: 'failed' });
     expect(decideRetry(facts({ disposition: 'delivered', attempt: 8 }), DEFAULT_WEBHOOK_RETRY, middle)).toEqual({ outcome: 'delivered' });
-    const late = facts({ attempt: 3, nowMs: DEFAULT_WEBHOOK_RETRY.maxAgeMs - 60_000 });
+    const late = facts({ attempt: 3, nowMs: DEFAULT_WEBHOOK_RETRY.maxAgeMs - 10_000 });
     expect(decideRetry(late, DEFAULT_WEBHOOK_RETRY, middle)).toEqual({ outcome: 'failed' });
     expect(decideRetry(facts({ maxAttempts: 1 }), DEFAULT_WEBHOOK_RETRY, middle)).toEqual({ outcome: 'failed' });
   });

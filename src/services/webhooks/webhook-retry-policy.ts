@@ -4,7 +4,7 @@ export interface WebhookRetryOptions {
   maxAttempts: number;
   /** An event is given up when its next attempt would start later than this after its first; default 1 h. */
   maxAgeMs: number;
-  /** Wait before the 2nd attempt; each later wait doubles; default 30 s. */
+  /** Wait before the 2nd attempt; each later wait doubles; default 5 s. */
   initialDelayMs: number;
   /** Longest computed wait between two attempts; default 15 min. */
   maxDelayMs: number;
@@ -15,13 +15,15 @@ export interface WebhookRetryOptions {
 }
 
 /**
- * 8 attempts with waits of about 30 s, 1, 2, 4, 8, 15 and 15 min: the last
- * attempt comes about 46 min (at most 55 min with jitter) after the first.
+ * 8 attempts with waits of about 5, 10, 20, 40, 80, 160 and 320 s: the last
+ * attempt comes about 10.6 min (at most 12.7 min with jitter) after the first.
+ * Navigation events are about a trip in progress, so early retries matter
+ * most and a retry an hour later would tell the receiver nothing useful.
  */
 export const DEFAULT_WEBHOOK_RETRY: Readonly<WebhookRetryOptions> = Object.freeze({
   maxAttempts: 8,
   maxAgeMs: 60 * 60 * 1000,
-  initialDelayMs: 30 * 1000,
+  initialDelayMs: 5 * 1000,
   maxDelayMs: 15 * 60 * 1000,
   maxRetryAfterMs: 15 * 60 * 1000,
   jitterRatio: 0.2,
