@@ -34,7 +34,7 @@ const apiRoutes: RouteDefinition[] = [
   ...mapDataRoutes(none),
   ...routingAnalysisRoutes(none),
   ...routingRoutes(none),
-  ...navigationRoutes(),
+  ...navigationRoutes({ planner: none, entrances: none }),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {
