@@ -8,6 +8,7 @@ import type { MapPack } from '../src/datapack/map-pack.js';
 import { NO_INDEX } from '../src/datapack/pack-layout.js';
 import { initialBearingDegrees } from '../src/solvers/graph/geodesy.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
+import { HEADING_SLACK_METERS } from '../src/solvers/routing/snapping/snapper.js';
 import { routingPack } from './support/routing-packs.js';
 
 let pack: MapPack;
@@ -45,6 +46,25 @@ describe('snapping with a heading', () => {
       return !edges.includes(point.edge) || edges.includes(point.twin);
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('never trades the road under a vehicle heading against a one-way for a road farther than the slack', () => {
+    const engine = new RoutingEngine(pack);
+    const metric = engine.metric({ costing: 'auto', preference: 'balanced', avoid: [] });
+    const twin = pack.sections['graph.edgeTwin'];
+    let checked = 0;
+    for (let edge = 0; edge < pack.edgeCount; edge++) {
+      if (!metric.usable(edge) || (twin[edge] !== NO_INDEX && metric.usable(twin[edge]!))) continue;
+      const shape = pack.edgeShape(edge);
+      const [lon1, lat1] = shape[0]!;
+      const [lon2, lat2] = shape[1]!;
+      if (lon1 === lon2 && lat1 === lat2) continue;
+      const against = (initialBearingDegrees(lat1, lon1, lat2, lon2) + 180) % 360;
+      const candidates = engine.snap(metric, { lat: (lat1 + lat2) / 2, lon: (lon1 + lon2) / 2, heading: against });
+      expect(Math.min(...candidates.map((candidate) => candidate.hit.distanceMeters))).toBeLessThanOrEqual(HEADING_SLACK_METERS);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 
   it('offers both directions without a heading', () => {

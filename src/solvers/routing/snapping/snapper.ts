@@ -63,16 +63,18 @@ export function snapCandidates(pack: MapPack, grid: SegmentGrid, metric: MetricS
   if (location.heading === undefined) return candidates;
   const tolerance = location.headingTolerance ?? DEFAULT_HEADING_TOLERANCE;
   const along = (candidate: DirectedCandidate & { bearing: number }) => bearingDifference(candidate.bearing, location.heading!) <= tolerance;
-  const matching = candidates.filter(along);
-  if (matching.length) return matching;
-  // none of the nearest roads runs the way the vehicle drives: the nearest one that does, if close enough
   const reach = hits[0]!.distanceMeters + HEADING_SLACK_METERS;
+  const near = (candidate: DirectedCandidate) => candidate.hit.distanceMeters <= reach;
+  // a far candidate is the main network offered from an island: it must not win over the road the vehicle is on
+  const matching = candidates.filter((candidate) => near(candidate) && along(candidate));
+  if (matching.length) return [...matching, ...candidates.filter((candidate) => !near(candidate) && along(candidate))];
+  // none of the nearest roads runs the way the vehicle drives: the nearest one that does, if close enough
   const farther = directed(hits.filter((hit) => hit.distanceMeters <= reach && !chosen.includes(hit)), twin, metric).filter(along);
   if (farther.length) {
     const nearest = farther[0]!.hit.distanceMeters;
     return farther.filter((candidate) => candidate.hit.distanceMeters <= nearest + TIE_METERS);
   }
-  // no road around runs that way (a heading across the street): the heading cannot decide
+  // no road around runs that way (a heading across the street, or against a one-way): the heading cannot decide
   return candidates;
 }
 
