@@ -20,6 +20,9 @@ import {
   navigationLanguage,
   navigationPosition,
   navigationRouteOverrides,
+  arrivalCheckResponse,
+  recalculateResponse,
+  speakResponse,
 } from '../schemas/navigation.js';
 
 export interface NavigationRouteOptions {
@@ -97,6 +100,7 @@ export function navigationRoutes(options: NavigationRouteOptions): RouteDefiniti
           message: 'required when no sessionId is given',
           path: ['destination'],
         }),
+      response: recalculateResponse,
       errors: [...ROUTING_ERRORS, 'NOT_FOUND', 'FORBIDDEN'],
       handler: ({ body, principal, signal }) => {
         const { sessionId, ...input } = body;
@@ -120,6 +124,7 @@ export function navigationRoutes(options: NavigationRouteOptions): RouteDefiniti
         costing: navigationCosting.default('auto'),
         language: navigationLanguage.default('en-US'),
       }),
+      response: arrivalCheckResponse,
       errors: ['NOT_FOUND', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
       handler: ({ body, signal }) => arrivals.check(body, signal),
     }),
@@ -148,6 +153,7 @@ export function navigationRoutes(options: NavigationRouteOptions): RouteDefiniti
           units: unitsSchema.optional(),
         })
         .refine((body) => (body.text === undefined) !== (body.maneuver === undefined), { message: 'give either text or maneuver', path: ['text'] }),
+      response: speakResponse,
       handler: ({ body }) => speak(body),
     }),
   ];
