@@ -109,6 +109,18 @@ describe('POST /navigation/recalculate', () => {
     expect(far.body.code).toBe('NO_ROAD_NEARBY');
   });
 
+  it('routes to a mapped place\'s arrival point when the destination names one', async () => {
+    const destination = { lat: TABARAK.lat, lng: TABARAK.lng, placeSlug: TABARAK.slug };
+    const check = await api.post('/navigation/arrival-check', { destination, position: EISSA_MIDDLE }, token);
+    const access: [number, number] = [check.body.entrance.lat, check.body.entrance.lng];
+    const response = await api.post('/navigation/recalculate', { current: EISSA_MIDDLE, destination }, token);
+    expect(response.status).toBe(201);
+    const end = polyline.decode(response.body.route.shape, 6).at(-1) as [number, number];
+    expect(meters(end, access)).toBeLessThan(5);
+    const unknown = await api.post('/navigation/recalculate', { current: EISSA_MIDDLE, destination: { ...destination, placeSlug: 'node-1' } }, token);
+    expect(unknown.status).toBe(404);
+  });
+
   it('answers 404 for a session it does not know, and 401 without credentials', async () => {
     const unknown = await api.post('/navigation/recalculate', { sessionId: '6f1c0d1e-8a8e-4d0e-9a5f-0c8f4c0b9a11', current: EISSA_MIDDLE }, token);
     expect(unknown.status).toBe(404);

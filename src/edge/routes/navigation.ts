@@ -43,7 +43,7 @@ const position = z.object({ lat: latitude, lng: longitude });
 const routeShape = z.string().min(1).max(2_000_000);
 
 export function navigationRoutes(options: NavigationRouteOptions): RouteDefinition[] {
-  const recalculation = new NavigationRecalculation(options.planner, options.recalculateSession);
+  const recalculation = new NavigationRecalculation(options.planner, options.entrances, options.recalculateSession);
   const arrivals = new ArrivalChecker(options.entrances);
   return [
     defineRoute({
@@ -86,7 +86,8 @@ export function navigationRoutes(options: NavigationRouteOptions): RouteDefiniti
       summary: 'Re-plan from where the traveller is: a fresh route to the destination, or a session\'s route replaced in place',
       description:
         'Without `sessionId` it is stateless: `destination` is required and the route is planned from `current` ' +
-        '(with `heading`, the route leaves in the direction of travel instead of turning around). With `sessionId` the ' +
+        '(with `heading`, the route leaves in the direction of travel instead of turning around); a `destination.placeSlug` ' +
+        'routes to the place\'s arrival point (entrance or road access; unknown slug 404). With `sessionId` the ' +
         'session\'s route is replaced in place and its reroute count incremented. Answers `{ provider, sessionId, costing, preference, route { shape, maneuvers, distanceMeters, etaSeconds } }`.',
       body: z
         .object({

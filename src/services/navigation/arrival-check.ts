@@ -4,11 +4,10 @@
  * mapped place's entrance or road access when a place slug is given, else
  * the destination itself; arrival is being within the radius of it.
  */
-import { ApiError } from '../../shared/errors.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import { roundTo } from '../../shared/rounding.js';
 import type { NavigationCosting } from '../../edge/schemas/navigation.js';
-import type { ArrivalPointType, PlaceEntranceResolver, ResolvedPlaceEntrance } from './place-entrances.js';
+import { unknownPlace, type ArrivalPointType, type PlaceEntranceResolver, type ResolvedPlaceEntrance } from './place-entrances.js';
 import { PROVIDER, type Position } from './stateless-navigation.js';
 
 /** About the fix accuracy of a phone in a street: the session arrival radius of the spec (§3). */
@@ -45,12 +44,7 @@ export class ArrivalChecker {
     let entrance: ResolvedPlaceEntrance | null = null;
     if (slug !== undefined) {
       entrance = (await this.entrances.resolve(slug, { costing: input.costing, language: input.language, near: input.position }, signal)) ?? null;
-      if (!entrance) {
-        throw new ApiError('NOT_FOUND', {
-          message: `No mapped place has the slug ${slug} (place slugs name an OSM element of the map data: node-<id>, way-<id> or relation-<id>)`,
-          details: { placeSlug: slug },
-        });
-      }
+      if (!entrance) throw unknownPlace(slug);
     }
     const point = entrance ? { type: entrance.type, lat: entrance.lat, lng: entrance.lng } : { type: 'destination' as const, lat: input.destination.lat, lng: input.destination.lng };
     const distance = haversineMeters(input.position.lat, input.position.lng, point.lat, point.lng);

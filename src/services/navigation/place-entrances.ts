@@ -13,6 +13,7 @@
  */
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { FeatureLayer } from '../../datapack/pack-layout.js';
+import { ApiError } from '../../shared/errors.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
@@ -52,6 +53,14 @@ export interface ResolveEntranceOptions {
 export interface PlaceEntranceResolver {
   /** The arrival point of the place a slug names; undefined when no mapped place has that slug. */
   resolve(slug: string, options?: ResolveEntranceOptions, signal?: AbortSignal): Promise<ResolvedPlaceEntrance | undefined>;
+}
+
+/** The 404 of a slug that names no mapped place. */
+export function unknownPlace(slug: string): ApiError {
+  return new ApiError('NOT_FOUND', {
+    message: `No mapped place has the slug ${slug} (place slugs name an OSM element of the map data: node-<id>, way-<id> or relation-<id>)`,
+    details: { placeSlug: slug },
+  });
 }
 
 /** Pack layers whose features are places one can travel to (streets, areas and lines are not). */

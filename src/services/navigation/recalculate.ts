@@ -1,7 +1,8 @@
 /**
  * POST /navigation/recalculate (spec part 3 §4.2): a fresh route from where
  * the traveller is. Without a session it is stateless (the destination comes
- * with the request); with one, the session's route is replaced in place by
+ * with the request, and a `placeSlug` in it routes to the place's arrival
+ * point); with one, the session's route is replaced in place by
  * the sessions' own hook (they own the route, the destination and the
  * reroute count).
  */
@@ -10,6 +11,7 @@ import type { Avoidable, Preference } from '../../solvers/routing/costing/profil
 import type { Principal } from '../../edge/route.js';
 import type { NavigationCosting } from '../../edge/schemas/navigation.js';
 import type { NavigationRoute, NavigationRoutePlanner } from './navigation-route-planner.js';
+import { unknownPlace, type PlaceEntranceResolver } from './place-entrances.js';
 import { PROVIDER, type Position } from './stateless-navigation.js';
 
 /** The request as the handler validated it; route options absent where the caller left them out. */
@@ -44,6 +46,7 @@ export const DEFAULT_NAVIGATION_OPTIONS = { costing: 'auto', preference: 'balanc
 export class NavigationRecalculation {
   constructor(
     private readonly planner: NavigationRoutePlanner,
+    private readonly entrances: PlaceEntranceResolver,
     private readonly recalculateSession?: RecalculateSession,
   ) {}
 
@@ -58,17 +61,27 @@ export class NavigationRecalculation {
     }
     const costing = input.costing ?? DEFAULT_NAVIGATION_OPTIONS.costing;
     const preference = input.preference ?? DEFAULT_NAVIGATION_OPTIONS.preference;
+    const language = input.language ?? DEFAULT_NAVIGATION_OPTIONS.language;
+    const to = await this.arrivalPointOf(input.destination, costing, language, signal);
     const route = await this.planner.plan(
       {
         from: { ...input.current, ...(input.heading !== undefined ? { heading: input.heading } : {}) },
-        to: input.destination,
+        to,
         costing,
         preference,
         avoid: input.avoid ?? DEFAULT_NAVIGATION_OPTIONS.avoid,
-        language: input.language ?? DEFAULT_NAVIGATION_OPTIONS.language,
+        language,
       },
       signal,
     );
     return { provider: PROVIDER, sessionId: null, costing, preference, route };
+  }
+
+  /** A destination naming a mapped place is reached at the place's arrival point (its entrance or road access). */
+  private async arrivalPointOf(destination: NonNullable<RecalculateInput['destination']>, costing: NavigationCosting, language: string, signal: AbortSignal): Promise<Position> {
+    if (destination.placeSlug === undefined) return destination;
+    const entrance = await this.entrances.resolve(destination.placeSlug, { costing, language }, signal);
+    if (!entrance) throw unknownPlace(destination.placeSlug);
+    return { lat: entrance.lat, lng: entrance.lng };
   }
 }

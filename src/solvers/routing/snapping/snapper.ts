@@ -19,7 +19,10 @@ import type { SegmentGrid, SegmentHit } from './segment-grid.js';
 
 /** Segments within this many metres of the nearest one count as equally near. */
 const TIE_METERS = 1;
-/** Nearest segments looked at (a junction has a handful within the tie distance). */
+/**
+ * Nearest segments looked at: a junction has a handful within the tie distance, and a heading may need
+ * the next road beyond them (the other carriageway).
+ */
 const CANDIDATE_SEGMENTS = 6;
 /** How much farther than the nearest road a road matching the heading may be (about a consumer GPS error). */
 export const HEADING_SLACK_METERS = 25;
