@@ -17,8 +17,7 @@ import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
 import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
 import { NavigationRoutePlanner } from '../services/navigation/navigation-route-planner.js';
-import { MapPackPlaceEntrances } from '../services/navigation/place-entrances.js';
-import { ApiError } from '../shared/errors.js';
+import { MapPackPlaceEntrances, unknownPlace } from '../services/navigation/place-entrances.js';
 import type { RecalculateResult, RecalculateSession } from '../services/navigation/recalculate.js';
 import type { RoutingService } from '../services/routing/routing-service.js';
 import type { Config } from '../shared/config.js';
@@ -51,7 +50,7 @@ export function createNavigationModule(
   const resolveArrival: ArrivalPointResolver = async (destination) => {
     if (destination.placeSlug === undefined) return { lat: destination.lat, lng: destination.lng, source: 'destination' };
     const entrance = await entrances.resolve(destination.placeSlug);
-    if (!entrance) throw new ApiError('NOT_FOUND', { message: `No mapped place has the slug ${destination.placeSlug}`, details: { placeSlug: destination.placeSlug } });
+    if (!entrance) throw unknownPlace(destination.placeSlug);
     // a place no road reaches is arrived at where it is mapped
     return { lat: entrance.lat, lng: entrance.lng, source: entrance.type === 'place' ? 'destination' : entrance.type };
   };
