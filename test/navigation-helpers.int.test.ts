@@ -121,6 +121,21 @@ describe('POST /navigation/recalculate', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('with a sessionId, replaces the session\'s route in place from the current position; only for its owner', async () => {
+    const created = await api.post('/navigation/sessions', { origin: EISSA_MIDDLE, destination: EISSA_EAST }, token);
+    expect(created.status).toBe(201);
+    const sessionId = created.body.sessionId;
+    const response = await api.post('/navigation/recalculate', { sessionId, current: EISSA_MIDDLE, heading: 264 }, token);
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ provider: 'svc-navigation', sessionId, costing: 'auto' });
+    expect(angle(departureBearing(response.body.route.shape), 264)).toBeLessThan(45);
+    const snapshot = await api.get(`/navigation/sessions/${sessionId}`, token);
+    expect(snapshot.body.reroutes).toBe(1);
+    expect(snapshot.body.route.shape).toBe(response.body.route.shape);
+    const stranger = (await registerUser(api, 'stranger')).token;
+    expect((await api.post('/navigation/recalculate', { sessionId, current: EISSA_MIDDLE }, stranger)).status).toBe(403);
+  });
+
   it('answers 404 for a session it does not know, and 401 without credentials', async () => {
     const unknown = await api.post('/navigation/recalculate', { sessionId: '6f1c0d1e-8a8e-4d0e-9a5f-0c8f4c0b9a11', current: EISSA_MIDDLE }, token);
     expect(unknown.status).toBe(404);
