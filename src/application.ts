@@ -60,7 +60,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     );
 
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
-  const navigation = await createNavigationModule(config, backends, routing.routing, accounts.guards, logger);
+  const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
 
   const routes: RouteDefinition[] = [];
   let listeningPort = config.PORT;

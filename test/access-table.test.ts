@@ -35,7 +35,7 @@ const apiRoutes: RouteDefinition[] = [
   ...mapDataRoutes(none),
   ...routingAnalysisRoutes(none),
   ...routingRoutes(none),
-  ...navigationRoutes(),
+  ...navigationRoutes({ planner: none, entrances: none }),
   ...navigationSessionRoutes(none),
   navigationStreamRoute(),
 ].filter((route) => route.mount !== 'root');

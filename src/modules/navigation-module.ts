@@ -1,9 +1,11 @@
 /**
  * Wiring of navigation: the session host (actors addressed over the bus,
  * state in SQL), the session service, and the route tables of the sessions
- * and the stateless helpers.
+ * and the stateless helpers. Sessions and the helpers share one route planner
+ * and one place-entrance resolver.
  */
 import type { Backends } from '../backends.js';
+import type { MapPack } from '../datapack/map-pack.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { NavigationSessionHost } from '../actors/navigation-session/session-host.js';
 import type { SessionRoutePlanner } from '../actors/navigation-session/navigation-session-actor.js';
@@ -13,9 +15,11 @@ import { navigationSessionRoutes, navigationStreamRoute } from '../edge/routes/n
 import type { RequestGuard } from '../edge/request-pipeline.js';
 import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
-import { NavigationSessions } from '../services/navigation/navigation-sessions.js';
+import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
+import { NavigationRoutePlanner } from '../services/navigation/navigation-route-planner.js';
+import { MapPackPlaceEntrances, unknownPlace } from '../services/navigation/place-entrances.js';
+import type { RecalculateResult, RecalculateSession } from '../services/navigation/recalculate.js';
 import type { RoutingService } from '../services/routing/routing-service.js';
-import { navigationRoute } from '../solvers/routing/guidance/navigation-view.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { NavigationSessionRepository } from '../store/pg/navigation-sessions.js';
@@ -32,17 +36,24 @@ export interface NavigationModule {
 /** Extra time a session command may take beyond a route search (the store write, the bus). */
 const COMMAND_MARGIN_MS = 5_000;
 
-export async function createNavigationModule(config: Config, backends: Backends, routing: RoutingService, guards: readonly RequestGuard[], logger: Logger): Promise<NavigationModule> {
-  const planRoute: SessionRoutePlanner = async (from, plan) => {
-    const outcome = await routing.trip(
-      { costing: plan.costing, preference: plan.preference, avoid: plan.avoid },
-      [
-        { lat: from.lat, lon: from.lng, ...(from.heading !== undefined ? { heading: from.heading } : {}) },
-        { lat: plan.arrivalPoint.lat, lon: plan.arrivalPoint.lng },
-      ],
-      { language: plan.language, costing: plan.costing },
-    );
-    return navigationRoute(outcome.trip);
+export async function createNavigationModule(
+  config: Config,
+  backends: Backends,
+  pack: MapPack,
+  routing: RoutingService,
+  guards: readonly RequestGuard[],
+  logger: Logger,
+): Promise<NavigationModule> {
+  const planner = new NavigationRoutePlanner(routing);
+  const entrances = new MapPackPlaceEntrances(pack, routing);
+  const planRoute: SessionRoutePlanner = (from, plan) =>
+    planner.plan({ from, to: plan.arrivalPoint, costing: plan.costing, preference: plan.preference, avoid: plan.avoid, language: plan.language });
+  const resolveArrival: ArrivalPointResolver = async (destination, costing) => {
+    if (destination.placeSlug === undefined) return { lat: destination.lat, lng: destination.lng, source: 'destination' };
+    const entrance = await entrances.resolve(destination.placeSlug, { costing });
+    if (!entrance) throw unknownPlace(destination.placeSlug);
+    // a place no road reaches is arrived at where it is mapped
+    return { lat: entrance.lat, lng: entrance.lng, source: entrance.type === 'place' ? 'destination' : entrance.type };
   };
   const webhooks = await createNavigationWebhooks(backends.sql, config, logger.child({ component: 'webhooks' }));
   const host = new NavigationSessionHost({
@@ -55,16 +66,17 @@ export async function createNavigationModule(config: Config, backends: Backends,
     onEvents: (record) => webhooks.onEvents(record),
     onLost: (sessionId) => void webhooks.release(sessionId),
   });
-  const sessions = new NavigationSessions({ host, planRoute, webhooks });
+  const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks });
   // events of sessions whose process died before delivering them
   void webhooks.resumePending().catch((error: unknown) => logger.warn({ err: error }, 'webhook resume failed'));
+  const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input) as Promise<RecalculateResult>;
   const sessionRoutes = navigationSessionRoutes(sessions);
   const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
   const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: navigationStreamRoute(), fixRoute });
   return {
     sessions,
     host,
-    routes: [...navigationRoutes(), ...sessionRoutes],
+    routes: [...navigationRoutes({ planner, entrances, recalculateSession }), ...sessionRoutes],
     webSockets: [stream],
     stop: async () => {
       await host.close();

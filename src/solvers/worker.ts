@@ -9,7 +9,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from './task-result.js';
-import { contractMetricTask, routeMatrixTask, routeTripTask } from './routing/routing-tasks.js';
+import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
@@ -49,6 +49,10 @@ export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnTyp
 
 export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {
   return routeMatrixTask(sharedMapPack(), input);
+}
+
+export function nearestRoad(input: Parameters<typeof nearestRoadTask>[1]): ReturnType<typeof nearestRoadTask> {
+  return nearestRoadTask(sharedMapPack(), input);
 }
 
 // ── routing analysis: isochrones, map matching ──

@@ -35,7 +35,7 @@ export interface CreateSessionInput {
 }
 
 /** Where a place slug says to arrive (its entrance), for arrival judged at the door, not the pin. */
-export type ArrivalPointResolver = (destination: LatLng & { placeSlug?: string }) => Promise<SessionPlan['arrivalPoint']>;
+export type ArrivalPointResolver = (destination: LatLng & { placeSlug?: string }, costing: Costing) => Promise<SessionPlan['arrivalPoint']>;
 
 /** The webhook side of sessions: URL check at creation, and the signing secret handed to the creator. */
 export interface SessionWebhooks {
@@ -76,7 +76,7 @@ export class NavigationSessions {
       webhookUrl = this.deps.webhooks.assertUsableUrl(input.webhookUrl);
     }
     const arrivalPoint = this.deps.resolveArrival
-      ? await this.deps.resolveArrival(input.destination)
+      ? await this.deps.resolveArrival(input.destination, input.costing)
       : { lat: input.destination.lat, lng: input.destination.lng, source: 'destination' as const };
     const plan: SessionPlan = {
       origin: input.origin,

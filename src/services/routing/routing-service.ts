@@ -9,7 +9,7 @@ import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/cos
 import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import type { TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { NearestRoad, TripOutcome } from '../../solvers/routing/routing-tasks.js';
 import type { TripOptions } from '../../solvers/routing/guidance/trip-types.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
@@ -89,6 +89,14 @@ export class RoutingService {
     );
     if (result.ok) return result.value;
     throw this.engineError(metric, result.code, result.details);
+  }
+
+  /** The point where a location meets the roads a metric may use; undefined when none is within the location's cutoff. */
+  async nearestRoad(metric: MetricSpec, location: RouteLocation, language?: string, signal?: AbortSignal): Promise<NearestRoad | undefined> {
+    this.assertAvailable(metric.costing);
+    const result = await runWithBudget(this.options.solvers, 'nearestRoad', { metric, location, ...(language ? { language } : {}) }, this.options.timeoutMs, signal);
+    if (!result.ok) throw this.engineError(metric, result.code, result.details);
+    return result.value ?? undefined;
   }
 
   /** Seconds and metres between every source and target (NaN where none). */

@@ -86,15 +86,10 @@ export class RoutingEngine {
     return this.grid;
   }
 
-  bearingAt(edge: number, fraction: number): number {
-    this.topology ??= computeTopology(this.pack);
-    return fraction < 0.5 ? this.topology.bearings.start[edge]! : this.topology.bearings.end[edge]!;
-  }
-
   /** Snaps one location for a metric; an empty list means nothing usable within the cutoff. */
   snap(metric: MetricState, location: RouteLocation): DirectedCandidate[] {
     const cutoff = Math.min(location.searchCutoffMeters ?? DEFAULT_SEARCH_CUTOFF_METERS, MAX_SEARCH_CUTOFF_METERS);
-    return snapCandidates(this.pack, this.segmentGrid(), metric, location, cutoff, (edge, fraction) => this.bearingAt(edge, fraction));
+    return snapCandidates(this.pack, this.segmentGrid(), metric, location, cutoff);
   }
 
   route(request: RouteRequest): RouteOutcome {

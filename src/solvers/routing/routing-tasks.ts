@@ -13,7 +13,7 @@ import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-
 import { buildTrip } from './guidance/trip.js';
 import type { Trip, TripOptions } from './guidance/trip-types.js';
 import { legSpeedLimits, type SpeedLimitStretch } from './guidance/speed-limits.js';
-import { narrativeLanguage } from './guidance/street-names.js';
+import { narrativeLanguage, wayName } from './guidance/street-names.js';
 
 let engine: RoutingEngine | undefined;
 /** Matches the main thread's cache bound (services/routing/hierarchy-cache.ts). */
@@ -98,4 +98,31 @@ export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): 
     ...(guidance.includeAttributes ? { speedLimits: outcome.legs.map((leg) => legSpeedLimits(routing.pack, leg, narrativeLanguage(guidance.language))) } : {}),
     usedHierarchy: outcome.usedHierarchy,
   });
+}
+
+export interface NearestRoadInput {
+  metric: MetricSpec;
+  location: RouteLocation;
+  /** Language of the street name (`ar…` Arabic, else English). */
+  language?: string;
+}
+
+export interface NearestRoad {
+  /** The point on the road nearest the location (degrees). */
+  lat: number;
+  lon: number;
+  distanceMeters: number;
+  /** The road's name in the language, null when it has none. */
+  streetName: string | null;
+}
+
+/** Where a location meets the roads the metric may use (null when none is within the cutoff). */
+export function nearestRoadTask(pack: MapPack | undefined, input: NearestRoadInput): TaskResult<NearestRoad | null> {
+  const routing = workerEngine(pack);
+  if (!routing) return fail('no_map_pack');
+  const [nearest] = routing.snap(routing.metric(input.metric), input.location);
+  if (!nearest) return ok(null);
+  const way = routing.pack.sections['graph.edgeWay'][nearest.edge]!;
+  const streetName = wayName(routing.pack, way, narrativeLanguage(input.language));
+  return ok({ lat: nearest.hit.lat, lon: nearest.hit.lon, distanceMeters: nearest.hit.distanceMeters, streetName: streetName || null });
 }

@@ -23,6 +23,11 @@ export interface SegmentHit {
   distanceMeters: number;
   lat: number;
   lon: number;
+  /**
+   * Travel bearing of `edge` at the hit (degrees clockwise from north), from the one shape segment
+   * the point projects onto: a curved road's end-to-end bearing says little about its middle.
+   */
+  bearing: number;
 }
 
 export class SegmentGrid {
@@ -196,12 +201,15 @@ export class SegmentGrid {
     const total = this.shapeLength[edge]!;
     const shapeFraction = total > 0 ? Math.min(1, along / total) : 0;
     const reversed = (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
+    // the shape is stored in the way's direction; a reversed edge travels it backwards
+    const storedBearing = Math.atan2(dx, dy) / RAD;
     return {
       edge,
       fraction: reversed ? 1 - shapeFraction : shapeFraction,
       distanceMeters,
       lat: lat + py / (EARTH_RADIUS_M * RAD),
       lon: lon + px / this.metersPerDegreeLon,
+      bearing: (storedBearing + (reversed ? 180 : 0) + 360) % 360,
     };
   }
 }

@@ -17,7 +17,7 @@ export type DistanceUnits = 'kilometers' | 'miles';
 export const METERS_PER_MILE = 1609.344;
 const FEET_PER_METER = 3.280839895;
 
-interface Quantity {
+export interface Quantity {
   value: number;
   unit: 'meter' | 'kilometer' | 'foot' | 'mile';
 }
@@ -62,19 +62,23 @@ export function arabicDigits(text: string): string {
   return text.replace(/[0-9]/g, (digit) => String.fromCodePoint(0x0660 + Number(digit))).replace(/(\d|[\u0660-\u0669])\.(?=[\u0660-\u0669])/g, '$1٫');
 }
 
-function arabicDistance({ value, unit }: Quantity): string {
+/**
+ * A counted Arabic quantity: the number as `spell` writes it (Arabic-Indic digits by default; speech
+ * passes number words) and the unit noun in the form the count asks for.
+ */
+export function arabicQuantity({ value, unit }: Quantity, spell: (value: number) => string = (count) => arabicDigits(String(count))): string {
   const [one, two, plural, accusative, singular] = ARABIC_UNITS[unit];
-  if (!Number.isInteger(value)) return `${arabicDigits(String(value))} ${singular}`;
+  if (!Number.isInteger(value)) return `${spell(value)} ${singular}`;
   if (value === 1) return one;
   if (value === 2) return two;
   // Above 100 the last two digits decide (١٠٣ أمتار, ١٢٠ مترًا, ٢٠٠ متر).
   const tail = value > 100 ? value % 100 : value;
   const noun = tail === 0 || tail === 1 || tail === 2 ? singular : tail <= 10 ? plural : tail <= 99 ? accusative : singular;
-  return `${arabicDigits(String(value))} ${noun}`;
+  return `${spell(value)} ${noun}`;
 }
 
 /** "500 meters", "1.2 kilometers", "0.3 miles", "٥٠٠ متر", "١٫٢ كيلومتر". */
 export function distancePhrase(meters: number, units: DistanceUnits, language: NarrativeLanguage): string {
   const quantity = roundedQuantity(meters, units);
-  return language === 'ar' ? arabicDistance(quantity) : englishDistance(quantity);
+  return language === 'ar' ? arabicQuantity(quantity) : englishDistance(quantity);
 }

@@ -1,0 +1,142 @@
+/**
+ * The request fields the navigation family shares (spec part 3 §4.2): positions,
+ * destinations with an optional place slug, and the route options (costing,
+ * preference, avoid, language) that sessions and the stateless re-planning
+ * read the same way. One definition, so the two cannot drift apart.
+ */
+import { z } from 'zod';
+import { AVOIDABLE, PREFERENCES } from '../../solvers/routing/costing/profiles.js';
+import { heading, latitude, longitude } from './geo.js';
+import { PLACE_SLUG_PATTERN } from '../../services/navigation/place-slug.js';
+
+/** The costings a navigation route may use (spec §4.2, POST /navigation/sessions). */
+export const NAVIGATION_COSTINGS = ['auto', 'pedestrian', 'bicycle', 'motor_scooter', 'truck', 'wheelchair'] as const;
+export type NavigationCosting = (typeof NAVIGATION_COSTINGS)[number];
+
+/** A WGS84 position `{ lat, lng }`. */
+export const navigationPosition = z.object({ lat: latitude, lng: longitude });
+
+/** Travel heading of a moving traveller, degrees clockwise from north. */
+export const navigationHeading = heading;
+
+/** A place of the map data named by its OSM element: `way-123456`, `node-123`, `relation-42` (`way/123456` too). */
+export const placeSlug = z
+  .string()
+  .max(40)
+  .regex(PLACE_SLUG_PATTERN, 'must name a mapped place as `node-<id>`, `way-<id>` or `relation-<id>`');
+
+/** Where the traveller is going: a position, optionally its name and the mapped place it belongs to. */
+export const navigationDestination = navigationPosition.extend({
+  name: z.string().max(200).optional(),
+  placeSlug: placeSlug.optional(),
+});
+
+/** BCP 47 language of the guidance texts: `ar…` narrates in Arabic, anything else in English. */
+export const navigationLanguage = z
+  .string()
+  .max(20)
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en-US or ar-EG');
+
+export const navigationCosting = z.enum(NAVIGATION_COSTINGS, { error: `must be one of ${NAVIGATION_COSTINGS.join(', ')}` });
+export const navigationPreference = z.enum(PREFERENCES, { error: `must be one of ${PREFERENCES.join(', ')}` });
+/** Road kinds to avoid: an array, or one value / comma-separated values; repeats are dropped. */
+export const navigationAvoid = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value),
+  z
+    .array(z.enum(AVOIDABLE, { error: `must be one of ${AVOIDABLE.join(', ')}` }))
+    .max(AVOIDABLE.length)
+    .transform((items) => [...new Set(items)]),
+);
+
+/** The route options of a navigation request with their defaults, to spread into a body schema. */
+export const navigationRouteOptions = {
+  costing: navigationCosting.default('auto'),
+  preference: navigationPreference.default('balanced'),
+  avoid: navigationAvoid.default([]),
+  language: navigationLanguage.default('en-US'),
+};
+
+/**
+ * The same options without defaults, where an absent field means "keep what is there"
+ * (re-planning a session keeps the session's costing unless the caller names another).
+ */
+export const navigationRouteOverrides = {
+  costing: navigationCosting.optional(),
+  preference: navigationPreference.optional(),
+  avoid: navigationAvoid.optional(),
+  language: navigationLanguage.optional(),
+};
+
+/** Arrival radius around the arrival point, metres (5–200). */
+export const arrivalRadiusMeters = z.number().min(5).max(200);
+
+// ── responses (OpenAPI documentation of what the navigation routes answer) ──
+
+const point = z.object({ lat: z.number(), lng: z.number() });
+
+/** A navigation maneuver (spec §2.1). */
+export const navigationManeuverResponse = z.object({
+  index: z.number().int(),
+  type: z.number().int().describe('maneuver type code, see GET /routing/maneuver-types'),
+  instruction: z.string(),
+  verbalAlert: z.string(),
+  verbalPre: z.string(),
+  verbalPost: z.string(),
+  streetNames: z.array(z.string()),
+  roundaboutExit: z.number().int().nullable(),
+  exitSign: z.string().nullable(),
+  distanceMeters: z.number(),
+  timeSeconds: z.number(),
+  lat: z.number(),
+  lng: z.number(),
+  cumulativeMeters: z.number().describe('metres from the route start to where the maneuver begins'),
+  beginShapeIndex: z.number().int(),
+  endShapeIndex: z.number().int(),
+  legIndex: z.number().int(),
+});
+
+/** A navigable route: `{ shape (polyline6), maneuvers, distanceMeters, etaSeconds }`. */
+export const navigationRouteResponse = z.object({
+  shape: z.string().describe('polyline6 of the whole route'),
+  maneuvers: z.array(navigationManeuverResponse),
+  distanceMeters: z.number(),
+  etaSeconds: z.number().describe('travel time without live traffic'),
+});
+
+export const recalculateResponse = z.object({
+  provider: z.literal('svc-navigation'),
+  sessionId: z.string().nullable(),
+  costing: navigationCosting,
+  preference: navigationPreference,
+  route: navigationRouteResponse,
+});
+
+const arrivalPointType = z.enum(['destination', 'entrance', 'road_access', 'place']);
+
+export const arrivalCheckResponse = z.object({
+  provider: z.literal('svc-navigation'),
+  arrived: z.boolean(),
+  distanceMeters: z.number().describe('from the position to the arrival point'),
+  arrivalRadiusMeters: z.number(),
+  arrivalPoint: point.extend({ type: arrivalPointType }),
+  distanceToDestinationMeters: z.number(),
+  entrance: z
+    .object({
+      placeSlug: z.string(),
+      name: z.string().nullable(),
+      place: point,
+      type: arrivalPointType.exclude(['destination']),
+      lat: z.number(),
+      lng: z.number(),
+      streetName: z.string().nullable(),
+      distanceFromPlaceMeters: z.number(),
+    })
+    .nullable(),
+});
+
+export const speakResponse = z.object({
+  provider: z.literal('svc-navigation'),
+  language: z.string(),
+  text: z.string().describe('normalized for text-to-speech'),
+  ssml: z.string().describe('an SSML 1.1 <speak> document'),
+});
