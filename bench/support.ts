@@ -102,7 +102,9 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
  */
 export async function startProcess(script: string, args: string[], port: number, env: Record<string, string> = {}): Promise<StartedProcess> {
   const command = pinning ? ['taskset', '-c', String(SERVER_CPU), process.execPath] : [process.execPath];
-  const child = spawn(command[0]!, [...command.slice(1), script, ...args], {
+  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under load
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -217,7 +217,7 @@ export interface GuardedCall {
  * message on it — as if it were a request of `route`: the same credentials, scopes, key
  * restrictions and quotas. Answers who the caller is; throws the guards' ApiError.
  */
-export async function authorizeCall(route: RouteDefinition, call: GuardedCall, guards: readonly RequestGuard[]): Promise<Principal | undefined> {
+export async function authorizeCall(route: RouteDefinition, call: GuardedCall, guards: readonly RequestGuard[], established?: Principal): Promise<Principal | undefined> {
   const context: GuardContext = {
     requestId: call.requestId,
     headers: call.headers,
@@ -226,7 +226,8 @@ export async function authorizeCall(route: RouteDefinition, call: GuardedCall, g
     log: call.log,
     actAsKeyId: undefined,
     clientAddress: call.remoteAddress,
-    principal: undefined,
+    // a user authenticated earlier on the same connection: the guards skip re-authenticating, still count quotas
+    principal: established,
     // quota headers have nowhere to go on a socket
     setHeader: () => {},
   };

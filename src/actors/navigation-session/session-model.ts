@@ -122,4 +122,4 @@ export const DEFAULT_SESSION_CORRIDOR_METERS = 40;
 export const DEFAULT_SESSION_ARRIVAL_METERS = 35;
 export const SESSION_IDLE_TTL_MS = 6 * 60 * 60 * 1000;
 /** Commands remembered for deduplicating retried deliveries. */
-export const REMEMBERED_COMMANDS = 16;
+export const REMEMBERED_COMMANDS = 4;

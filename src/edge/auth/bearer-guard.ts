@@ -19,6 +19,8 @@ export function bearerTokenOf(headers: Readonly<Record<string, string>>): string
 export function createBearerGuard(accounts: AccountService): RequestGuard {
   return async (route: RouteDefinition, context: GuardContext) => {
     if (route.access === 'open') return;
+    // A user established earlier on the same connection (a WebSocket re-authenticates periodically, not per message).
+    if (context.principal?.kind === 'user' && route.access !== 'admin') return;
     const token = bearerTokenOf(context.headers);
     // On key-or-bearer routes a presented key (checked by the access gate) is enough.
     if (route.access === 'key-or-bearer' && (context.principal?.kind === 'key' || !token)) return;

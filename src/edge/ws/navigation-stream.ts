@@ -37,6 +37,8 @@ interface StreamState {
   sessionId: string;
   since: number;
   principal: Principal | undefined;
+  /** When a user's bearer session was last checked (ms); re-checked every BEARER_RECHECK_MS. */
+  authenticatedAtMs: number;
   /** The credentials of the handshake or the auth message, presented again for every fix message's guards. */
   credentials: Record<string, string>;
   remoteAddress: string;
@@ -54,6 +56,12 @@ const AUTH_TIMEOUT_MS = 10_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Fix messages a socket may have waiting; a client far ahead of the server is told to slow down. */
 const INBOX_CAPACITY = 256;
+/**
+ * A user's bearer session is checked at the handshake and then at most this often (ms), not on
+ * every fix message: a revoked session or a disabled user ends the stream within a minute. Quotas and
+ * key revocation still apply to every message (keys resolve from the in-memory key directory).
+ */
+const BEARER_RECHECK_MS = 60_000;
 const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
 const decoder = new TextDecoder();
 
@@ -76,8 +84,17 @@ function credentialsOf(headers: Record<string, string>, query: Record<string, st
 export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketEndpoint {
   const log = deps.logger;
 
-  const authorize = (route: RouteDefinition, state: Pick<StreamState, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string) =>
-    authorizeCall(route, { requestId, headers: { ...state.origin, ...state.credentials }, query: {}, remoteAddress: state.remoteAddress, log }, deps.guards);
+  const authorize = (route: RouteDefinition, state: Pick<StreamState, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string, established?: Principal) =>
+    authorizeCall(route, { requestId, headers: { ...state.origin, ...state.credentials }, query: {}, remoteAddress: state.remoteAddress, log }, deps.guards, established);
+
+  /** A fix message's guards: quotas every time; the user's bearer session only when due. */
+  const authorizeFix = async (state: StreamState, requestId: string): Promise<Principal | undefined> => {
+    const now = Date.now();
+    const recheck = state.principal?.kind !== 'user' || now - state.authenticatedAtMs >= BEARER_RECHECK_MS;
+    const principal = await authorize(deps.fixRoute, state, requestId, recheck ? undefined : state.principal);
+    if (recheck) state.authenticatedAtMs = now;
+    return principal;
+  };
 
   const errorFrame = (error: unknown, requestId: string, id?: string) => {
     const { body } = toErrorResponse(error, requestId, log);
@@ -122,6 +139,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       state.credentials = message.apiKey ? { 'x-api-key': message.apiKey } : { authorization: `Bearer ${message.token}` };
       try {
         state.principal = await authorize(deps.streamRoute, state, randomUUID());
+        state.authenticatedAtMs = Date.now();
         const snapshot = (await deps.sessions.get(state.principal, state.sessionId)) as Record<string, unknown>;
         if (state.open) await begin(ws, snapshot);
       } catch (error) {
@@ -137,7 +155,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     }
     const fixes = message.type === 'fix' ? [message.fix] : message.fixes;
     const requestId = randomUUID();
-    const principal = await authorize(deps.fixRoute, state, requestId);
+    const principal = await authorizeFix(state, requestId);
     const startedAt = performance.now();
     const answer = (await deps.sessions.positions(principal, state.sessionId, fixes)) as { accepted: number; eventSeq: number; status: string };
     log.debug({ requestId, sessionId: state.sessionId, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');
@@ -192,7 +210,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
             return;
           }
           if (aborted) return;
-          const state: StreamState = { sessionId: sessionId.toLowerCase(), since, principal, credentials, remoteAddress, origin, inbox: new Mailbox(INBOX_CAPACITY), open: false };
+          const state: StreamState = { sessionId: sessionId.toLowerCase(), since, principal, authenticatedAtMs: Date.now(), credentials, remoteAddress, origin, inbox: new Mailbox(INBOX_CAPACITY), open: false };
           res.cork(() => res.upgrade(state, secKey, protocol, extensions, context));
         })();
       },

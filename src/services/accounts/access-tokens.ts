@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 
 /** Claims of an access token: the user and the session it is bound to. */
@@ -17,9 +18,15 @@ const ALGORITHM = 'HS256';
  */
 export class AccessTokens {
   private readonly key: Uint8Array;
+  /** The key imported once: handing jose raw bytes imports them again on every verification. */
+  private cryptoKey: Promise<webcrypto.CryptoKey> | undefined;
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
+  }
+
+  private verificationKey(): Promise<webcrypto.CryptoKey> {
+    return (this.cryptoKey ??= webcrypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']));
   }
 
   async issue(claims: AccessClaims, expiresAt: Date): Promise<string> {
@@ -36,7 +43,7 @@ export class AccessTokens {
   /** The claims of a genuine, unexpired token; null for anything else (wrong key, `alg: none`, expired, malformed). */
   async verify(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
+      const { payload } = await jwtVerify(token, await this.verificationKey(), { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
       return { userId: payload.sub, sessionId: payload.sid };
     } catch (error) {

@@ -7,7 +7,7 @@
 import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
 import type { NavigationEvent, SessionOwner, SessionPlan, SessionRecord, SessionStatus, SessionTracking } from '../../actors/navigation-session/session-model.js';
 import { RETAINED_EVENTS } from '../../actors/navigation-session/session-model.js';
-import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
+import type { SqlClient } from '../sql/sql-client.js';
 import { isoOf } from './row-mapping.js';
 
 interface SessionRow extends Record<string, unknown> {
@@ -117,7 +117,7 @@ export class NavigationSessionRepository {
   }
 
   /**
-   * Applies many sessions' writes in one transaction (group commit). Answers the ids whose
+   * Applies many sessions' writes at once (group commit). Answers the ids whose
    * fence held; the others were taken over and wrote nothing.
    */
   async writeMany(writes: readonly SessionWrite[]): Promise<Set<string>> {
@@ -130,29 +130,27 @@ export class NavigationSessionRepository {
       expires_at: new Date(write.expiresAtMs).toISOString(),
       route: write.route ?? null,
     }));
-    return this.sql.transaction(async (tx: SqlExecutor) => {
-      const rows = await tx.query<{ id: string }>(
-        `update nav_sessions s
+    const events = writes.flatMap((write) => write.events.map((event) => ({ session_id: write.id, seq: event.seq, type: event.type, at: event.at, data: event.data })));
+    // One statement (atomic on its own): a single round trip per batch. Events are inserted only
+    // for sessions whose fence held.
+    const rows = await this.sql.query<{ id: string }>(
+      `with written as (
+         update nav_sessions s
             set status = u.status, progress = u.progress, event_seq = u.event_seq, expires_at = u.expires_at,
                 route = coalesce(u.route, s.route), revision = s.revision + 1, updated_at = clock_timestamp()
            from jsonb_to_recordset($1::text::jsonb) as u(id uuid, rev bigint, status text, progress jsonb, event_seq integer, expires_at timestamptz, route jsonb)
           where s.id = u.id and s.revision = u.rev
-          returning s.id`,
-        [JSON.stringify(updates)],
-      );
-      const written = new Set(rows.map((row) => row.id));
-      const events = writes
-        .filter((write) => written.has(write.id))
-        .flatMap((write) => write.events.map((event) => ({ session_id: write.id, seq: event.seq, type: event.type, at: event.at, data: event.data })));
-      if (events.length > 0) {
-        await tx.query(
-          `insert into nav_session_events (session_id, seq, type, at, data)
-           select session_id, seq, type, at, data from jsonb_to_recordset($1::text::jsonb) as e(session_id uuid, seq integer, type text, at timestamptz, data jsonb)`,
-          [JSON.stringify(events)],
-        );
-      }
-      return written;
-    });
+          returning s.id
+       ), appended as (
+         insert into nav_session_events (session_id, seq, type, at, data)
+         select e.session_id, e.seq, e.type, e.at, e.data
+           from jsonb_to_recordset($2::text::jsonb) as e(session_id uuid, seq integer, type text, at timestamptz, data jsonb)
+          where e.session_id in (select id from written)
+       )
+       select id from written`,
+      [JSON.stringify(updates), JSON.stringify(events)],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Ends active sessions idle past their expiry (any process may run it); answers their ids. */
