@@ -106,7 +106,7 @@ export async function startProcess(script: string, args: string[], port: number,
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, script, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT === 'inherit' ? 'inherit' : 'ignore', 'inherit'],
   });
   await waitForPort(port, child);
   return {

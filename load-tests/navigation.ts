@@ -210,7 +210,11 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
           const fixSeq = frame.fixSeq!;
           if (fixSeq > client.progressSeen) {
             client.progressSeen = fixSeq;
-            if (measuring && fixSeq <= client.sent) latencies.push(performance.now() - client.sentAt[fixSeq % RING]!);
+            if (measuring && fixSeq <= client.sent) {
+              const latency = performance.now() - client.sentAt[fixSeq % RING]!;
+              latencies.push(latency);
+              if (trace) secondMax = Math.max(secondMax, latency);
+            }
           }
         } else if (frame.type === 'event') {
           const seq = frame.event!.seq;
@@ -231,6 +235,13 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
 
     // one fix per client per second, spread evenly over the second
     const latencies: number[] = [];
+    // LOAD_NAV_TRACE=1 prints the worst latency of every second (finding stalls)
+    const trace = process.env.LOAD_NAV_TRACE === '1';
+    let secondMax = 0;
+    const tracer = trace ? setInterval(() => {
+      process.stderr.write(`${Math.round(secondMax)} `);
+      secondMax = 0;
+    }, 1000) : undefined;
     let measuring = false;
     let fixesSent = 0;
     const TICK_MS = 10;
@@ -261,6 +272,7 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
     const cpuUsed = cpuSeconds(pid) - cpuStart;
     const machineEnd = machineTicks();
     clearInterval(timer);
+    if (tracer) clearInterval(tracer);
     // let the last answers arrive before counting what never came
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     let droppedProgress = 0;

@@ -37,8 +37,8 @@ interface StreamState {
   sessionId: string;
   since: number;
   principal: Principal | undefined;
-  /** When a user's bearer session was last checked (ms); re-checked every BEARER_RECHECK_MS. */
-  authenticatedAtMs: number;
+  /** When the user's bearer session is next checked (ms): about BEARER_RECHECK_MS after the last check. */
+  recheckAtMs: number;
   /** The credentials of the handshake or the auth message, presented again for every fix message's guards. */
   credentials: Record<string, string>;
   remoteAddress: string;
@@ -90,9 +90,9 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
   /** A fix message's guards: quotas every time; the user's bearer session only when due. */
   const authorizeFix = async (state: StreamState, requestId: string): Promise<Principal | undefined> => {
     const now = Date.now();
-    const recheck = state.principal?.kind !== 'user' || now - state.authenticatedAtMs >= BEARER_RECHECK_MS;
+    const recheck = state.principal?.kind !== 'user' || now >= state.recheckAtMs;
     const principal = await authorize(deps.fixRoute, state, requestId, recheck ? undefined : state.principal);
-    if (recheck) state.authenticatedAtMs = now;
+    if (recheck) state.recheckAtMs = nextRecheck(now);
     return principal;
   };
 
@@ -139,7 +139,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       state.credentials = message.apiKey ? { 'x-api-key': message.apiKey } : { authorization: `Bearer ${message.token}` };
       try {
         state.principal = await authorize(deps.streamRoute, state, randomUUID());
-        state.authenticatedAtMs = Date.now();
+        state.recheckAtMs = nextRecheck(Date.now());
         const snapshot = (await deps.sessions.get(state.principal, state.sessionId)) as Record<string, unknown>;
         if (state.open) await begin(ws, snapshot);
       } catch (error) {
@@ -210,7 +210,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
             return;
           }
           if (aborted) return;
-          const state: StreamState = { sessionId: sessionId.toLowerCase(), since, principal, authenticatedAtMs: Date.now(), credentials, remoteAddress, origin, inbox: new Mailbox(INBOX_CAPACITY), open: false };
+          const state: StreamState = { sessionId: sessionId.toLowerCase(), since, principal, recheckAtMs: nextRecheck(Date.now()), credentials, remoteAddress, origin, inbox: new Mailbox(INBOX_CAPACITY), open: false };
           res.cork(() => res.upgrade(state, secKey, protocol, extensions, context));
         })();
       },
@@ -266,6 +266,11 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       },
     },
   };
+}
+
+/** Jittered (±50 %), so sockets that connected together do not all re-check in the same second. */
+function nextRecheck(now: number): number {
+  return now + BEARER_RECHECK_MS * (0.5 + Math.random());
 }
 
 function safeDecode(value: string): string {
