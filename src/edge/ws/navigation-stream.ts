@@ -11,7 +11,7 @@ import uWS, { type HttpRequest, type HttpResponse, type WebSocket, type us_socke
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
 import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
-import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import { ownerOf, type NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
@@ -119,7 +119,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     );
     state.delivery = delivery;
     // watch before reading the log, so nothing falls between the two
-    state.unwatch = deps.host.watch(state.sessionId, (frames) => delivery.offer(frames));
+    state.unwatch = deps.host.watch(state.sessionId, ownerOf(state.principal), (frames) => delivery.offer(frames));
     await delivery.start({ type: 'ready', session: snapshot, resumedFrom: state.since });
   };
 
