@@ -208,6 +208,9 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
         const frame = JSON.parse(data.toString()) as { type: string; fixSeq?: number; event?: { seq: number }; eventSeq?: number; status?: string; statusCode?: number };
         if (frame.type === 'progress') {
           const fixSeq = frame.fixSeq!;
+          // the server's eventSeq after this fix: every event up to it must arrive
+          client.ackedEventSeq = Math.max(client.ackedEventSeq, frame.eventSeq!);
+          if (frame.status !== 'active') client.ended = true;
           if (fixSeq > client.progressSeen) {
             client.progressSeen = fixSeq;
             if (measuring && fixSeq <= client.sent) {
@@ -221,9 +224,6 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
           if (seq <= client.lastEventSeq) client.duplicates++;
           else if (seq > client.lastEventSeq + 1) client.gaps += seq - client.lastEventSeq - 1;
           client.lastEventSeq = Math.max(client.lastEventSeq, seq);
-        } else if (frame.type === 'ack') {
-          client.ackedEventSeq = Math.max(client.ackedEventSeq, frame.eventSeq!);
-          if (frame.status !== 'active') client.ended = true;
         } else if (frame.type === 'error') {
           errors++;
         }
