@@ -135,4 +135,23 @@ describe('navigation stream', () => {
     expect(await closing.closed).toMatchObject({ code: 4403 });
     await stream.close();
   });
+
+  it('takes an API key in the query string, held to its scopes; sessions belong to the key', async () => {
+    const user = await registerUser(api, 'keyholder');
+    await api.post('/developer/enroll', undefined, user.token);
+    const organization = (await api.post('/developer/organizations', { name: 'Fleet' }, user.token)).body;
+    const project = (await api.post('/developer/projects', { name: 'Nav', organizationId: organization.id }, user.token)).body;
+    const routingKey = (await api.post('/developer/api-keys', { projectId: project.id, label: 'nav', scopes: { routing: true } }, user.token)).body;
+    const otherKey = (await api.post('/developer/api-keys', { projectId: project.id, label: 'maps', scopes: { routing: false, tiles: true } }, user.token)).body;
+    const created = await api.post('/navigation/sessions', { origin: ORIGIN, destination: DESTINATION }, undefined, { 'x-api-key': routingKey.key });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const stream = await connectStream(streamUrl(fixture.server.baseUrl, created.body.sessionId, `api_key=${encodeURIComponent(routingKey.key)}`));
+    await stream.waitFor((frame) => frame.type === 'ready');
+    stream.send({ type: 'fix', fix: ORIGIN, id: 'k1' });
+    expect(await stream.waitFor((frame) => frame.id === 'k1')).toMatchObject({ type: 'ack', accepted: 1 });
+    await stream.close();
+    // a key without the routing scope, and the owner's own bearer token (a different caller than its key), are refused
+    await expect(connectStream(streamUrl(fixture.server.baseUrl, created.body.sessionId, `api_key=${encodeURIComponent(otherKey.key)}`))).rejects.toMatchObject({ status: 403 });
+    await expect(connectStream(streamUrl(fixture.server.baseUrl, created.body.sessionId), { authorization: `Bearer ${user.token}` })).rejects.toMatchObject({ status: 403 });
+  });
 });
