@@ -124,6 +124,7 @@ describe('navigation stream', () => {
     await expect(connectStream(streamUrl(fixture.server.baseUrl, '00000000-0000-4000-8000-000000000000'), bearer())).rejects.toMatchObject({ status: 404 });
     await expect(connectStream(streamUrl(fixture.server.baseUrl, session.sessionId), { authorization: 'Bearer nonsense' })).rejects.toMatchObject({ status: 401 });
     await expect(connectStream(streamUrl(fixture.server.baseUrl, session.sessionId, 'since=-3'), bearer())).rejects.toMatchObject({ status: 400 });
+    await expect(connectStream(streamUrl(fixture.server.baseUrl, session.sessionId, 'since=5'), bearer())).rejects.toMatchObject({ status: 400, body: { details: { eventSeq: 0 } } });
     const stream = await connectStream(streamUrl(fixture.server.baseUrl, session.sessionId), bearer());
     await stream.waitFor((frame) => frame.type === 'ready');
     stream.send({ type: 'fixes', fixes: Array.from({ length: 51 }, () => ORIGIN), id: 'big' });

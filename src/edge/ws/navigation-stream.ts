@@ -105,6 +105,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
   /** Starts streaming to an authenticated socket: ready frame, catch-up from since, then live frames. */
   const begin = async (ws: WebSocket<StreamState>, snapshot: Record<string, unknown>) => {
     const state = ws.getUserData();
+    assertSinceReachable(state.since, snapshot as { eventSeq: number });
     const delivery = new StreamDelivery(
       {
         send: (text) => (state.open ? ws.send(text, false) : 2),
@@ -205,7 +206,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
             // without credentials the first message must authenticate (browsers cannot set headers on a WebSocket)
             if (Object.keys(credentials).length > 0) {
               principal = await authorize(deps.streamRoute, { credentials, remoteAddress, origin }, requestId);
-              await deps.sessions.get(principal, sessionId);
+              assertSinceReachable(since, (await deps.sessions.get(principal, sessionId)) as { eventSeq: number });
             }
           } catch (error) {
             refuse(error);
@@ -268,6 +269,13 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       },
     },
   };
+}
+
+/** A `since` beyond the session's last event would silently swallow the events up to it. */
+function assertSinceReachable(since: number, session: { eventSeq: number }): void {
+  if (since > session.eventSeq) {
+    throw new ApiError('VALIDATION_ERROR', { message: [`query.since: ${since} is past the session's last event (${session.eventSeq})`], details: { eventSeq: session.eventSeq } });
+  }
 }
 
 /** Jittered (±50 %), so sockets that connected together do not all re-check in the same second. */
