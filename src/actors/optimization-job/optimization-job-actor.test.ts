@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../shared/errors.js';
+import type { JobRecord, JobState } from './job-model.js';
+import { OptimizationJobActor, type JobActorDeps, type JobSolver } from './optimization-job-actor.js';
+
+function claimedJob(): JobRecord {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    owner: { kind: 'user', id: 'u1' },
+    kind: 'binpack',
+    input: { itemWeights: [1], binCapacities: [2] },
+    state: { status: 'running', attempts: 1, owner: 'p1' },
+    revision: 1,
+    createdAt: '2026-11-23T04:00:00.000Z',
+    startedAt: '2026-11-23T04:00:00.000Z',
+    expiresAt: null,
+  };
+}
+
+/** An actor over an in-memory row with a revision fence, like the repository's. */
+function harness(solve: JobSolver, options: { runTimeoutMs?: number } = {}) {
+  const row = { revision: 1, state: claimedJob().state as JobState };
+  const writes: JobState[] = [];
+  let retired = 0;
+  const deps: JobActorDeps = {
+    solve,
+    persist: async (_id, expected, state) => {
+      if (row.revision !== expected) return undefined;
+      row.revision++;
+      row.state = state;
+      writes.push(state);
+      return row.revision;
+    },
+    describeError: (error) => (error instanceof ApiError ? { code: error.code, message: error.message } : { code: 'INTERNAL_ERROR', message: 'failed' }),
+    onRetired: () => retired++,
+    runTimeoutMs: options.runTimeoutMs ?? 10_000,
+    now: () => Date.parse('2026-11-23T04:00:05.000Z'),
+  };
+  const actor = new OptimizationJobActor(claimedJob(), deps);
+  return { actor, row, writes, retired: () => retired };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('optimization job actor', () => {
+  it('writes the solver answer as the completed job and retires', async () => {
+    const { actor, row, retired } = harness(async () => ({ feasible: true, binsUsed: 1 }));
+    actor.start();
+    await settle();
+    expect(row.state).toEqual({ status: 'completed', attempts: 1, result: { feasible: true, binsUsed: 1 }, finishedAt: '2026-11-23T04:00:05.000Z' });
+    expect(retired()).toBe(1);
+    expect(actor.isLive).toBe(false);
+  });
+
+  it('records an API error of the solver as the job error', async () => {
+    const { actor, row } = harness(async () => {
+      throw new ApiError('COSTING_UNAVAILABLE', { message: 'no truck data' });
+    });
+    actor.start();
+    await settle();
+    expect(row.state).toMatchObject({ status: 'failed', error: { code: 'COSTING_UNAVAILABLE', message: 'no truck data' } });
+  });
+
+  it('fails the job with COMPUTATION_TIMEOUT when the run outlasts its budget, stopping the solver', async () => {
+    let aborted = false;
+    const { actor, row } = harness(
+      (_kind, _input, signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(signal.reason);
+          }),
+        ),
+      { runTimeoutMs: 30 },
+    );
+    actor.start();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(aborted).toBe(true);
+    expect(row.state).toMatchObject({ status: 'failed', error: { code: 'COMPUTATION_TIMEOUT' } });
+  });
+
+  it('drops its answer when another process claimed the job meanwhile (the fence fails)', async () => {
+    let finish: (value: unknown) => void = () => {};
+    const { actor, row, writes, retired } = harness(() => new Promise((resolve) => (finish = resolve)));
+    actor.start();
+    // another process took the job over: the row moved on
+    row.revision = 7;
+    row.state = { status: 'running', attempts: 2, owner: 'p2' };
+    finish({ feasible: true });
+    await settle();
+    expect(writes).toEqual([]);
+    expect(row.state).toEqual({ status: 'running', attempts: 2, owner: 'p2' });
+    expect(retired()).toBe(1);
+  });
+
+  it('hands the job back to the queue on release and stops its solver', async () => {
+    let signalSeen: AbortSignal | undefined;
+    const { actor, row } = harness((_kind, _input, signal) => {
+      signalSeen = signal;
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    });
+    actor.start();
+    await actor.release();
+    await settle();
+    expect(signalSeen?.aborted).toBe(true);
+    expect(row.state).toEqual({ status: 'queued', attempts: 0 });
+    expect(actor.isLive).toBe(false);
+  });
+});
