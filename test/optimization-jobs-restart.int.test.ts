@@ -1,0 +1,72 @@
+/**
+ * Durable optimization jobs on the real services (Postgres, Redis, NATS): a
+ * job accepted by a process that is killed -9 while solving is finished by a
+ * process started afterwards, and readable there.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiClient, registerUser } from './support/api-client.js';
+import { NASR_CITY_STOPS, waitForJob } from './support/optimization-jobs.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { realServices, uniqueName } from './support/services.js';
+
+const shared = {
+  DATABASE_URL: realServices.databaseUrl,
+  REDIS_URL: realServices.redisUrl,
+  NATS_URL: realServices.natsUrl,
+  DATABASE_SCHEMA: uniqueName('jobs'),
+  REDIS_PREFIX: `${uniqueName('jobs')}:`,
+  BUS_NAMESPACE: uniqueName('jobs'),
+  JWT_SECRET: 'optimization-jobs-restart-test-secret-0123456789',
+};
+const servers: ServerProcess[] = [];
+
+async function start(): Promise<ServerProcess> {
+  const server = await startServerProcess(shared);
+  servers.push(server);
+  return server;
+}
+
+afterAll(async () => {
+  // the last one to stop drops the shared schema
+  for (const server of servers.reverse()) await server.stop('SIGKILL').catch(() => undefined);
+});
+
+async function waitForLine(server: ServerProcess, predicate: (line: string) => boolean, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = server.output.find(predicate);
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`no such line; last output:\n${server.output.slice(-20).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('optimization jobs across a crash', () => {
+  it('a job running on A when A is killed -9 completes on B, started afterwards, and B answers for it', { timeout: 120_000 }, async () => {
+    const a = await start();
+    const apiA = apiClient(a.baseUrl);
+    const { token } = await registerUser(apiA, 'jobs-restart');
+    // a balanced search runs about 6 s: A is killed well before it ends
+    const accepted = await apiA.post('/optimize/jobs', { stops: NASR_CITY_STOPS, numVehicles: 2, tier: 'balanced' }, token);
+    expect(accepted.status).toBe(201);
+    const { jobId } = accepted.body;
+    await waitForLine(a, (line) => line.includes('optimization job started') && line.includes(jobId), 10_000);
+    expect((await apiA.get(`/optimize/jobs/${jobId}`, token)).body).toMatchObject({ id: jobId, status: 'running', finishedAt: null });
+    // kill -9, leaving the shared schema in place (stop() would drop it)
+    const exited = new Promise((resolve) => a.child.once('exit', resolve));
+    a.child.kill('SIGKILL');
+    await exited;
+
+    const b = await start();
+    const apiB = apiClient(b.baseUrl);
+    // A's lease (30 s) is still running: B learns A is gone because nobody answers at the job's subject
+    const job = await waitForJob(apiB, jobId, token, 60_000);
+    expect(job.body, JSON.stringify(job.body).slice(0, 300)).toMatchObject({ id: jobId, kind: 'routes', status: 'completed' });
+    expect(job.body.result).toMatchObject({ provider: 'svc-optimize', feasible: true, dropped: [] });
+    const visited = job.body.result.routes.flatMap((route: { order: number[] }) => route.order.filter((stop) => stop !== 0));
+    expect([...visited].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(b.output.some((line) => line.includes('optimization job taken over') && line.includes(jobId))).toBe(true);
+    // finished well before A's lease would have run out
+    expect(Date.parse(job.body.finishedAt) - Date.parse(job.body.startedAt)).toBeLessThan(30_000);
+  });
+});
