@@ -114,6 +114,15 @@ describe('POST /optimize/jobs then GET /optimize/jobs/{id}', () => {
     expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('documents both job endpoints in the OpenAPI document, the body as one schema per kind', async () => {
+    const document = (await api.get('/openapi.json')).body;
+    const submitOperation = document.paths['/api/v1/optimize/jobs'].post;
+    const body = submitOperation.requestBody.content['application/json'].schema;
+    const kinds = (body.oneOf ?? body.anyOf).map((member: { properties: { kind: { const: string } } }) => member.properties.kind.const);
+    expect(kinds).toEqual(['routes', 'reoptimize', 'binpack', 'roster']);
+    expect(document.paths['/api/v1/optimize/jobs/{id}'].get).toBeDefined();
+  });
+
   // last: it leaves long searches queued on the server
   it('caps the open jobs of one caller with 429 until some finish', { timeout: 30_000 }, async () => {
     const busy = (await registerUser(api, 'jobs-busy')).token;

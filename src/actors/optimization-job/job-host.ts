@@ -49,6 +49,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 /** Owners probed per poll; more are reached on the next ones. */
 const PROBES_PER_POLL = 20;
 const PROBE_TIMEOUT_MS = 1_000;
+/** Clients poll jobs: their reads start a probe at most this often per process. */
+const READ_PROBE_INTERVAL_MS = 1_000;
 
 export class OptimizationJobHost {
   /** Identifies this process as a job's owner in the store. */
@@ -62,6 +64,7 @@ export class OptimizationJobHost {
   /** Claims being written: their slots are taken already. */
   private claiming = 0;
   private probing: Promise<void> | undefined;
+  private lastProbeMs = 0;
   private closed = false;
 
   constructor(private readonly options: JobHostOptions) {
@@ -114,7 +117,7 @@ export class OptimizationJobHost {
   /** The job as stored, wherever it runs. Reading a job running elsewhere checks that its owner is alive. */
   async read(id: string): Promise<JobRecord | undefined> {
     const record = await this.options.repository.load(id);
-    if (record?.state.status === 'running' && record.state.owner !== this.processId) void this.probeOwners();
+    if (record?.state.status === 'running' && record.state.owner !== this.processId && this.now() - this.lastProbeMs >= READ_PROBE_INTERVAL_MS) void this.probeOwners();
     return record;
   }
 
@@ -123,7 +126,7 @@ export class OptimizationJobHost {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     this.queuedSubscription?.unsubscribe();
-    await this.pumping?.catch(() => undefined);
+    await Promise.all([this.pumping, this.probing].map((pass) => pass?.catch(() => undefined)));
     await Promise.all(
       [...this.hosted.values()].map(({ actor }) =>
         actor.release().catch((error: unknown) => this.options.logger.warn({ err: error, jobId: actor.id }, 'optimization job not released')),
@@ -167,6 +170,7 @@ export class OptimizationJobHost {
   /** Asks the owners of jobs running elsewhere whether they are alive; claims the jobs of those that are not. */
   private probeOwners(): Promise<void> {
     this.probing ??= (async () => {
+      this.lastProbeMs = this.now();
       if (this.closed || this.freeSlots() === 0) return;
       const grace = this.options.probeGraceMs ?? DEFAULT_PROBE_GRACE_MS;
       const running = await this.options.repository.runningElsewhere(this.processId, grace, PROBES_PER_POLL);
