@@ -47,6 +47,21 @@ describe('navigation sessions across processes', () => {
     token = (await registerUser(apiClient(a.baseUrl), 'failover')).token;
   });
 
+  it('streams a session driven on A to a watch-only socket on B (phone and watch on different processes)', async () => {
+    const created = await apiClient(a.baseUrl).post('/navigation/sessions', { origin: ORIGIN, destination: DESTINATION }, token);
+    const session = created.body;
+    const phone = await connectStream(streamUrl(a.baseUrl, session.sessionId), { authorization: `Bearer ${token}` });
+    const watch = await connectStream(streamUrl(b.baseUrl, session.sessionId), { authorization: `Bearer ${token}` });
+    await Promise.all([phone.waitFor((frame) => frame.type === 'ready'), watch.waitFor((frame) => frame.type === 'ready')]);
+    const fixes = driveAlong(session.route, { noiseMeters: 5, seed: 32, startTime: Date.now() });
+    for (let index = 0; index < fixes.length; index += 5) phone.send({ type: 'fixes', fixes: fixes.slice(index, index + 5) });
+    await watch.waitFor((frame) => frame.type === 'event' && frame.event.type === 'arrived', 30_000);
+    expect(eventsOf(watch.frames)).toEqual(eventsOf(phone.frames));
+    const progress = watch.frames.filter((frame) => frame.type === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+    await Promise.all([phone.close(), watch.close()]);
+  });
+
   it('creates on A, streams on B; after kill -9 of A mid-drive B takes over with every event exactly once', { timeout: 90_000 }, async () => {
     const apiA = apiClient(a.baseUrl);
     const apiB = apiClient(b.baseUrl);

@@ -47,12 +47,22 @@ interface Hosted {
 interface Watch {
   listeners: Set<FrameListener>;
   feed: BusSubscription;
+  /** Renews this process's interest with a remote owner. */
+  renewal: NodeJS.Timeout;
 }
 
 /** Bounds the retries of one command (takeovers, fenced writes, timeouts) within its time budget. */
 const MAX_ATTEMPTS = 20;
 /** One wait for the owner's answer (ms); see send(). */
 const ATTEMPT_TIMEOUT_MS = 2_000;
+/**
+ * The owner publishes a session's frames on the bus only while another process has said, within
+ * this long (ms), that it streams the session: most sessions are streamed by the process that owns
+ * them, and a publish nobody reads still costs both ends.
+ */
+const FEED_INTEREST_MS = 60_000;
+/** A watching process renews its interest this often (ms), well inside FEED_INTEREST_MS. */
+const FEED_INTEREST_RENEW_MS = 20_000;
 const DEFAULT_IDLE_EVICT_MS = 15 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 /** Ended sessions stay readable this long before they are deleted. */
@@ -63,6 +73,8 @@ export class NavigationSessionHost {
   readonly processId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly hosted = new Map<string, Hosted>();
   private readonly watches = new Map<string, Watch>();
+  /** Sessions owned here that other processes stream, until when (epoch ms). */
+  private readonly feedInterest = new Map<string, number>();
   private readonly writes: GroupCommit<SessionWrite, boolean>;
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -112,7 +124,8 @@ export class NavigationSessionHost {
         // the whole budget would stall the traveller. A retry reaching a live but busy owner waits in
         // its mailbox and gets the remembered answer (same command id), so it is never applied twice.
         const timeoutMs = Math.max(1, Math.min(ATTEMPT_TIMEOUT_MS, deadline - this.now()));
-        message = await this.options.bus.request(this.options.subjects.navigationSession(id), encodeJson(command), { timeoutMs });
+        const outgoing: SessionCommand = this.watches.has(id) ? { ...command, watcherProcess: this.processId } : command;
+        message = await this.options.bus.request(this.options.subjects.navigationSession(id), encodeJson(outgoing), { timeoutMs });
       } catch (error) {
         if (error instanceof BusError && error.code === 'NO_RESPONDERS') {
           await this.takeOver(id, caller);
@@ -133,7 +146,7 @@ export class NavigationSessionHost {
    * Streams the session's frames to `listener` (from the local actor or any other process's)
    * until the returned function is called.
    */
-  watch(id: string, listener: FrameListener): () => void {
+  watch(id: string, caller: SessionOwner, listener: FrameListener): () => void {
     let watch = this.watches.get(id);
     if (!watch) {
       const listeners = new Set<FrameListener>();
@@ -143,8 +156,15 @@ export class NavigationSessionHost {
         if (batch.origin === this.processId) return;
         for (const each of listeners) each(batch.frames);
       });
-      watch = { listeners, feed };
+      // tell a remote owner to publish the feed, now and periodically while watching
+      const renew = () => {
+        if (!this.hosted.get(id)?.actor.isLive) void this.send(id, caller, { op: 'watch' }).catch(() => undefined);
+      };
+      const renewal = setInterval(renew, FEED_INTEREST_RENEW_MS);
+      renewal.unref();
+      watch = { listeners, feed, renewal };
       this.watches.set(id, watch);
+      renew();
     }
     watch.listeners.add(listener);
     return () => {
@@ -153,6 +173,7 @@ export class NavigationSessionHost {
       current.listeners.delete(listener);
       if (current.listeners.size === 0) {
         current.feed.unsubscribe();
+        clearInterval(current.renewal);
         this.watches.delete(id);
       }
     };
@@ -162,7 +183,10 @@ export class NavigationSessionHost {
     this.closed = true;
     clearInterval(this.sweepTimer);
     for (const id of [...this.hosted.keys()]) this.drop(id);
-    for (const watch of this.watches.values()) watch.feed.unsubscribe();
+    for (const watch of this.watches.values()) {
+      watch.feed.unsubscribe();
+      clearInterval(watch.renewal);
+    }
     this.watches.clear();
   }
 
@@ -181,6 +205,7 @@ export class NavigationSessionHost {
 
   private async serve(actor: NavigationSessionActor, message: BusMessage): Promise<void> {
     const command = decodeJson<SessionCommand>(message.data);
+    if (command.watcherProcess !== undefined && command.watcherProcess !== this.processId) this.feedInterest.set(actor.id, this.now() + FEED_INTEREST_MS);
     let reply: SessionReply;
     try {
       reply = { ok: true, value: await actor.handle(command) };
@@ -199,7 +224,7 @@ export class NavigationSessionHost {
 
   private publish(sessionId: string, frames: FeedFrame[]): void {
     for (const listener of this.watches.get(sessionId)?.listeners ?? []) listener(frames);
-    if (this.closed) return;
+    if (this.closed || (this.feedInterest.get(sessionId) ?? 0) <= this.now()) return;
     try {
       this.options.bus.publish(this.options.subjects.navigationSessionFeed(sessionId), encodeJson({ sessionId, frames, origin: this.processId }));
     } catch (error) {
@@ -226,6 +251,8 @@ export class NavigationSessionHost {
       return;
     }
     this.host({ ...record, revision });
+    // streams elsewhere may be watching the session's previous owner: publish until they renew or lapse
+    this.feedInterest.set(id, this.now() + FEED_INTEREST_MS);
     this.options.logger.info({ sessionId: id, processId: this.processId }, 'navigation session taken over');
   }
 
@@ -236,6 +263,7 @@ export class NavigationSessionHost {
   }
 
   private drop(id: string): void {
+    this.feedInterest.delete(id);
     const hosted = this.hosted.get(id);
     if (!hosted) return;
     hosted.actor.retire();

@@ -11,7 +11,7 @@ import uWS, { type HttpRequest, type HttpResponse, type WebSocket, type us_socke
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
 import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
-import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import { ownerOf, type NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
@@ -64,6 +64,7 @@ const INBOX_CAPACITY = 256;
 const BEARER_RECHECK_MS = 60_000;
 const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
 const decoder = new TextDecoder();
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 
 function closeCodeFor(error: ApiError): number {
   if (error.statusCode === 401) return CLOSE.unauthenticated;
@@ -85,7 +86,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
   const log = deps.logger;
 
   const authorize = (route: RouteDefinition, state: Pick<StreamState, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string, established?: Principal) =>
-    authorizeCall(route, { requestId, headers: { ...state.origin, ...state.credentials }, query: {}, remoteAddress: state.remoteAddress, log }, deps.guards, established);
+    authorizeCall(route, { requestId, headers: { ...state.origin, ...state.credentials }, query: NO_QUERY, remoteAddress: state.remoteAddress, log }, deps.guards, established);
 
   /** A fix message's guards: quotas every time; the user's bearer session only when due. */
   const authorizeFix = async (state: StreamState, requestId: string): Promise<Principal | undefined> => {
@@ -119,7 +120,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     );
     state.delivery = delivery;
     // watch before reading the log, so nothing falls between the two
-    state.unwatch = deps.host.watch(state.sessionId, (frames) => delivery.offer(frames));
+    state.unwatch = deps.host.watch(state.sessionId, ownerOf(state.principal), (frames) => delivery.offer(frames));
     await delivery.start({ type: 'ready', session: snapshot, resumedFrom: state.since });
   };
 
@@ -159,7 +160,8 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     const startedAt = performance.now();
     const answer = (await deps.sessions.positions(principal, state.sessionId, fixes)) as { accepted: number; eventSeq: number; status: string };
     log.debug({ requestId, sessionId: state.sessionId, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');
-    state.delivery.sendControl({ type: 'ack', ...(message.id ? { id: message.id } : {}), accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
+    // progress frames already report each fix; an ack answers only a message that asked (gave an id)
+    if (message.id) state.delivery.sendControl({ type: 'ack', id: message.id, accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
   };
 
   return {
