@@ -3,33 +3,13 @@
  * job accepted by a process that is killed -9 while solving is finished by a
  * process started afterwards, and readable there.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
-import { NASR_CITY_STOPS, waitForJob } from './support/optimization-jobs.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { realServices, uniqueName } from './support/services.js';
+import { NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
+import { useServerCluster } from './support/server-cluster.js';
+import type { ServerProcess } from './support/server-process.js';
 
-const shared = {
-  DATABASE_URL: realServices.databaseUrl,
-  REDIS_URL: realServices.redisUrl,
-  NATS_URL: realServices.natsUrl,
-  DATABASE_SCHEMA: uniqueName('jobs'),
-  REDIS_PREFIX: `${uniqueName('jobs')}:`,
-  BUS_NAMESPACE: uniqueName('jobs'),
-  JWT_SECRET: 'optimization-jobs-restart-test-secret-0123456789',
-};
-const servers: ServerProcess[] = [];
-
-async function start(): Promise<ServerProcess> {
-  const server = await startServerProcess(shared);
-  servers.push(server);
-  return server;
-}
-
-afterAll(async () => {
-  // the last one to stop drops the shared schema
-  for (const server of servers.reverse()) await server.stop('SIGKILL').catch(() => undefined);
-});
+const { start } = useServerCluster('jobs', 'optimization-jobs-restart-test-secret-0123456789');
 
 async function waitForLine(server: ServerProcess, predicate: (line: string) => boolean, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { registerUser } from './support/api-client.js';
-import { NASR_CITY_STOPS, waitForJob } from './support/optimization-jobs.js';
+import { NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
 import { useServer } from './support/server-fixture.js';
 
 const fixture = useServer();

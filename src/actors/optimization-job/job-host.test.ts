@@ -17,6 +17,7 @@ import { OptimizationJobRepository } from '../../store/pg/optimization-jobs.js';
 import { OptimizationJobHost, type JobHostOptions } from './job-host.js';
 import { MAX_JOB_ATTEMPTS, type JobRecord } from './job-model.js';
 import type { JobSolver } from './optimization-job-actor.js';
+import { solveUntilAborted } from './testing/solvers.js';
 
 const logger = pino({ level: 'silent' });
 const subjects = createSubjects('jobs_test');
@@ -89,7 +90,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 }
 
-const never: JobSolver = (_kind, _input, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+const never = solveUntilAborted();
 
 describe('optimization job host', () => {
   it('runs every job exactly once with two processes competing for them', async () => {
@@ -117,13 +118,7 @@ describe('optimization job host', () => {
     let aborted = false;
     const a = host(
       busA,
-      (_kind, _input, signal) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            reject(signal.reason);
-          }),
-        ),
+      solveUntilAborted(() => (aborted = true)),
       { leaseMs: 150 },
     );
     const job = newJob();

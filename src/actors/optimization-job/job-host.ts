@@ -43,14 +43,17 @@ interface Hosted {
   subscription: BusSubscription;
 }
 
-const DEFAULT_POLL_INTERVAL_MS = 2_000;
-const DEFAULT_PROBE_GRACE_MS = 3_000;
-const SWEEP_INTERVAL_MS = 60_000;
-/** Owners probed per poll; more are reached on the next ones. */
-const PROBES_PER_POLL = 20;
-const PROBE_TIMEOUT_MS = 1_000;
-/** Clients poll jobs: their reads start a probe at most this often per process. */
-const READ_PROBE_INTERVAL_MS = 1_000;
+/** Timings of the dispatcher (ms) and how many owners one poll asks about. */
+const DISPATCH = Object.freeze({
+  defaultPollIntervalMs: 2_000,
+  defaultProbeGraceMs: 3_000,
+  sweepIntervalMs: 60_000,
+  /** More running jobs are reached on the next polls. */
+  probesPerPoll: 20,
+  probeTimeoutMs: 1_000,
+  /** Clients poll jobs: their reads start a probe at most this often per process. */
+  readProbeIntervalMs: 1_000,
+});
 
 export class OptimizationJobHost {
   /** Identifies this process as a job's owner in the store. */
@@ -86,13 +89,13 @@ export class OptimizationJobHost {
       timer.unref();
       this.timers.push(timer);
     };
-    const pollIntervalMs = this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    const pollIntervalMs = this.options.pollIntervalMs ?? DISPATCH.defaultPollIntervalMs;
     every(pollIntervalMs, async () => {
       this.pump();
       await this.probeOwners();
     });
     every(Math.max(100, Math.floor(leaseMs / 3)), () => this.renewLeases());
-    every(SWEEP_INTERVAL_MS, async () => {
+    every(DISPATCH.sweepIntervalMs, async () => {
       const deleted = await this.options.repository.deleteExpired();
       if (deleted > 0) this.options.logger.info({ deleted }, 'expired optimization jobs deleted');
     });
@@ -117,7 +120,7 @@ export class OptimizationJobHost {
   /** The job as stored, wherever it runs. Reading a job running elsewhere checks that its owner is alive. */
   async read(id: string): Promise<JobRecord | undefined> {
     const record = await this.options.repository.load(id);
-    if (record?.state.status === 'running' && record.state.owner !== this.processId && this.now() - this.lastProbeMs >= READ_PROBE_INTERVAL_MS) void this.probeOwners();
+    if (record?.state.status === 'running' && record.state.owner !== this.processId && this.now() - this.lastProbeMs >= DISPATCH.readProbeIntervalMs) void this.probeOwners();
     return record;
   }
 
@@ -172,8 +175,8 @@ export class OptimizationJobHost {
     this.probing ??= (async () => {
       this.lastProbeMs = this.now();
       if (this.closed || this.freeSlots() === 0) return;
-      const grace = this.options.probeGraceMs ?? DEFAULT_PROBE_GRACE_MS;
-      const running = await this.options.repository.runningElsewhere(this.processId, grace, PROBES_PER_POLL);
+      const grace = this.options.probeGraceMs ?? DISPATCH.defaultProbeGraceMs;
+      const running = await this.options.repository.runningElsewhere(this.processId, grace, DISPATCH.probesPerPoll);
       for (const record of running) {
         if (this.closed || this.freeSlots() === 0) return;
         if (await this.ownerAnswers(record.id)) continue;
@@ -188,7 +191,7 @@ export class OptimizationJobHost {
 
   private async ownerAnswers(id: string): Promise<boolean> {
     try {
-      const reply = await this.options.bus.request(this.options.subjects.optimizationJob(id), encodeJson({ op: 'status' } satisfies JobStatusRequest), { timeoutMs: PROBE_TIMEOUT_MS });
+      const reply = await this.options.bus.request(this.options.subjects.optimizationJob(id), encodeJson({ op: 'status' } satisfies JobStatusRequest), { timeoutMs: DISPATCH.probeTimeoutMs });
       return decodeJson<JobStatusReply>(reply.data).status === 'running';
     } catch (error) {
       // only a definite "nobody is subscribed" proves the owner gone; a slow owner keeps its lease

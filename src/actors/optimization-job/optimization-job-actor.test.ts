@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
 import type { JobRecord, JobState } from './job-model.js';
+import { solveUntilAborted } from './testing/solvers.js';
 import { OptimizationJobActor, type JobActorDeps, type JobSolver } from './optimization-job-actor.js';
 
 function claimedJob(): JobRecord {
@@ -64,13 +65,7 @@ describe('optimization job actor', () => {
   it('fails the job with COMPUTATION_TIMEOUT when the run outlasts its budget, stopping the solver', async () => {
     let aborted = false;
     const { actor, row } = harness(
-      (_kind, _input, signal) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            reject(signal.reason);
-          }),
-        ),
+      solveUntilAborted(() => (aborted = true)),
       { runTimeoutMs: 30 },
     );
     actor.start();
@@ -94,15 +89,12 @@ describe('optimization job actor', () => {
   });
 
   it('hands the job back to the queue on release and stops its solver', async () => {
-    let signalSeen: AbortSignal | undefined;
-    const { actor, row } = harness((_kind, _input, signal) => {
-      signalSeen = signal;
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
-    });
+    let aborted = false;
+    const { actor, row } = harness(solveUntilAborted(() => (aborted = true)));
     actor.start();
     await actor.release();
     await settle();
-    expect(signalSeen?.aborted).toBe(true);
+    expect(aborted).toBe(true);
     expect(row.state).toEqual({ status: 'queued', attempts: 0 });
     expect(actor.isLive).toBe(false);
   });
