@@ -1,7 +1,8 @@
 /**
  * Durable optimization jobs on the real services (Postgres, Redis, NATS): a
  * job accepted by a process that is killed -9 while solving is finished by a
- * process started afterwards, and readable there.
+ * process started afterwards, and readable there; a process stopped
+ * gracefully hands its job to the other.
  */
 import { describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
@@ -48,5 +49,32 @@ describe('optimization jobs across a crash', () => {
     expect(b.output.some((line) => line.includes('optimization job taken over') && line.includes(jobId))).toBe(true);
     // finished well before A's lease would have run out
     expect(Date.parse(job.body.finishedAt) - Date.parse(job.body.startedAt)).toBeLessThan(30_000);
+  });
+
+  it('a process stopped gracefully (SIGTERM) hands its running job back and the other process finishes it', { timeout: 120_000 }, async () => {
+    const servers = [await start(), await start()];
+    const { token } = await registerUser(apiClient(servers[0]!.baseUrl), 'jobs-release');
+    const accepted = await apiClient(servers[0]!.baseUrl).post('/optimize/jobs', { stops: NASR_CITY_STOPS, tier: 'balanced' }, token);
+    const { jobId } = accepted.body;
+    const startedOn = (server: ServerProcess) => server.output.some((line) => line.includes('optimization job started') && line.includes(jobId));
+    // either process may win the claim
+    const deadline = Date.now() + 10_000;
+    while (!servers.some(startedOn) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const owner = servers.find(startedOn)!;
+    const other = servers.find((server) => server !== owner)!;
+    expect(owner).toBeDefined();
+    const apiOther = apiClient(other.baseUrl);
+    // the other reads it while the owner runs it: the owner answers at the job's subject, so it is left alone
+    expect((await apiOther.get(`/optimize/jobs/${jobId}`, token)).body).toMatchObject({ id: jobId, status: 'running' });
+    // a plain SIGTERM (stop() would also drop the shared schema)
+    const exited = new Promise((resolve) => owner.child.once('exit', resolve));
+    owner.child.kill('SIGTERM');
+    await exited;
+    expect(owner.output.some((line) => line.includes('optimization job not released'))).toBe(false);
+    const job = await waitForJob(apiOther, jobId, token, 60_000);
+    expect(job.body).toMatchObject({ id: jobId, status: 'completed', result: { feasible: true } });
+    expect(startedOn(other)).toBe(true);
+    // handed back, not taken over from a silent owner
+    expect(other.output.some((line) => line.includes('taken over') && line.includes(jobId))).toBe(false);
   });
 });
