@@ -10,7 +10,7 @@ import { NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
 import { useServerCluster } from './support/server-cluster.js';
 import type { ServerProcess } from './support/server-process.js';
 
-const { start } = useServerCluster('jobs', 'optimization-jobs-restart-test-secret-0123456789');
+const { start, live } = useServerCluster('jobs', 'optimization-jobs-restart-test-secret-0123456789');
 
 async function waitForLine(server: ServerProcess, predicate: (line: string) => boolean, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
@@ -51,8 +51,10 @@ describe('optimization jobs across a crash', () => {
     expect(Date.parse(job.body.finishedAt) - Date.parse(job.body.startedAt)).toBeLessThan(30_000);
   });
 
-  it('a process stopped gracefully (SIGTERM) hands its running job back and the other process finishes it', { timeout: 120_000 }, async () => {
-    const servers = [await start(), await start()];
+  it('a process stopped gracefully (SIGTERM) hands its running job back and another process finishes it', { timeout: 120_000 }, async () => {
+    // two servers at least (the survivor of the test before may still run)
+    while (live().length < 2) await start();
+    const servers = live();
     const { token } = await registerUser(apiClient(servers[0]!.baseUrl), 'jobs-release');
     const accepted = await apiClient(servers[0]!.baseUrl).post('/optimize/jobs', { stops: NASR_CITY_STOPS, tier: 'balanced' }, token);
     const { jobId } = accepted.body;
@@ -61,9 +63,9 @@ describe('optimization jobs across a crash', () => {
     const deadline = Date.now() + 10_000;
     while (!servers.some(startedOn) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const owner = servers.find(startedOn)!;
-    const other = servers.find((server) => server !== owner)!;
     expect(owner).toBeDefined();
-    const apiOther = apiClient(other.baseUrl);
+    const others = servers.filter((server) => server !== owner);
+    const apiOther = apiClient(others[0]!.baseUrl);
     // the other reads it while the owner runs it: the owner answers at the job's subject, so it is left alone
     expect((await apiOther.get(`/optimize/jobs/${jobId}`, token)).body).toMatchObject({ id: jobId, status: 'running' });
     // a plain SIGTERM (stop() would also drop the shared schema)
@@ -73,8 +75,8 @@ describe('optimization jobs across a crash', () => {
     expect(owner.output.some((line) => line.includes('optimization job not released'))).toBe(false);
     const job = await waitForJob(apiOther, jobId, token, 60_000);
     expect(job.body).toMatchObject({ id: jobId, status: 'completed', result: { feasible: true } });
-    expect(startedOn(other)).toBe(true);
+    expect(others.some(startedOn)).toBe(true);
     // handed back, not taken over from a silent owner
-    expect(other.output.some((line) => line.includes('taken over') && line.includes(jobId))).toBe(false);
+    expect(others.some((server) => server.output.some((line) => line.includes('taken over') && line.includes(jobId)))).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { realServices, uniqueName } from './services.js';
  * `server.child.kill('SIGKILL')` (its `stop()` drops the shared schema).
  * Every server still running is stopped after the file's tests.
  */
-export function useServerCluster(label: string, jwtSecret: string): { start(): Promise<ServerProcess> } {
+export function useServerCluster(label: string, jwtSecret: string): { start(): Promise<ServerProcess>; live(): ServerProcess[] } {
   const shared = {
     DATABASE_URL: realServices.databaseUrl,
     REDIS_URL: realServices.redisUrl,
@@ -30,5 +30,7 @@ export function useServerCluster(label: string, jwtSecret: string): { start(): P
       servers.push(server);
       return server;
     },
+    /** The cluster's servers still running (earlier tests' included). */
+    live: () => servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null),
   };
 }
