@@ -230,6 +230,7 @@ export class OptimizationJobHost {
           persist: (id, expectedRevision, next) => this.options.repository.write(id, expectedRevision, next),
           describeError: this.options.describeError,
           onRetired: (id) => this.forget(id),
+          onWriteFailed: (id, error) => this.options.logger.error({ err: error, jobId: id }, 'optimization job state not written; left to its lease'),
           runTimeoutMs: this.options.runTimeoutMs,
           now: this.now,
         },

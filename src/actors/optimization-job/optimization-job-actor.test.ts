@@ -19,13 +19,16 @@ function claimedJob(): JobRecord {
 }
 
 /** An actor over an in-memory row with a revision fence, like the repository's. */
-function harness(solve: JobSolver, options: { runTimeoutMs?: number } = {}) {
+function harness(solve: JobSolver, options: { runTimeoutMs?: number; failingWrites?: number } = {}) {
   const row = { revision: 1, state: claimedJob().state as JobState };
   const writes: JobState[] = [];
+  const writeFailures: unknown[] = [];
+  let failingWrites = options.failingWrites ?? 0;
   let retired = 0;
   const deps: JobActorDeps = {
     solve,
     persist: async (_id, expected, state) => {
+      if (failingWrites-- > 0) throw new Error('connection refused');
       if (row.revision !== expected) return undefined;
       row.revision++;
       row.state = state;
@@ -34,11 +37,13 @@ function harness(solve: JobSolver, options: { runTimeoutMs?: number } = {}) {
     },
     describeError: (error) => (error instanceof ApiError ? { code: error.code, message: error.message } : { code: 'INTERNAL_ERROR', message: 'failed' }),
     onRetired: () => retired++,
+    onWriteFailed: (_id, error) => writeFailures.push(error),
+    writeRetryDelayMs: 5,
     runTimeoutMs: options.runTimeoutMs ?? 10_000,
     now: () => Date.parse('2026-11-23T04:00:05.000Z'),
   };
   const actor = new OptimizationJobActor(claimedJob(), deps);
-  return { actor, row, writes, retired: () => retired };
+  return { actor, row, writes, writeFailures, retired: () => retired };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -97,5 +102,22 @@ describe('optimization job actor', () => {
     expect(aborted).toBe(true);
     expect(row.state).toEqual({ status: 'queued', attempts: 0 });
     expect(actor.isLive).toBe(false);
+  });
+
+  it('retries a write the store refuses for a moment', async () => {
+    const { actor, row, writeFailures } = harness(async () => 'packed', { failingWrites: 2 });
+    actor.start();
+    await settle();
+    expect(row.state).toMatchObject({ status: 'completed', result: 'packed' });
+    expect(writeFailures).toEqual([]);
+  });
+
+  it('leaves the job to its lease when the store stays away, so another claim runs it again', async () => {
+    const { actor, row, writeFailures, retired } = harness(async () => 'packed', { failingWrites: 10 });
+    actor.start();
+    await settle();
+    expect(row.state).toEqual({ status: 'running', attempts: 1, owner: 'p1' });
+    expect(writeFailures).toHaveLength(1);
+    expect(retired()).toBe(1);
   });
 });

@@ -23,11 +23,17 @@ export interface JobActorDeps {
   onRetired(id: string): void;
   /** Longest a run may take before the job fails with COMPUTATION_TIMEOUT (ms). */
   runTimeoutMs: number;
+  /** A write kept failing (the store is away): the job is left to its lease, so another claim runs it again. */
+  onWriteFailed(id: string, error: unknown): void;
+  /** Pause between attempts of a failed write (ms); default 1 s. */
+  writeRetryDelayMs?: number;
   now(): number;
 }
 
 /** A solver answer, a lease loss and a release at most; a few spare places. */
 const MAILBOX_CAPACITY = 8;
+/** Tries of one write before the actor gives the job up to its lease. */
+const WRITE_ATTEMPTS = 3;
 
 export class OptimizationJobActor {
   private lifecycle: 'live' | 'retired' = 'live';
@@ -61,7 +67,7 @@ export class OptimizationJobActor {
     if (this.state.status !== 'running') throw new Error(`job ${this.record.id} started while ${this.state.status}`);
     const timeout = AbortSignal.timeout(this.deps.runTimeoutMs);
     const signal = AbortSignal.any([this.solver.signal, timeout]);
-    this.deps.solve(this.record.kind, this.record.input, signal).then(
+    void this.deps.solve(this.record.kind, this.record.input, signal).then(
       (result) => this.post({ type: 'solved', result, at: this.at() }),
       (error: unknown) => {
         // a solver stopped because the job left this process has nothing to report
@@ -71,7 +77,9 @@ export class OptimizationJobActor {
           : this.deps.describeError(error, this.record.id);
         return this.post({ type: 'solve-failed', error: described, at: this.at() });
       },
-    );
+    )
+      // a full mailbox cannot happen with one solver answer per actor; never leave a rejection unhandled
+      .catch((error: unknown) => this.giveUp(error));
   }
 
   /** Hands the job back to the queue (graceful stop); another process finishes it. */
@@ -94,7 +102,8 @@ export class OptimizationJobActor {
     for (const effect of effects) {
       switch (effect.type) {
         case 'persist': {
-          const revision = await this.deps.persist(this.record.id, this.revision, state);
+          const revision = await this.write(state);
+          if (revision === 'unwritten') return;
           if (revision === undefined) {
             this.retire();
             return;
@@ -114,6 +123,26 @@ export class OptimizationJobActor {
           break;
       }
     }
+  }
+
+  /** The fenced write, tried a few times while the store fails; 'unwritten' when it never went through. */
+  private async write(state: JobState): Promise<number | undefined | 'unwritten'> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deps.persist(this.record.id, this.revision, state);
+      } catch (error) {
+        if (attempt >= WRITE_ATTEMPTS) {
+          this.giveUp(error);
+          return 'unwritten';
+        }
+        await new Promise((resolve) => setTimeout(resolve, this.deps.writeRetryDelayMs ?? 1_000));
+      }
+    }
+  }
+
+  private giveUp(error: unknown): void {
+    this.deps.onWriteFailed(this.record.id, error);
+    this.retire();
   }
 
   private retire(): void {
