@@ -31,6 +31,13 @@ const bearer = () => ({ authorization: `Bearer ${token}` });
 const eventsOf = (frames: Frame[]) => frames.filter((frame) => frame.type === 'event').map((frame) => frame.event);
 
 describe('navigation stream', () => {
+  it('is described in the OpenAPI document with its protocol and frame schemas', async () => {
+    const document = (await api.get('/openapi.json')).body;
+    const operation = document.paths['/api/v1/navigation/sessions/{id}/stream'].get;
+    expect(operation.description).toContain('"type":"fix"');
+    expect(JSON.stringify(operation.responses)).toContain('resumedFrom');
+  });
+
   it('streams a drive: ready, a progress frame per fix, every event once in order, ending arrived', async () => {
     const session = await createSession();
     const stream = await connectStream(streamUrl(fixture.server.baseUrl, session.sessionId), bearer());

@@ -35,6 +35,8 @@ export interface SessionHostOptions {
   /** Actors idle this long, with no stream watching, leave memory (the store keeps them). */
   idleEvictMs?: number;
   sweepIntervalMs?: number;
+  /** Group-commit linger under load (ms), see GroupCommit. */
+  writeLingerMs?: number;
 }
 
 type FrameListener = (frames: FeedFrame[]) => void;
@@ -82,10 +84,13 @@ export class NavigationSessionHost {
 
   constructor(private readonly options: SessionHostOptions) {
     this.now = options.now ?? Date.now;
-    this.writes = new GroupCommit(async (batch) => {
-      const written = await options.repository.writeMany(batch);
-      return batch.map((write) => written.has(write.id));
-    });
+    this.writes = new GroupCommit(
+      async (batch) => {
+        const written = await options.repository.writeMany(batch);
+        return batch.map((write) => written.has(write.id));
+      },
+      { lingerMs: options.writeLingerMs ?? 0 },
+    );
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }

@@ -21,7 +21,7 @@ export class BatchingCounterStore implements CounterStore {
         offset += hits.length;
         return mine;
       });
-    }, MAX_CALLS_PER_ROUND_TRIP);
+    }, { maxBatch: MAX_CALLS_PER_ROUND_TRIP });
   }
 
   get kind() {
