@@ -61,6 +61,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
 
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
   const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
+  const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, new RoutingTravelMatrix(routing.routing));
 
   const routes: RouteDefinition[] = [];
   let listeningPort = config.PORT;
@@ -80,7 +81,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
     ...navigation.routes,
-    ...createOptimizationModule(config, optimizationSolvers, new RoutingTravelMatrix(routing.routing)).routes,
+    ...optimization.routes,
   );
 
   const server = new EdgeServer({
@@ -107,6 +108,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
         await accounts.stop();
         await navigation.stop();
+        await optimization.stop();
         await Promise.all([solvers.close(), optimizationSolvers.close()]);
         await closeBackends(backends, logger);
       })()),

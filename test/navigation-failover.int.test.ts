@@ -3,36 +3,16 @@
  * create on A and stream on B; then kill -9 the owner mid-drive and carry on
  * through the survivor, with no event lost or duplicated.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
 import { driveAlong } from './support/drive.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { realServices, uniqueName } from './support/services.js';
+import { useServerCluster } from './support/server-cluster.js';
+import type { ServerProcess } from './support/server-process.js';
 import { connectStream, streamUrl, type Frame } from './support/stream-client.js';
 
 const ORIGIN = { lat: 30.0626, lng: 31.3219 };
 const DESTINATION = { lat: 30.07, lng: 31.34 };
-const shared = {
-  DATABASE_URL: realServices.databaseUrl,
-  REDIS_URL: realServices.redisUrl,
-  NATS_URL: realServices.natsUrl,
-  DATABASE_SCHEMA: uniqueName('nav'),
-  REDIS_PREFIX: `${uniqueName('nav')}:`,
-  BUS_NAMESPACE: uniqueName('nav'),
-  JWT_SECRET: 'navigation-failover-test-secret-0123456789abcdef',
-};
-const servers: ServerProcess[] = [];
-
-async function start(): Promise<ServerProcess> {
-  const server = await startServerProcess(shared);
-  servers.push(server);
-  return server;
-}
-
-afterAll(async () => {
-  // the last one to stop drops the shared schema
-  for (const server of servers.reverse()) await server.stop('SIGKILL').catch(() => undefined);
-});
+const { start } = useServerCluster('nav', 'navigation-failover-test-secret-0123456789abcdef');
 
 const eventsOf = (frames: Frame[]) => frames.filter((frame) => frame.type === 'event').map((frame) => frame.event);
 

@@ -13,6 +13,10 @@ export interface Subjects {
   navigationSession(id: string): string;
   /** Progress frames, events and re-routes of session `id`, for every process streaming it. */
   navigationSessionFeed(id: string): string;
+  /** Requests to the actor of optimization job `id`, answered by the process running it. */
+  optimizationJob(id: string): string;
+  /** Broadcast that a job was queued: every process with a free slot tries to claim it. */
+  optimizationJobsQueued(): string;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -30,5 +34,7 @@ export function createSubjects(namespace: string): Subjects {
     processEcho: () => `${root}.process.echo`,
     navigationSession: (id: string) => `${root}.nav.session.${token(id)}`,
     navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
+    optimizationJob: (id: string) => `${root}.optimize.job.${token(id)}`,
+    optimizationJobsQueued: () => `${root}.optimize.jobs.queued`,
   });
 }
