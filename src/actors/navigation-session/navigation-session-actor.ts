@@ -10,6 +10,7 @@ import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-
 import { ApiError } from '../../shared/errors.js';
 import { Mailbox } from '../runtime/mailbox.js';
 import { applyFix, applyReroute, isStaleFix, routeLineOf, travelHeading, type RawEvent } from './session-machine.js';
+import { adoptTracking, copyProgress } from './tracking-adoption.js';
 import {
   ENDED_STATUSES,
   REMEMBERED_COMMANDS,
@@ -82,7 +83,7 @@ export class NavigationSessionActor {
   lastActivityMs: number;
 
   constructor(
-    private record: SessionRecord,
+    private readonly record: SessionRecord,
     private readonly deps: SessionActorDeps,
   ) {
     this.line = routeLineOf(record.route);
@@ -296,26 +297,25 @@ export class NavigationSessionActor {
       this.retire();
       throw new SessionFencedError(this.id);
     }
-    const events = draft.events.length > 0 ? [...this.record.events, ...draft.events].slice(-RETAINED_EVENTS) : this.record.events;
-    this.record = {
-      ...this.record,
-      plan: { ...this.record.plan, ...planOverrides },
-      status: draft.status,
-      tracking: draft.tracking,
-      route: draft.route,
-      eventSeq: draft.eventSeq,
-      events,
-      revision: this.record.revision + 1,
-      updatedAt: new Date(this.deps.now()).toISOString(),
-      expiresAtMs: draft.expiresAtMs,
-    };
+    // in place: see tracking-adoption.ts
+    const record = this.record;
+    if (draft.events.length > 0) record.events = [...record.events, ...draft.events].slice(-RETAINED_EVENTS);
+    if (Object.keys(planOverrides).length > 0) record.plan = { ...record.plan, ...planOverrides };
+    record.status = draft.status;
+    record.tracking = adoptTracking(record.tracking, draft.tracking);
+    record.route = draft.route;
+    record.eventSeq = draft.eventSeq;
+    record.revision++;
+    record.updatedAt = new Date(this.deps.now()).toISOString();
+    record.expiresAtMs = draft.expiresAtMs;
     this.line = draft.line;
     if (draft.frames.length > 0) this.deps.publish(this.id, draft.frames);
     if (draft.events.length > 0) this.deps.onEvents?.(this.record);
   }
 
   private summaryOf(state: { status: SessionStatus; tracking: SessionTracking; route: NavigationRoute; eventSeq: number }): ProgressSummary {
-    const progress = state.tracking.progress;
+    // a copy: the session's own progress object changes in place with the next fix
+    const progress = copyProgress(state.tracking.progress);
     const arrived = state.status === 'arrived';
     const distance = arrived ? 0 : (progress?.distanceRemainingMeters ?? state.route.distanceMeters);
     const duration = arrived ? 0 : (progress?.durationRemainingSeconds ?? state.route.etaSeconds);
@@ -388,8 +388,8 @@ export class NavigationSessionActor {
       maneuverIndex: summary.maneuverIndex,
       eventSeq: record.eventSeq,
       reroutes: record.tracking.reroutes,
-      progress: record.tracking.progress,
-      lastFix: record.tracking.lastFix,
+      progress: summary.progress,
+      lastFix: record.tracking.lastFix ? { ...record.tracking.lastFix } : null,
       webhookUrl: record.webhookUrl,
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,

@@ -1,0 +1,53 @@
+/**
+ * Copies a committed draft's tracking into the session's own long-lived
+ * objects instead of keeping the draft's. The session's state changes every
+ * second, which is about how often V8 collects young objects: kept whole,
+ * every fix's objects would survive into the old generation and drive
+ * frequent full collections (50–200 ms pauses at thousands of sessions).
+ * Copied, the draft's objects die young and the session's objects stay put.
+ *
+ * Whoever hands session state out (answers, snapshots) must copy it, since
+ * these objects change in place: see `copyProgress`.
+ */
+import type { AcceptedFix, SessionProgress, SessionTracking } from './session-model.js';
+
+const FIX_FIELDS = ['lat', 'lng', 'speed', 'heading', 'accuracy', 'capturedAt', 'receivedAt'] as const;
+
+function adoptFix(target: AcceptedFix | null, source: AcceptedFix | null): AcceptedFix | null {
+  if (source === null || target === null || target === source) return source;
+  const writable = target as unknown as Record<string, unknown>;
+  for (const field of FIX_FIELDS) {
+    if (source[field] === undefined) delete writable[field];
+    else writable[field] = source[field];
+  }
+  return target;
+}
+
+function adoptProgress(target: SessionProgress | null, source: SessionProgress | null): SessionProgress | null {
+  if (source === null || target === null || target === source) return source;
+  const { snapped, nextManeuver, ...flat } = source;
+  Object.assign(target, flat);
+  target.snapped.lat = snapped.lat;
+  target.snapped.lng = snapped.lng;
+  if (nextManeuver === null || target.nextManeuver === null) target.nextManeuver = nextManeuver;
+  else Object.assign(target.nextManeuver, nextManeuver);
+  return target;
+}
+
+/** Makes `target` equal to `source`, reusing `target`'s objects; answers `target`. */
+export function adoptTracking(target: SessionTracking, source: SessionTracking): SessionTracking {
+  if (target === source) return target;
+  Object.assign(target.tracker, source.tracker);
+  target.fixCount = source.fixCount;
+  target.reroutes = source.reroutes;
+  target.lastFix = adoptFix(target.lastFix, source.lastFix);
+  target.progress = adoptProgress(target.progress, source.progress);
+  if (target.recentCommands !== source.recentCommands) target.recentCommands = [...source.recentCommands];
+  return target;
+}
+
+/** A copy of progress that later fixes cannot change under its reader. */
+export function copyProgress(progress: SessionProgress | null): SessionProgress | null {
+  if (progress === null) return null;
+  return { ...progress, snapped: { ...progress.snapped }, nextManeuver: progress.nextManeuver ? { ...progress.nextManeuver } : null };
+}
