@@ -3,7 +3,6 @@
  * (`fleet.<id>`), the replies, and the plan frames it publishes for streams
  * (`fleet.feed.<id>`). JSON on the wire.
  */
-import type { ErrorReply } from '../navigation-session/session-protocol.js';
 import type { FleetOwner, FleetPlan, LatLng, PlanDiff } from './fleet-model.js';
 
 /** A stop as given by the dispatcher; the fleet names it when `id` is left out. */
@@ -28,8 +27,6 @@ export type FleetCommand = FleetCommandBody & {
   /** Same id on a retried delivery, so the owner applies a command once. */
   commandId: string;
 };
-
-export type FleetReply = { ok: true; value: unknown } | { ok: false; error: ErrorReply } | { ok: false; stale: true };
 
 /** What an `apply` answers. */
 export interface ApplyResult {

@@ -8,16 +8,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { BusError, decodeJson, encodeJson, type Bus, type BusMessage, type BusSubscription } from '../runtime/bus/bus.js';
+import type { Bus, BusSubscription } from '../runtime/bus/bus.js';
 import type { Subjects } from '../runtime/subjects.js';
-import { MailboxFullError } from '../runtime/mailbox.js';
-import { ApiError, errorCodes, type ErrorCode } from '../../shared/errors.js';
+import { ActorFeed, type FrameListener } from '../runtime/actor-feed.js';
+import { sendToOwner, serveOwnerCommand, type OwnedActorKind } from '../runtime/owner-routing.js';
+import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
 import { NavigationSessionActor, SessionFencedError, type SessionRoutePlanner } from './navigation-session-actor.js';
 import type { SessionOwner, SessionRecord } from './session-model.js';
-import type { FeedBatch, FeedFrame, SessionCommand, SessionCommandBody, SessionReply } from './session-protocol.js';
+import type { FeedFrame, SessionCommand, SessionCommandBody } from './session-protocol.js';
 
 export interface SessionHostOptions {
   bus: Bus;
@@ -37,22 +38,11 @@ export interface SessionHostOptions {
   sweepIntervalMs?: number;
 }
 
-type FrameListener = (frames: FeedFrame[]) => void;
-
 interface Hosted {
   actor: NavigationSessionActor;
   subscription: BusSubscription;
 }
 
-interface Watch {
-  listeners: Set<FrameListener>;
-  feed: BusSubscription;
-}
-
-/** Bounds the retries of one command (takeovers, fenced writes, timeouts) within its time budget. */
-const MAX_ATTEMPTS = 20;
-/** One wait for the owner's answer (ms); see send(). */
-const ATTEMPT_TIMEOUT_MS = 2_000;
 const DEFAULT_IDLE_EVICT_MS = 15 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 /** Ended sessions stay readable this long before they are deleted. */
@@ -62,14 +52,32 @@ export class NavigationSessionHost {
   /** Identifies this process as an owner in the store and as the origin of feed batches. */
   readonly processId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly hosted = new Map<string, Hosted>();
-  private readonly watches = new Map<string, Watch>();
+  private readonly feed: ActorFeed<FeedFrame>;
+  /** How commands find the session's owner (this process, another one, or a takeover). */
+  private readonly kind: OwnedActorKind<SessionCommand>;
   private readonly writes: GroupCommit<SessionWrite, boolean>;
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout;
-  private closed = false;
 
   constructor(private readonly options: SessionHostOptions) {
     this.now = options.now ?? Date.now;
+    this.feed = new ActorFeed({ bus: options.bus, subjectOf: options.subjects.navigationSessionFeed, origin: this.processId, logger: options.logger });
+    this.kind = {
+      bus: options.bus,
+      subjectOf: options.subjects.navigationSession,
+      local: (id) => {
+        const actor = this.hosted.get(id)?.actor;
+        return actor?.isLive ? actor : undefined;
+      },
+      isFenced: (error) => error instanceof SessionFencedError,
+      lose: (id) => this.lose(id),
+      takeOver: (id, command) => this.takeOver(id, command.caller),
+      what: 'navigation session',
+      detailsOf: (sessionId) => ({ sessionId }),
+      busyReason: 'session_mailbox_full',
+      logger: options.logger,
+      now: this.now,
+    };
     this.writes = new GroupCommit(async (batch) => {
       const written = await options.repository.writeMany(batch);
       return batch.map((write) => written.has(write.id));
@@ -90,122 +98,36 @@ export class NavigationSessionHost {
   }
 
   /** Runs a command on the session wherever it lives; answers its value or throws ApiError. */
-  async send(id: string, caller: SessionOwner, body: SessionCommandBody, commandId: string = randomUUID()): Promise<unknown> {
+  send(id: string, caller: SessionOwner, body: SessionCommandBody, commandId: string = randomUUID()): Promise<unknown> {
     const command = { ...body, caller, commandId } as SessionCommand;
-    const deadline = this.now() + this.options.requestTimeoutMs;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS && this.now() < deadline; attempt++) {
-      const local = this.hosted.get(id);
-      if (local?.actor.isLive) {
-        try {
-          return await local.actor.handle(command);
-        } catch (error) {
-          if (error instanceof SessionFencedError) {
-            this.lose(id);
-            continue;
-          }
-          throw translateLocal(error) ?? error;
-        }
-      }
-      let message: BusMessage;
-      try {
-        // Short attempts: an owner killed with the command in flight never answers, and waiting out
-        // the whole budget would stall the traveller. A retry reaching a live but busy owner waits in
-        // its mailbox and gets the remembered answer (same command id), so it is never applied twice.
-        const timeoutMs = Math.max(1, Math.min(ATTEMPT_TIMEOUT_MS, deadline - this.now()));
-        message = await this.options.bus.request(this.options.subjects.navigationSession(id), encodeJson(command), { timeoutMs });
-      } catch (error) {
-        if (error instanceof BusError && error.code === 'NO_RESPONDERS') {
-          await this.takeOver(id, caller);
-          continue;
-        }
-        if (error instanceof BusError && error.code === 'TIMEOUT') continue;
-        throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The navigation session cannot be reached; retry the request', details: { sessionId: id, reason: error instanceof BusError ? error.code : 'bus' } });
-      }
-      const reply = decodeJson<SessionReply>(message.data);
-      if (reply.ok) return reply.value;
-      if ('stale' in reply) continue;
-      throw new ApiError(knownCode(reply.error.code), { message: reply.error.message, ...(reply.error.details ? { details: reply.error.details } : {}) });
-    }
-    throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The navigation session did not answer in time; retry the request', details: { sessionId: id } });
+    return sendToOwner(this.kind, id, command, this.options.requestTimeoutMs);
   }
 
   /**
    * Streams the session's frames to `listener` (from the local actor or any other process's)
    * until the returned function is called.
    */
-  watch(id: string, listener: FrameListener): () => void {
-    let watch = this.watches.get(id);
-    if (!watch) {
-      const listeners = new Set<FrameListener>();
-      const feed = this.options.bus.subscribe(this.options.subjects.navigationSessionFeed(id), (message) => {
-        const batch = decodeJson<FeedBatch & { origin: string }>(message.data);
-        // frames of this process's own actor were already handed over directly
-        if (batch.origin === this.processId) return;
-        for (const each of listeners) each(batch.frames);
-      });
-      watch = { listeners, feed };
-      this.watches.set(id, watch);
-    }
-    watch.listeners.add(listener);
-    return () => {
-      const current = this.watches.get(id);
-      if (!current) return;
-      current.listeners.delete(listener);
-      if (current.listeners.size === 0) {
-        current.feed.unsubscribe();
-        this.watches.delete(id);
-      }
-    };
+  watch(id: string, listener: FrameListener<FeedFrame>): () => void {
+    return this.feed.watch(id, listener);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     clearInterval(this.sweepTimer);
     for (const id of [...this.hosted.keys()]) this.drop(id);
-    for (const watch of this.watches.values()) watch.feed.unsubscribe();
-    this.watches.clear();
+    this.feed.close();
   }
 
   private host(record: SessionRecord): NavigationSessionActor {
     const actor = new NavigationSessionActor(record, {
       planRoute: this.options.planRoute,
       persist: (write) => this.writes.submit(write),
-      publish: (sessionId, frames) => this.publish(sessionId, frames),
+      publish: (sessionId, frames) => this.feed.publish(sessionId, frames),
       ...(this.options.onEvents ? { onEvents: this.options.onEvents } : {}),
       now: this.now,
     });
-    const subscription = this.options.bus.subscribe(this.options.subjects.navigationSession(record.id), (message) => this.serve(actor, message));
+    const subscription = this.options.bus.subscribe(this.options.subjects.navigationSession(record.id), (message) => serveOwnerCommand(this.kind, record.id, actor, message));
     this.hosted.set(record.id, { actor, subscription });
     return actor;
-  }
-
-  private async serve(actor: NavigationSessionActor, message: BusMessage): Promise<void> {
-    const command = decodeJson<SessionCommand>(message.data);
-    let reply: SessionReply;
-    try {
-      reply = { ok: true, value: await actor.handle(command) };
-    } catch (error) {
-      if (error instanceof SessionFencedError) {
-        this.lose(actor.id);
-        reply = { ok: false, stale: true };
-      } else {
-        const translated = translateLocal(error) ?? new ApiError('INTERNAL_ERROR');
-        if (translated.statusCode >= 500) this.options.logger.error({ err: error, sessionId: actor.id }, 'navigation session command failed');
-        reply = { ok: false, error: { code: translated.code, message: translated.messages, ...(translated.details ? { details: translated.details } : {}) } };
-      }
-    }
-    message.respond(encodeJson(reply));
-  }
-
-  private publish(sessionId: string, frames: FeedFrame[]): void {
-    for (const listener of this.watches.get(sessionId)?.listeners ?? []) listener(frames);
-    if (this.closed) return;
-    try {
-      this.options.bus.publish(this.options.subjects.navigationSessionFeed(sessionId), encodeJson({ sessionId, frames, origin: this.processId }));
-    } catch (error) {
-      // streams elsewhere catch up from the event log on their next fix; the write itself is durable
-      this.options.logger.warn({ err: error, sessionId }, 'navigation feed publish failed');
-    }
   }
 
   /**
@@ -250,7 +172,7 @@ export class NavigationSessionHost {
       for (const [id, { actor }] of this.hosted) {
         await actor.expireIfDue().catch(() => undefined);
         const idle = now - actor.lastActivityMs >= (this.options.idleEvictMs ?? DEFAULT_IDLE_EVICT_MS);
-        if ((idle || !actor.isActive) && actor.pending === 0 && !this.watches.has(id)) this.drop(id);
+        if ((idle || !actor.isActive) && actor.pending === 0 && !this.feed.isWatched(id)) this.drop(id);
       }
       await this.options.repository.expireIdle(new Date(now));
       await this.options.repository.deleteEndedBefore(new Date(now - ENDED_RETENTION_MS));
@@ -258,17 +180,4 @@ export class NavigationSessionHost {
       this.options.logger.warn({ err: error }, 'navigation session sweep failed');
     }
   }
-}
-
-function knownCode(code: string): ErrorCode {
-  return code in errorCodes ? (code as ErrorCode) : 'INTERNAL_ERROR';
-}
-
-/** The API error a command failure stands for; undefined for a bug (a 500 with the error logged). */
-function translateLocal(error: unknown): ApiError | undefined {
-  if (error instanceof ApiError) return error;
-  if (error instanceof MailboxFullError) {
-    return new ApiError('RATE_LIMITED', { message: 'Too many commands queued for this navigation session; slow down', details: { reason: 'session_mailbox_full' } });
-  }
-  return undefined;
 }
