@@ -13,6 +13,10 @@ export interface Subjects {
   navigationSession(id: string): string;
   /** Progress frames, events and re-routes of session `id`, for every process streaming it. */
   navigationSessionFeed(id: string): string;
+  /** Requests to the process that owns live fleet `id` (its actor's address). */
+  fleet(id: string): string;
+  /** Plan frames of fleet `id`, for every process streaming it. */
+  fleetFeed(id: string): string;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -30,5 +34,7 @@ export function createSubjects(namespace: string): Subjects {
     processEcho: () => `${root}.process.echo`,
     navigationSession: (id: string) => `${root}.nav.session.${token(id)}`,
     navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
+    fleet: (id: string) => `${root}.fleet.actor.${token(id)}`,
+    fleetFeed: (id: string) => `${root}.fleet.feed.${token(id)}`,
   });
 }
