@@ -7,18 +7,17 @@
  * docs/navigation.md.
  */
 import { randomUUID } from 'node:crypto';
-import uWS, { type HttpRequest, type HttpResponse, type WebSocket, type us_socket_context_t } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, WebSocket, us_socket_context_t } from 'uWebSockets.js';
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
 import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
 import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
-import { toErrorResponse } from '../error-response.js';
-import { parseQueryString } from '../input.js';
 import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
 import type { Principal, RouteDefinition } from '../route.js';
 import { clientMessageSchema, type ClientMessage } from './stream-protocol.js';
+import { AUTH_TIMEOUT_MS, CLOSE, closeCodeFor, credentialsOfAuthMessage, decodeClientMessage, errorFrame, nextRecheck, readHandshake, streamSocketOptions } from './stream-handshake.js';
 import { StreamDelivery } from './stream-delivery.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
 
@@ -37,7 +36,7 @@ interface StreamState {
   sessionId: string;
   since: number;
   principal: Principal | undefined;
-  /** When the user's bearer session is next checked (ms): about BEARER_RECHECK_MS after the last check. */
+  /** When the user's bearer session is next checked (ms): about a minute after the last check (stream-handshake.ts). */
   recheckAtMs: number;
   /** The credentials of the handshake or the auth message, presented again for every fix message's guards. */
   credentials: Record<string, string>;
@@ -52,34 +51,9 @@ interface StreamState {
 
 const HIGH_WATER_BYTES = 256 * 1024;
 const MAX_QUEUED_FRAMES = 10_000;
-const AUTH_TIMEOUT_MS = 10_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Fix messages a socket may have waiting; a client far ahead of the server is told to slow down. */
 const INBOX_CAPACITY = 256;
-/**
- * A user's bearer session is checked at the handshake and then at most this often (ms), not on
- * every fix message: a revoked session or a disabled user ends the stream within a minute. Quotas and
- * key revocation still apply to every message (keys resolve from the in-memory key directory).
- */
-const BEARER_RECHECK_MS = 60_000;
-const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
-const decoder = new TextDecoder();
-
-function closeCodeFor(error: ApiError): number {
-  if (error.statusCode === 401) return CLOSE.unauthenticated;
-  if (error.statusCode === 403) return CLOSE.forbidden;
-  if (error.statusCode === 404) return CLOSE.notFound;
-  return CLOSE.badRequest;
-}
-
-function credentialsOf(headers: Record<string, string>, query: Record<string, string | string[]>): Record<string, string> {
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  const key = headers['x-api-key'] ?? first(query.api_key) ?? first(query.apiKey);
-  if (key) return { 'x-api-key': key };
-  if (headers.authorization) return { authorization: headers.authorization };
-  const token = first(query.access_token) ?? first(query.token);
-  return token ? { authorization: `Bearer ${token}` } : {};
-}
 
 export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketEndpoint {
   const log = deps.logger;
@@ -96,10 +70,6 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     return principal;
   };
 
-  const errorFrame = (error: unknown, requestId: string, id?: string) => {
-    const { body } = toErrorResponse(error, requestId, log);
-    return { type: 'error', ...(id ? { id } : {}), ...body };
-  };
 
   /** Starts streaming to an authenticated socket: ready frame, catch-up from since, then live frames. */
   const begin = async (ws: WebSocket<StreamState>, snapshot: Record<string, unknown>) => {
@@ -126,7 +96,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
   const fail = (ws: WebSocket<StreamState>, error: unknown, id?: string) => {
     const state = ws.getUserData();
     if (!state.open) return;
-    const frame = errorFrame(error, randomUUID(), id);
+    const frame = errorFrame(error, log, id);
     if (state.delivery) state.delivery.sendControl(frame);
     else ws.send(JSON.stringify(frame), false);
   };
@@ -136,7 +106,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     if (message.type === 'auth') {
       if (state.principal || state.delivery) throw new ApiError('VALIDATION_ERROR', { message: ['auth: this stream is already authenticated'] });
       clearTimeout(state.authTimer);
-      state.credentials = message.apiKey ? { 'x-api-key': message.apiKey } : { authorization: `Bearer ${message.token}` };
+      state.credentials = credentialsOfAuthMessage(message);
       try {
         state.principal = await authorize(deps.streamRoute, state, randomUUID());
         state.recheckAtMs = nextRecheck(Date.now());
@@ -165,53 +135,32 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
   return {
     route: deps.streamRoute,
     behavior: {
-      compression: uWS.DISABLED,
-      maxPayloadLength: MAX_MESSAGE_BYTES,
-      idleTimeout: 120,
-      sendPingsAutomatically: true,
-      // we queue frames ourselves above the high-water mark, so uWS should never drop one
-      maxBackpressure: 64 * 1024 * 1024,
+      ...streamSocketOptions(MAX_MESSAGE_BYTES),
       upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
-        const headers: Record<string, string> = {};
-        req.forEach((name, value) => (headers[name] = value));
-        const query = parseQueryString(req.getQuery() ?? '');
-        const sessionId = safeDecode(req.getParameter(0) ?? '');
-        const secKey = headers['sec-websocket-key'] ?? '';
-        const protocol = headers['sec-websocket-protocol'] ?? '';
-        const extensions = headers['sec-websocket-extensions'] ?? '';
-        const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
-        const requestId = randomUUID();
-        let aborted = false;
-        res.onAborted(() => (aborted = true));
-        const refuse = (error: unknown) => {
-          if (aborted) return;
-          const { status, body } = toErrorResponse(error, requestId, log);
-          res.cork(() => res.writeStatus(`${status} ${body.error}`).writeHeader('content-type', 'application/json; charset=utf-8').end(JSON.stringify(body)));
-        };
-        const sinceText = Array.isArray(query.since) ? query.since[0] : query.since;
-        const since = sinceText === undefined ? 0 : Number(sinceText);
-        if (!Number.isInteger(since) || since < 0 || since > 2_147_483_647) {
-          refuse(new ApiError('VALIDATION_ERROR', { message: ['query.since: must be an integer eventSeq ≥ 0'] }));
+        const handshake = readHandshake(res, req, context, log);
+        let since: number;
+        try {
+          since = handshake.since('eventSeq');
+        } catch (error) {
+          handshake.refuse(error);
           return;
         }
-        const origin: Record<string, string> = {};
-        for (const name of ['origin', 'referer', 'x-forwarded-for', 'user-agent']) if (headers[name]) origin[name] = headers[name]!;
-        const credentials = credentialsOf(headers, query);
+        const { credentials, remoteAddress, origin } = handshake;
+        const sessionId = handshake.target;
         void (async () => {
           let principal: Principal | undefined;
           try {
             // without credentials the first message must authenticate (browsers cannot set headers on a WebSocket)
             if (Object.keys(credentials).length > 0) {
-              principal = await authorize(deps.streamRoute, { credentials, remoteAddress, origin }, requestId);
+              principal = await authorize(deps.streamRoute, { credentials, remoteAddress, origin }, handshake.requestId);
               await deps.sessions.get(principal, sessionId);
             }
           } catch (error) {
-            refuse(error);
+            handshake.refuse(error);
             return;
           }
-          if (aborted) return;
           const state: StreamState = { sessionId: sessionId.toLowerCase(), since, principal, recheckAtMs: nextRecheck(Date.now()), credentials, remoteAddress, origin, inbox: new Mailbox(INBOX_CAPACITY), open: false };
-          res.cork(() => res.upgrade(state, secKey, protocol, extensions, context));
+          handshake.accept(state);
         })();
       },
       open: (ws: WebSocket<StreamState>) => {
@@ -233,20 +182,12 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       },
       message: (ws: WebSocket<StreamState>, data: ArrayBuffer) => {
         const state = ws.getUserData();
-        let parsed: ClientMessage;
-        let id: string | undefined;
-        try {
-          const raw: unknown = JSON.parse(decoder.decode(data));
-          id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
-          const result = clientMessageSchema.safeParse(raw);
-          if (!result.success) {
-            throw new ApiError('VALIDATION_ERROR', { message: result.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`) });
-          }
-          parsed = result.data;
-        } catch (error) {
-          fail(ws, error instanceof ApiError ? error : new ApiError('VALIDATION_ERROR', { message: ['message: must be JSON'] }), id);
+        const decoded = decodeClientMessage(data, clientMessageSchema);
+        if (!decoded.ok) {
+          fail(ws, decoded.error, decoded.id);
           return;
         }
+        const parsed = decoded.message;
         // one message at a time per socket, so fixes reach the session in the order sent
         state.inbox.post(() => handle(ws, parsed)).catch((error) => {
           if (error instanceof MailboxFullError) {
@@ -266,17 +207,4 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       },
     },
   };
-}
-
-/** Jittered (±50 %), so sockets that connected together do not all re-check in the same second. */
-function nextRecheck(now: number): number {
-  return now + BEARER_RECHECK_MS * (0.5 + Math.random());
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
