@@ -14,10 +14,10 @@ import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
 import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
-import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
+import type { RequestGuard } from '../request-pipeline.js';
 import type { Principal, RouteDefinition } from '../route.js';
 import { clientMessageSchema, type ClientMessage } from './stream-protocol.js';
-import { AUTH_TIMEOUT_MS, CLOSE, closeCodeFor, credentialsOfAuthMessage, decodeClientMessage, errorFrame, nextRecheck, readHandshake, streamSocketOptions } from './stream-handshake.js';
+import { AUTH_TIMEOUT_MS, CLOSE, closeCodeFor, credentialsOfAuthMessage, decodeClientMessage, errorFrame, nextRecheck, readHandshake, streamAuthorizer, streamSocketOptions, type StreamIdentity } from './stream-handshake.js';
 import { StreamDelivery } from './stream-delivery.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
 
@@ -32,16 +32,9 @@ export interface NavigationStreamDeps {
   fixRoute: RouteDefinition;
 }
 
-interface StreamState {
+interface StreamState extends StreamIdentity {
   sessionId: string;
   since: number;
-  principal: Principal | undefined;
-  /** When the user's bearer session is next checked (ms): about a minute after the last check (stream-handshake.ts). */
-  recheckAtMs: number;
-  /** The credentials of the handshake or the auth message, presented again for every fix message's guards. */
-  credentials: Record<string, string>;
-  remoteAddress: string;
-  origin: Record<string, string>;
   delivery?: StreamDelivery;
   unwatch?: () => void;
   authTimer?: NodeJS.Timeout;
@@ -58,19 +51,7 @@ const INBOX_CAPACITY = 256;
 export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketEndpoint {
   const log = deps.logger;
 
-  const authorize = (route: RouteDefinition, state: Pick<StreamState, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string, established?: Principal) =>
-    authorizeCall(route, { requestId, headers: { ...state.origin, ...state.credentials }, query: {}, remoteAddress: state.remoteAddress, log }, deps.guards, established);
-
-  /** A fix message's guards: quotas every time; the user's bearer session only when due. */
-  const authorizeFix = async (state: StreamState, requestId: string): Promise<Principal | undefined> => {
-    const now = Date.now();
-    const recheck = state.principal?.kind !== 'user' || now >= state.recheckAtMs;
-    const principal = await authorize(deps.fixRoute, state, requestId, recheck ? undefined : state.principal);
-    if (recheck) state.recheckAtMs = nextRecheck(now);
-    return principal;
-  };
-
-
+  const { authorize, authorizeMessage } = streamAuthorizer(deps.guards, log);
   /** Starts streaming to an authenticated socket: ready frame, catch-up from since, then live frames. */
   const begin = async (ws: WebSocket<StreamState>, snapshot: Record<string, unknown>) => {
     const state = ws.getUserData();
@@ -125,7 +106,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     }
     const fixes = message.type === 'fix' ? [message.fix] : message.fixes;
     const requestId = randomUUID();
-    const principal = await authorizeFix(state, requestId);
+    const principal = await authorizeMessage(deps.fixRoute, state, requestId);
     const startedAt = performance.now();
     const answer = (await deps.sessions.positions(principal, state.sessionId, fixes)) as { accepted: number; eventSeq: number; status: string };
     log.debug({ requestId, sessionId: state.sessionId, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');

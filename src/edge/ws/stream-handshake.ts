@@ -11,6 +11,8 @@ import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
 import { parseQueryString } from '../input.js';
+import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
+import type { Principal, RouteDefinition } from '../route.js';
 
 export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
 
@@ -149,4 +151,33 @@ function safeDecode(value: string): string {
   } catch {
     return value;
   }
+}
+
+/** Who a socket is, as its guards need it again for every message. */
+export interface StreamIdentity {
+  /** The credentials of the handshake or the auth message. */
+  credentials: Record<string, string>;
+  remoteAddress: string;
+  origin: Record<string, string>;
+  principal: Principal | undefined;
+  /** When the user's bearer session is next checked (ms). */
+  recheckAtMs: number;
+}
+
+/**
+ * Runs the guards for a stream's handshake and its messages as for REST calls of `route`: the same
+ * credentials, scopes, key restrictions and quotas. A message is held to quotas every time and to the
+ * user's bearer session only when its re-check is due.
+ */
+export function streamAuthorizer(guards: readonly RequestGuard[], log: Logger) {
+  const authorize = (route: RouteDefinition, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string, established?: Principal) =>
+    authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: {}, remoteAddress: identity.remoteAddress, log }, guards, established);
+  const authorizeMessage = async (route: RouteDefinition, identity: StreamIdentity, requestId: string): Promise<Principal | undefined> => {
+    const now = Date.now();
+    const recheck = identity.principal?.kind !== 'user' || now >= identity.recheckAtMs;
+    const principal = await authorize(route, identity, requestId, recheck ? undefined : identity.principal);
+    if (recheck) identity.recheckAtMs = nextRecheck(now);
+    return principal;
+  };
+  return { authorize, authorizeMessage };
 }
