@@ -7,12 +7,10 @@
  * store, claims it with a fenced write, and serves it from then on.
  */
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { Bus, BusSubscription } from '../runtime/bus/bus.js';
+import type { Bus } from '../runtime/bus/bus.js';
 import type { Subjects } from '../runtime/subjects.js';
-import { ActorFeed, type FrameListener } from '../runtime/actor-feed.js';
-import { sendToOwner, serveOwnerCommand, type OwnedActorKind } from '../runtime/owner-routing.js';
-import { ApiError } from '../../shared/errors.js';
+import type { FrameListener } from '../runtime/actor-feed.js';
+import { ActorDirectory } from '../runtime/actor-directory.js';
 import type { Logger } from '../../shared/logger.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
@@ -38,69 +36,68 @@ export interface SessionHostOptions {
   sweepIntervalMs?: number;
 }
 
-interface Hosted {
-  actor: NavigationSessionActor;
-  subscription: BusSubscription;
-}
-
 const DEFAULT_IDLE_EVICT_MS = 15 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 /** Ended sessions stay readable this long before they are deleted. */
 const ENDED_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 export class NavigationSessionHost {
-  /** Identifies this process as an owner in the store and as the origin of feed batches. */
-  readonly processId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly hosted = new Map<string, Hosted>();
-  private readonly feed: ActorFeed<FeedFrame>;
-  /** How commands find the session's owner (this process, another one, or a takeover). */
-  private readonly kind: OwnedActorKind<SessionCommand>;
+  private readonly directory: ActorDirectory<NavigationSessionActor, SessionRecord, SessionCommand, FeedFrame>;
   private readonly writes: GroupCommit<SessionWrite, boolean>;
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout;
 
   constructor(private readonly options: SessionHostOptions) {
     this.now = options.now ?? Date.now;
-    this.feed = new ActorFeed({ bus: options.bus, subjectOf: options.subjects.navigationSessionFeed, origin: this.processId, logger: options.logger });
-    this.kind = {
-      bus: options.bus,
-      subjectOf: options.subjects.navigationSession,
-      local: (id) => {
-        const actor = this.hosted.get(id)?.actor;
-        return actor?.isLive ? actor : undefined;
-      },
-      isFenced: (error) => error instanceof SessionFencedError,
-      lose: (id) => this.lose(id),
-      takeOver: (id, command) => this.takeOver(id, command.caller),
-      what: 'navigation session',
-      detailsOf: (sessionId) => ({ sessionId }),
-      busyReason: 'session_mailbox_full',
-      logger: options.logger,
-      now: this.now,
-    };
     this.writes = new GroupCommit(async (batch) => {
       const written = await options.repository.writeMany(batch);
       return batch.map((write) => written.has(write.id));
+    });
+    this.directory = new ActorDirectory({
+      bus: options.bus,
+      logger: options.logger,
+      now: this.now,
+      commandSubject: options.subjects.navigationSession,
+      feedSubject: options.subjects.navigationSessionFeed,
+      what: 'navigation session',
+      idField: 'sessionId',
+      busyReason: 'session_mailbox_full',
+      requestTimeoutMs: options.requestTimeoutMs,
+      isFenced: (error) => error instanceof SessionFencedError,
+      load: (id) => options.repository.load(id),
+      claim: (id, revision, processId) => options.repository.claim(id, revision, processId),
+      createActor: (record, feed) =>
+        new NavigationSessionActor(record, {
+          planRoute: options.planRoute,
+          persist: (write) => this.writes.submit(write),
+          publish: (sessionId, frames) => feed.publish(sessionId, frames),
+          ...(options.onEvents ? { onEvents: options.onEvents } : {}),
+          now: this.now,
+        }),
+      ...(options.onLost ? { onLost: options.onLost } : {}),
     });
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
+  /** Identifies this process as an owner in the store and as the origin of feed batches. */
+  get processId(): string {
+    return this.directory.processId;
+  }
+
   get hostedCount(): number {
-    return this.hosted.size;
+    return this.directory.size;
   }
 
   /** Stores a new session and starts its actor here. */
   async create(record: SessionRecord): Promise<ReturnType<NavigationSessionActor['snapshot']>> {
     await this.options.repository.insert(record, this.processId);
-    const actor = this.host(record);
-    return actor.snapshot();
+    return this.directory.host(record).snapshot();
   }
 
   /** Runs a command on the session wherever it lives; answers its value or throws ApiError. */
   send(id: string, caller: SessionOwner, body: SessionCommandBody, commandId: string = randomUUID()): Promise<unknown> {
-    const command = { ...body, caller, commandId } as SessionCommand;
-    return sendToOwner(this.kind, id, command, this.options.requestTimeoutMs);
+    return this.directory.send(id, { ...body, caller, commandId } as SessionCommand);
   }
 
   /**
@@ -108,71 +105,22 @@ export class NavigationSessionHost {
    * until the returned function is called.
    */
   watch(id: string, listener: FrameListener<FeedFrame>): () => void {
-    return this.feed.watch(id, listener);
+    return this.directory.watch(id, listener);
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
-    for (const id of [...this.hosted.keys()]) this.drop(id);
-    this.feed.close();
-  }
-
-  private host(record: SessionRecord): NavigationSessionActor {
-    const actor = new NavigationSessionActor(record, {
-      planRoute: this.options.planRoute,
-      persist: (write) => this.writes.submit(write),
-      publish: (sessionId, frames) => this.feed.publish(sessionId, frames),
-      ...(this.options.onEvents ? { onEvents: this.options.onEvents } : {}),
-      now: this.now,
-    });
-    const subscription = this.options.bus.subscribe(this.options.subjects.navigationSession(record.id), (message) => serveOwnerCommand(this.kind, record.id, actor, message));
-    this.hosted.set(record.id, { actor, subscription });
-    return actor;
-  }
-
-  /**
-   * Nobody serves the session: load it and claim it. Another process claiming at the same
-   * moment wins or loses on the revision; the loser simply sends to the winner next.
-   */
-  private async takeOver(id: string, caller: SessionOwner): Promise<void> {
-    const record = await this.options.repository.load(id);
-    if (!record) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
-    if (record.owner.kind !== caller.kind || record.owner.id !== caller.id) {
-      throw new ApiError('FORBIDDEN', { message: 'This navigation session belongs to another caller' });
-    }
-    if (this.hosted.get(id)?.actor.isLive) return;
-    const revision = await this.options.repository.claim(id, record.revision, this.processId);
-    if (revision === undefined) {
-      // lost the race; give the winner a moment to subscribe
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return;
-    }
-    this.host({ ...record, revision });
-    this.options.logger.info({ sessionId: id, processId: this.processId }, 'navigation session taken over');
-  }
-
-  /** The session was taken over elsewhere. */
-  private lose(id: string): void {
-    this.drop(id);
-    this.options.onLost?.(id);
-  }
-
-  private drop(id: string): void {
-    const hosted = this.hosted.get(id);
-    if (!hosted) return;
-    hosted.actor.retire();
-    hosted.subscription.unsubscribe();
-    this.hosted.delete(id);
+    this.directory.close();
   }
 
   /** Expires idle sessions, lets idle actors go, deletes long-ended sessions. */
   private async sweep(): Promise<void> {
     const now = this.now();
     try {
-      for (const [id, { actor }] of this.hosted) {
+      for (const [id, actor] of this.directory.actors()) {
         await actor.expireIfDue().catch(() => undefined);
         const idle = now - actor.lastActivityMs >= (this.options.idleEvictMs ?? DEFAULT_IDLE_EVICT_MS);
-        if ((idle || !actor.isActive) && actor.pending === 0 && !this.feed.isWatched(id)) this.drop(id);
+        if ((idle || !actor.isActive) && actor.pending === 0 && !this.directory.isWatched(id)) this.directory.drop(id);
       }
       await this.options.repository.expireIdle(new Date(now));
       await this.options.repository.deleteEndedBefore(new Date(now - ENDED_RETENTION_MS));
