@@ -4,14 +4,9 @@ import { checkVrpResult } from './feasibility.js';
 import type { VrpProblem } from './model.js';
 import { solveVrp } from './solve.js';
 import { arbitraryProblem } from './testing/random-problem.js';
+import { lineMatrix } from './testing/line-matrix.js';
 
-/** Points on a line: travel time = distance. */
-function line(points: number[]): Float64Array {
-  const n = points.length;
-  const matrix = new Float64Array(n * n);
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) matrix[a * n + b] = Math.abs(points[a]! - points[b]!);
-  return matrix;
-}
+const line = lineMatrix;
 
 describe('VRP warm start', () => {
   it('answers only valid plans whatever initial routes it is given (unknown jobs, repeats, broken windows and pairs)', () => {
