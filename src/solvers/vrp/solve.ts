@@ -22,8 +22,8 @@ export function solveVrp(problem: VrpProblem, options: VrpSearchOptions): VrpRes
   const local = new LocalSearch(inst, checker);
   const random = new Random(options.seed ^ 0x5bd1e995);
   const initial = Solution.empty(inst);
-  const unplaced = options.initialRoutes ? seedSolution(inst, checker, initial, options.initialRoutes) : initial.unassigned.slice();
-  recreate(inst, checker, initial, unplaced, random, 0);
+  if (options.initialRoutes) recreate(inst, checker, initial, seedSolution(inst, checker, initial, options.initialRoutes), random, 0, { profitableOnly: true });
+  else recreate(inst, checker, initial, initial.unassigned.slice(), random, 0);
   const deadline = began + options.timeLimitMs;
   local.improve(initial, began + options.timeLimitMs / 4);
   const { best, iterations } = annealStrings(inst, checker, initial, {

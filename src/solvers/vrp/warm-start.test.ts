@@ -33,7 +33,7 @@ describe('VRP warm start', () => {
         expect(checkVrpResult(problem, warm).violations).toEqual([]);
         expect(warm.cost).toBeLessThanOrEqual(earlier.cost + 1e-6);
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 
