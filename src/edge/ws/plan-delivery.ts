@@ -20,7 +20,8 @@ export class PlanDelivery {
   /** Sends the ready frame and, when the client is behind, the current plan; then what was held meanwhile. */
   start(ready: Record<string, unknown>, current: ResyncFrame | undefined, since: number): void {
     this.sender.send(JSON.stringify(ready));
-    this.lastPlanVersion = Math.max(since, current?.planVersion ?? 0);
+    // the ready frame shows the current plan: from here on, every newer version (whatever since claimed)
+    this.lastPlanVersion = current?.planVersion ?? 0;
     if (current && current.planVersion > since) this.sender.send(JSON.stringify({ ...current, resync: true }));
     const held = this.held ?? [];
     this.held = undefined;
