@@ -159,6 +159,10 @@ describe('live fleets', () => {
     expect(stream.frames.filter((frame) => frame.type === 'plan').map((frame) => frame.planVersion)).toEqual([1]);
     const bad = await api.post('/optimize/fleets', { vehicles: [] }, token);
     expect(bad.status).toBe(400);
+    // the embedded data has no truck attributes: a fleet that cannot be planned is refused as such
+    const truck = await api.post('/optimize/fleets', { costing: 'truck', vehicles: [{ id: 'lorry', start: DEPOT }], stops: STOPS }, token);
+    expect(truck.status).toBe(400);
+    expect(truck.body).toMatchObject({ code: 'COSTING_UNAVAILABLE' });
     await stream.close();
   }, 30_000);
 });

@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors.js';
 import { FleetActor, FleetFencedError, type FleetProblem, type FleetSolution, type FleetWrite } from './fleet-actor.js';
 import type { FleetRecord } from './fleet-model.js';
 import type { FleetEvent, PlanFrame } from './fleet-protocol.js';
-import { DEBOUNCE_MS, MAX_WAIT_MS } from './planning-machine.js';
+import { DEBOUNCE_MS, MAX_WAIT_MS, RETRY_MS } from './planning-machine.js';
 
 /** Nasr City, Cairo: a depot on Abbas El Akkad and stops on the streets around it. */
 const DEPOT = { lat: 30.0561, lng: 31.3302 };
@@ -83,7 +83,7 @@ function harness(options: { persist?: (write: FleetWrite) => Promise<boolean> } 
     updatedAt: '2026-11-23T08:00:00.000Z',
   };
   const actor = new FleetActor(record, {
-    optimize: optimizer.optimize,
+    optimize: (problem) => optimizer.optimize(problem),
     persist: async (write) => {
       writes.push(write);
       return options.persist ? options.persist(write) : true;
@@ -215,6 +215,25 @@ describe('fleet actor', () => {
     const first = await actor.handle(command);
     expect(await actor.handle(command)).toEqual(first);
     expect(actor.view().stops).toHaveLength(1);
+  });
+
+  it('retries a failed search later, but not a refused problem (shown as planError until the next change)', async () => {
+    const { add, optimizer, actor } = harness();
+    let failure: Error | undefined = new Error('workers gone');
+    const optimize = optimizer.optimize;
+    optimizer.optimize = (problem) => (failure ? Promise.reject(failure) : optimize(problem));
+    await add('s1');
+    await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
+    expect(optimizer.problems).toHaveLength(0);
+    failure = new ApiError('COSTING_UNAVAILABLE', { details: { costing: 'truck' } });
+    await vi.advanceTimersByTimeAsync(RETRY_MS);
+    expect(actor.view()).toMatchObject({ planVersion: 0, replanning: false, planError: { code: 'COSTING_UNAVAILABLE', details: { costing: 'truck' } } });
+    failure = undefined;
+    await vi.advanceTimersByTimeAsync(RETRY_MS * 3);
+    expect(optimizer.problems).toHaveLength(0);
+    await add('s2');
+    await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
+    expect(actor.view()).toMatchObject({ planVersion: 1, planError: null });
   });
 
   it('retires when a write is fenced off (another process took the fleet over)', async () => {

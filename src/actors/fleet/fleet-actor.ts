@@ -7,7 +7,7 @@
  * becomes the next plan version: written, then published with its diff.
  * A write fenced off by a takeover retires the actor.
  */
-import { ApiError } from '../../shared/errors.js';
+import { ApiError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { roundTo } from '../../shared/rounding.js';
 import { Mailbox } from '../runtime/mailbox.js';
@@ -76,6 +76,8 @@ export class FleetActor {
   private timer: NodeJS.Timeout | undefined;
   private readonly answered = new Map<string, unknown>();
   private readonly planWaiters: (() => void)[] = [];
+  /** Why the last search was refused (e.g. COSTING_UNAVAILABLE); cleared by the next plan. */
+  private planError: { code: ErrorCode; message: string | string[]; details?: Record<string, unknown> } | null = null;
   lastActivityMs: number;
 
   constructor(
@@ -106,7 +108,7 @@ export class FleetActor {
     });
   }
 
-  /** Resolves when a plan newer than `planVersion` exists, or after `timeoutMs`. */
+  /** Resolves when a plan newer than `planVersion` exists, a search was refused, or after `timeoutMs`. */
   planAfter(planVersion: number, timeoutMs: number): Promise<void> {
     if ((this.record.plan?.planVersion ?? 0) > planVersion) return Promise.resolve();
     return new Promise((resolve) => {
@@ -152,6 +154,7 @@ export class FleetActor {
       planVersion: plan?.planVersion ?? 0,
       replanning: this.planning.kind !== 'idle',
       plan,
+      planError: this.planError,
       createdAt,
       updatedAt,
     };
@@ -211,8 +214,12 @@ export class FleetActor {
           (solution) => this.post(() => this.accept(solution, basedOn)),
           (error: unknown) =>
             this.post(() => {
-              this.deps.logger.warn({ err: error, fleetId: this.id }, 'fleet re-plan failed; retrying');
-              this.step({ type: 'failed', nowMs: this.deps.now() });
+              // a refusal of the problem itself (4xx) would fail again: shown, not retried until the next change
+              const permanent = error instanceof ApiError && error.statusCode < 500;
+              this.planError = permanent ? { code: error.code, message: error.messages, ...(error.details ? { details: error.details } : {}) } : null;
+              this.deps.logger.warn({ err: error, fleetId: this.id, permanent }, 'fleet re-plan failed');
+              this.step({ type: 'failed', nowMs: this.deps.now(), permanent });
+              for (const wake of this.planWaiters.splice(0)) wake();
             }),
         );
         return;
@@ -280,6 +287,7 @@ export class FleetActor {
       },
     };
     await this.commit({ ...this.record, plan, updatedAt: plan.computedAt });
+    this.planError = null;
     this.deps.publish({ type: 'plan', fleetId: this.id, planVersion: plan.planVersion, previousPlanVersion: previous?.planVersion ?? 0, plan, diff: diffPlans(previous, plan) });
     for (const wake of this.planWaiters.splice(0)) wake();
     this.step({ type: 'solved', nowMs });

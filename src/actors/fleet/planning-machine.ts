@@ -22,7 +22,8 @@ export type PlanningInput =
   | { type: 'changed'; nowMs: number; immediate: boolean }
   | { type: 'due'; nowMs: number }
   | { type: 'solved'; nowMs: number }
-  | { type: 'failed'; nowMs: number };
+  /** `permanent`: the problem itself is refused (a costing the map cannot route): no retry until the next change. */
+  | { type: 'failed'; nowMs: number; permanent: boolean };
 
 export type PlanningEffect = { type: 'arm'; atMs: number } | { type: 'disarm' } | { type: 'optimize' };
 
@@ -54,6 +55,7 @@ export function planningTransition(state: PlanningState, input: PlanningInput): 
       return wait(input.nowMs + DEBOUNCE_MS, input.nowMs);
     case 'failed':
       if (state.kind !== 'optimizing') return { state, effects: [] };
+      if (input.permanent) return { state: { kind: 'idle' }, effects: [] };
       return wait(input.nowMs + RETRY_MS, input.nowMs);
   }
 }

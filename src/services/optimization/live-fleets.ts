@@ -48,7 +48,10 @@ export class LiveFleets {
       updatedAt: now,
     };
     checkStopBounds(record.definition);
-    return this.host.create(record, FIRST_PLAN_WAIT_MS);
+    const fleet = await this.host.create(record, FIRST_PLAN_WAIT_MS);
+    // a fleet the map cannot plan at all (a costing it lacks) is refused as such
+    if (fleet.planVersion === 0 && fleet.planError) throw new ApiError(fleet.planError.code, { message: fleet.planError.message, ...(fleet.planError.details ? { details: fleet.planError.details } : {}) });
+    return fleet;
   }
 
   async get(principal: Principal | undefined, fleetId: string): Promise<FleetView> {
