@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
-import { FleetActor, FleetFencedError, type FleetProblem, type FleetSolution, type FleetWrite } from './fleet-actor.js';
+import { FleetActor, FleetFencedError, POSITION_FLUSH_MS, type FleetProblem, type FleetSolution, type FleetWrite } from './fleet-actor.js';
 import type { FleetRecord } from './fleet-model.js';
 import type { FleetEvent, PlanFrame } from './fleet-protocol.js';
 import { DEBOUNCE_MS, MAX_WAIT_MS, RETRY_MS } from './planning-machine.js';
@@ -207,6 +207,26 @@ describe('fleet actor', () => {
     await expect(send({ type: 'complete_stop', stopId: 'nope' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(actor.view().stops).toEqual([]);
     expect(writes).toHaveLength(0);
+  });
+
+  it('keeps positions in memory and writes them within a few seconds, or at once with the next change', async () => {
+    const { send, add, writes, optimizer } = harness();
+    await send({ type: 'position', vehicleId: 'van-west', lat: 30.0626, lng: 31.3219 });
+    await send({ type: 'position', vehicleId: 'van-east', lat: 30.0589, lng: 31.3401 });
+    expect(writes).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(POSITION_FLUSH_MS);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.definition.vehicles.map((vehicle) => vehicle.position && { lat: vehicle.position.lat, lng: vehicle.position.lng })).toEqual([STOPS.s1, STOPS.s2]);
+    await send({ type: 'position', vehicleId: 'van-west', lat: 30.0512, lng: 31.3355 });
+    await add('s4');
+    expect(writes).toHaveLength(2);
+    expect(writes[1]!.definition.vehicles[0]!.position).toMatchObject(STOPS.s3);
+    // positions alone never re-plan; the next plan starts from them
+    await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
+    expect(optimizer.problems).toHaveLength(1);
+    expect(optimizer.problems[0]!.vehicles[0]!.start).toEqual(STOPS.s3);
+    await vi.advanceTimersByTimeAsync(POSITION_FLUSH_MS);
+    expect(writes).toHaveLength(3);
   });
 
   it('answers a retried command from memory instead of applying it twice', async () => {

@@ -66,6 +66,8 @@ export class FleetFencedError extends Error {
 }
 
 const MAILBOX_CAPACITY = 128;
+/** Positions not yet written are written within this long (ms); a crash loses at most this much of them. */
+export const POSITION_FLUSH_MS = 5_000;
 /** Answers of recent commands, so a command retried after a lost reply is not applied twice. */
 const REMEMBERED_COMMANDS = 64;
 
@@ -74,6 +76,7 @@ export class FleetActor {
   private readonly mailbox = new Mailbox(MAILBOX_CAPACITY);
   private planning: PlanningState = { kind: 'idle' };
   private timer: NodeJS.Timeout | undefined;
+  private positionFlush: NodeJS.Timeout | undefined;
   private readonly answered = new Map<string, unknown>();
   private readonly planWaiters: (() => void)[] = [];
   /** Why the last search was refused (e.g. COSTING_UNAVAILABLE); cleared by the next plan. */
@@ -97,7 +100,7 @@ export class FleetActor {
 
   /** Nothing queued, no re-plan due or running: the actor may leave memory. */
   get isQuiet(): boolean {
-    return this.mailbox.depth === 0 && this.planning.kind === 'idle';
+    return this.mailbox.depth === 0 && this.planning.kind === 'idle' && this.positionFlush === undefined;
   }
 
   /** Plans now when the stored plan is missing or behind the changes (a new fleet, or one taken over mid-change). */
@@ -123,6 +126,7 @@ export class FleetActor {
   retire(): void {
     this.lifecycle = 'retired';
     clearTimeout(this.timer);
+    clearTimeout(this.positionFlush);
   }
 
   /** Queues a command; answers its reply value or throws ApiError / FleetFencedError. */
@@ -169,13 +173,21 @@ export class FleetActor {
       plannedVehicleOf: (stopId) => plannedVehicleOf(this.record.plan, stopId),
     });
     const changeSeq = this.record.changeSeq + applied.changes;
-    await this.commit({ ...this.record, definition: applied.definition, changeSeq, updatedAt: nowIso });
+    if (applied.changes === 0) {
+      // positions come every few seconds per vehicle: kept here, written with the next write or within a few seconds
+      this.record = { ...this.record, definition: applied.definition, updatedAt: nowIso };
+      this.positionFlush ??= setTimeout(() => this.post(() => this.commit({ ...this.record })), POSITION_FLUSH_MS);
+    } else {
+      await this.commit({ ...this.record, definition: applied.definition, changeSeq, updatedAt: nowIso });
+    }
     if (applied.changes > 0 || applied.immediate) this.step({ type: 'changed', nowMs, immediate: applied.immediate });
     return { fleetId: this.id, changeSeq, planVersion: this.record.plan?.planVersion ?? 0, replanning: this.planning.kind !== 'idle' };
   }
 
   /** Writes the next state; it becomes the fleet's only once durable. */
   private async commit(next: FleetRecord): Promise<void> {
+    clearTimeout(this.positionFlush);
+    this.positionFlush = undefined;
     const written = await this.deps.persist({
       id: next.id,
       expectedRevision: this.record.revision,
