@@ -76,7 +76,8 @@ describe('live fleets across processes', () => {
     expect(plannedStops(fourth.plan)).not.toContain('d');
     expect(plannedStops(fourth.plan)).not.toContain(done);
     expect(fourth.plan.routes.flatMap((route: { completedStopIds: string[] }) => route.completedStopIds)).toEqual([done]);
-    expect(b.output.some((line) => line.includes('fleet taken over') && line.includes(fleetId))).toBe(true);
+    // log lines are written in batches (at least every 200 ms)
+    await expect.poll(() => b.output.some((line) => line.includes('fleet taken over') && line.includes(fleetId)), { timeout: 5_000 }).toBe(true);
     const versions = onB.frames.filter((frame) => frame.type === 'plan').map((frame) => frame.planVersion);
     expect(versions).toEqual([1, 2, 3, 4]);
     await onB.close();
