@@ -177,7 +177,9 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
           state.authTimer = setTimeout(() => state.open && ws.end(CLOSE.unauthenticated, 'authenticate within 10 s'), AUTH_TIMEOUT_MS);
           return;
         }
-        void startOrClose(ws);
+        // Start after uWS's open callback has returned: a bus subscription made inside it (NATS writes on its
+        // own socket) was seen to drop the new WebSocket (1006) for some subject lengths.
+        setImmediate(() => void startOrClose(ws));
       },
       message: (ws: WebSocket<ChannelState>, data: ArrayBuffer) => {
         const decoded = decodeClientMessage(data, channel.messages);
