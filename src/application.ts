@@ -63,6 +63,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
   const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
   const travelMatrix = new RoutingTravelMatrix(routing.routing);
+  const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, travelMatrix);
   const fleets = createFleetModule(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
   const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
@@ -84,7 +85,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
     ...navigation.routes,
-    ...createOptimizationModule(config, optimizationSolvers, travelMatrix).routes,
+    ...optimization.routes,
     ...fleets.routes,
   );
 
@@ -112,6 +113,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
         await accounts.stop();
         await navigation.stop();
+        await optimization.stop();
         await fleets.stop();
         await Promise.all([solvers.close(), optimizationSolvers.close()]);
         await closeBackends(backends, logger);

@@ -6,6 +6,7 @@ import { NatsBus } from './actors/runtime/bus/nats-bus.js';
 import type { CounterStore } from './store/counters/counter-store.js';
 import { MemoryCounterStore } from './store/counters/memory-counter-store.js';
 import { RedisCounterStore } from './store/counters/redis-counter-store.js';
+import { BatchingCounterStore } from './store/counters/batching-counter-store.js';
 import { applyMigrations } from './store/sql/migrate.js';
 import { migrations } from './store/sql/migrations/index.js';
 import { createPgliteClient } from './store/sql/pglite-client.js';
@@ -51,7 +52,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   if (config.REDIS_URL) {
     const redis = new RedisCounterStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
     await redis.connect(STARTUP_CONNECT_WAIT_MS);
-    counters = redis;
+    counters = new BatchingCounterStore(redis);
   } else {
     counters = new MemoryCounterStore();
   }

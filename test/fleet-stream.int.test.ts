@@ -131,13 +131,14 @@ describe('live fleets', () => {
     await stream.close();
   }, 60_000);
 
-  it('refuses another caller (403 over REST and at the handshake), an unknown fleet (404), no credentials (401)', async () => {
+  it('refuses another caller (403 over REST and at the handshake), an unknown fleet (404), no credentials (401), a since past the current plan (400)', async () => {
     const fleet = await createFleet();
     expect((await api.get(`/optimize/fleets/${fleet.fleetId}`, otherToken)).status).toBe(403);
     expect((await api.post(`/optimize/fleets/${fleet.fleetId}/events`, { events: [{ type: 'reoptimize' }] }, otherToken)).status).toBe(403);
     await expect(connectStream(fleetStreamUrl(fixture.server.baseUrl, fleet.fleetId), { authorization: `Bearer ${otherToken}` })).rejects.toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
     await expect(connectStream(fleetStreamUrl(fixture.server.baseUrl, '00000000-0000-4000-8000-000000000000'), bearer())).rejects.toMatchObject({ status: 404 });
     await expect(connectStream(fleetStreamUrl(fixture.server.baseUrl, fleet.fleetId), { authorization: 'Bearer nonsense' })).rejects.toMatchObject({ status: 401 });
+    await expect(connectStream(fleetStreamUrl(fixture.server.baseUrl, fleet.fleetId, 'since=7'), bearer())).rejects.toMatchObject({ status: 400, body: { details: { planVersion: 1 } } });
     expect((await api.get(`/optimize/fleets/${fleet.fleetId}`)).status).toBe(401);
     // authenticated by the first message as another caller: an error frame, then the socket closes 4403
     const late = await connectStream(fleetStreamUrl(fixture.server.baseUrl, fleet.fleetId));

@@ -3,36 +3,16 @@
  * create on A and stream on B; then kill -9 the owner mid-drive and carry on
  * through the survivor, with no event lost or duplicated.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
 import { driveAlong } from './support/drive.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { realServices, uniqueName } from './support/services.js';
+import { useServerCluster } from './support/server-cluster.js';
+import type { ServerProcess } from './support/server-process.js';
 import { connectStream, streamUrl, type Frame } from './support/stream-client.js';
 
 const ORIGIN = { lat: 30.0626, lng: 31.3219 };
 const DESTINATION = { lat: 30.07, lng: 31.34 };
-const shared = {
-  DATABASE_URL: realServices.databaseUrl,
-  REDIS_URL: realServices.redisUrl,
-  NATS_URL: realServices.natsUrl,
-  DATABASE_SCHEMA: uniqueName('nav'),
-  REDIS_PREFIX: `${uniqueName('nav')}:`,
-  BUS_NAMESPACE: uniqueName('nav'),
-  JWT_SECRET: 'navigation-failover-test-secret-0123456789abcdef',
-};
-const servers: ServerProcess[] = [];
-
-async function start(): Promise<ServerProcess> {
-  const server = await startServerProcess(shared);
-  servers.push(server);
-  return server;
-}
-
-afterAll(async () => {
-  // the last one to stop drops the shared schema
-  for (const server of servers.reverse()) await server.stop('SIGKILL').catch(() => undefined);
-});
+const { start } = useServerCluster('nav', 'navigation-failover-test-secret-0123456789abcdef');
 
 const eventsOf = (frames: Frame[]) => frames.filter((frame) => frame.type === 'event').map((frame) => frame.event);
 
@@ -45,6 +25,21 @@ describe('navigation sessions across processes', () => {
     a = await start();
     b = await start();
     token = (await registerUser(apiClient(a.baseUrl), 'failover')).token;
+  });
+
+  it('streams a session driven on A to a watch-only socket on B (phone and watch on different processes)', async () => {
+    const created = await apiClient(a.baseUrl).post('/navigation/sessions', { origin: ORIGIN, destination: DESTINATION }, token);
+    const session = created.body;
+    const phone = await connectStream(streamUrl(a.baseUrl, session.sessionId), { authorization: `Bearer ${token}` });
+    const watch = await connectStream(streamUrl(b.baseUrl, session.sessionId), { authorization: `Bearer ${token}` });
+    await Promise.all([phone.waitFor((frame) => frame.type === 'ready'), watch.waitFor((frame) => frame.type === 'ready')]);
+    const fixes = driveAlong(session.route, { noiseMeters: 5, seed: 32, startTime: Date.now() });
+    for (let index = 0; index < fixes.length; index += 5) phone.send({ type: 'fixes', fixes: fixes.slice(index, index + 5) });
+    await watch.waitFor((frame) => frame.type === 'event' && frame.event.type === 'arrived', 30_000);
+    expect(eventsOf(watch.frames)).toEqual(eventsOf(phone.frames));
+    const progress = watch.frames.filter((frame) => frame.type === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+    await Promise.all([phone.close(), watch.close()]);
   });
 
   it('creates on A, streams on B; after kill -9 of A mid-drive B takes over with every event exactly once', { timeout: 90_000 }, async () => {

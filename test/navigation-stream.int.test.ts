@@ -31,6 +31,13 @@ const bearer = () => ({ authorization: `Bearer ${token}` });
 const eventsOf = (frames: Frame[]) => frames.filter((frame) => frame.type === 'event').map((frame) => frame.event);
 
 describe('navigation stream', () => {
+  it('is described in the OpenAPI document with its protocol and frame schemas', async () => {
+    const document = (await api.get('/openapi.json')).body;
+    const operation = document.paths['/api/v1/navigation/sessions/{id}/stream'].get;
+    expect(operation.description).toContain('"type":"fix"');
+    expect(JSON.stringify(operation.responses)).toContain('resumedFrom');
+  });
+
   it('streams a drive: ready, a progress frame per fix, every event once in order, ending arrived', async () => {
     const session = await createSession();
     const stream = await connectStream(streamUrl(fixture.server.baseUrl, session.sessionId), bearer());
@@ -117,6 +124,7 @@ describe('navigation stream', () => {
     await expect(connectStream(streamUrl(fixture.server.baseUrl, '00000000-0000-4000-8000-000000000000'), bearer())).rejects.toMatchObject({ status: 404 });
     await expect(connectStream(streamUrl(fixture.server.baseUrl, session.sessionId), { authorization: 'Bearer nonsense' })).rejects.toMatchObject({ status: 401 });
     await expect(connectStream(streamUrl(fixture.server.baseUrl, session.sessionId, 'since=-3'), bearer())).rejects.toMatchObject({ status: 400 });
+    await expect(connectStream(streamUrl(fixture.server.baseUrl, session.sessionId, 'since=5'), bearer())).rejects.toMatchObject({ status: 400, body: { details: { eventSeq: 0 } } });
     const stream = await connectStream(streamUrl(fixture.server.baseUrl, session.sessionId), bearer());
     await stream.waitFor((frame) => frame.type === 'ready');
     stream.send({ type: 'fixes', fixes: Array.from({ length: 51 }, () => ORIGIN), id: 'big' });
@@ -127,5 +135,24 @@ describe('navigation stream', () => {
     closing.send({ type: 'auth', token: otherToken });
     expect(await closing.closed).toMatchObject({ code: 4403 });
     await stream.close();
+  });
+
+  it('takes an API key in the query string, held to its scopes; sessions belong to the key', async () => {
+    const user = await registerUser(api, 'keyholder');
+    await api.post('/developer/enroll', undefined, user.token);
+    const organization = (await api.post('/developer/organizations', { name: 'Fleet' }, user.token)).body;
+    const project = (await api.post('/developer/projects', { name: 'Nav', organizationId: organization.id }, user.token)).body;
+    const routingKey = (await api.post('/developer/api-keys', { projectId: project.id, label: 'nav', scopes: { routing: true } }, user.token)).body;
+    const otherKey = (await api.post('/developer/api-keys', { projectId: project.id, label: 'maps', scopes: { routing: false, tiles: true } }, user.token)).body;
+    const created = await api.post('/navigation/sessions', { origin: ORIGIN, destination: DESTINATION }, undefined, { 'x-api-key': routingKey.key });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const stream = await connectStream(streamUrl(fixture.server.baseUrl, created.body.sessionId, `api_key=${encodeURIComponent(routingKey.key)}`));
+    await stream.waitFor((frame) => frame.type === 'ready');
+    stream.send({ type: 'fix', fix: ORIGIN, id: 'k1' });
+    expect(await stream.waitFor((frame) => frame.id === 'k1')).toMatchObject({ type: 'ack', accepted: 1 });
+    await stream.close();
+    // a key without the routing scope, and the owner's own bearer token (a different caller than its key), are refused
+    await expect(connectStream(streamUrl(fixture.server.baseUrl, created.body.sessionId, `api_key=${encodeURIComponent(otherKey.key)}`))).rejects.toMatchObject({ status: 403 });
+    await expect(connectStream(streamUrl(fixture.server.baseUrl, created.body.sessionId), { authorization: `Bearer ${user.token}` })).rejects.toMatchObject({ status: 403 });
   });
 });

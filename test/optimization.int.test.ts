@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { registerUser, type ApiClient } from './support/api-client.js';
+import { NASR_CITY_STOPS } from './support/optimization.js';
 import { useServer } from './support/server-fixture.js';
 
 const fixture = useServer();
@@ -126,16 +127,7 @@ describe('access to the optimize family', () => {
 
 });
 
-/** Real points in Nasr City (the embedded data): a depot and deliveries on named streets. */
-const NASR_CITY = [
-  { lat: 30.0626, lng: 31.3219 },
-  { lat: 30.07, lng: 31.34 },
-  { lat: 30.055, lng: 31.33 },
-  { lat: 30.0655, lng: 31.3105 },
-  { lat: 30.0585, lng: 31.3365 },
-  { lat: 30.0675, lng: 31.3285 },
-  { lat: 30.0605, lng: 31.3155 },
-];
+const NASR_CITY = NASR_CITY_STOPS;
 
 describe('route optimization over the road network', () => {
   it('visits every stop once with capacity-bound vehicles, on road travel times', async () => {

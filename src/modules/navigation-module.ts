@@ -63,6 +63,8 @@ export async function createNavigationModule(
     planRoute,
     logger: logger.child({ component: 'navigation' }),
     requestTimeoutMs: config.ROUTING_TIMEOUT_MS + COMMAND_MARGIN_MS,
+    // in-process PGlite pays ~10× more per statement than per row: gather writes a little longer there
+    writeLingerMs: backends.sql.kind === 'pglite' ? 4 : 1,
     onEvents: (record) => webhooks.onEvents(record),
     onLost: (sessionId) => void webhooks.release(sessionId),
   });

@@ -30,6 +30,24 @@ describe('GroupCommit', () => {
     expect(await commit.submit(2)).toBe(2);
   });
 
+  it('under load, lingers before a batch so more items share it', async () => {
+    const sizes: number[] = [];
+    const commit = new GroupCommit<number, number>(
+      async (items) => {
+        sizes.push(items.length);
+        return items;
+      },
+      { lingerMs: 15 },
+    );
+    expect(await commit.submit(0)).toBe(0);
+    // right after a flush: the next batch waits 15 ms, gathering the items submitted meanwhile
+    const first = commit.submit(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = [commit.submit(2), commit.submit(3)];
+    expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
+    expect(sizes).toEqual([1, 3]);
+  });
+
   it('caps the batch size', async () => {
     const sizes: number[] = [];
     const commit = new GroupCommit<number, number>(async (items) => {

@@ -4,26 +4,50 @@
  * low load a batch is one item and nothing waits; at high load one round
  * trip carries hundreds of items, so throughput grows with load while a
  * caller waits at most for the batch in flight plus its own.
+ *
+ * With `lingerMs`, a batch that would start right after another one (the
+ * store is busy) first waits that long for company: a statement costs far
+ * more than a row (PGlite: ~0.7 ms a statement, ~0.07 ms a row in batches of
+ * 100), so a short wait under load buys much more throughput than it costs.
  */
+export interface GroupCommitOptions {
+  maxBatch?: number;
+  /** Wait before a batch that follows a busy period (ms); 0 = never wait. */
+  lingerMs?: number;
+}
+
+/** A flush that starts within this long after the previous one ended is "under load" (ms). */
+const BUSY_WINDOW_MS = 20;
+
 export class GroupCommit<Item, Result> {
   private queue: { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = [];
   private flushing = false;
+  private lastFlushEndedAt = -Infinity;
+  private readonly maxBatch: number;
+  private readonly lingerMs: number;
 
   constructor(
     /** Writes a batch; answers one result per item, in order. */
     private readonly writeBatch: (items: Item[]) => Promise<Result[]>,
-    private readonly maxBatch = 500,
-  ) {}
+    options: GroupCommitOptions | number = {},
+  ) {
+    const settings = typeof options === 'number' ? { maxBatch: options } : options;
+    this.maxBatch = settings.maxBatch ?? 500;
+    this.lingerMs = settings.lingerMs ?? 0;
+  }
 
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.flushing) void this.flush();
+      if (this.flushing) return;
+      this.flushing = true;
+      const busy = this.lingerMs > 0 && performance.now() - this.lastFlushEndedAt < BUSY_WINDOW_MS;
+      if (busy) setTimeout(() => void this.flush(), this.lingerMs);
+      else void this.flush();
     });
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
@@ -36,6 +60,7 @@ export class GroupCommit<Item, Result> {
       }
     } finally {
       this.flushing = false;
+      this.lastFlushEndedAt = performance.now();
     }
   }
 }

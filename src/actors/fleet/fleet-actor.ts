@@ -137,6 +137,7 @@ export class FleetActor {
       if (command.caller.kind !== owner.kind || command.caller.id !== owner.id) throw new ApiError('FORBIDDEN', { message: 'This fleet belongs to another caller' });
       this.lastActivityMs = this.deps.now();
       if (command.op === 'get') return this.view();
+      if (command.op === 'watch') return { fleetId: this.id, planVersion: this.record.plan?.planVersion ?? 0 };
       if (this.answered.has(command.commandId)) return this.answered.get(command.commandId);
       const answer = await this.apply(command.events);
       this.answered.set(command.commandId, answer);

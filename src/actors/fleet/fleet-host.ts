@@ -52,6 +52,7 @@ export class FleetHost {
       isFenced: (error) => error instanceof FleetFencedError,
       load: (id) => options.repository.load(id),
       claim: (id, revision, processId) => options.repository.claim(id, revision, processId),
+      watchCommand: (caller) => ({ op: 'watch', caller, commandId: randomUUID() }),
       createActor: (record, feed) => {
         const actor = new FleetActor(record, {
           optimize: options.optimize,
@@ -84,8 +85,8 @@ export class FleetHost {
   }
 
   /** Streams the fleet's plan frames to `listener` until the returned function is called. */
-  watch(id: string, listener: FrameListener<PlanFrame>): () => void {
-    return this.directory.watch(id, listener);
+  watch(id: string, caller: FleetOwner, listener: FrameListener<PlanFrame>): () => void {
+    return this.directory.watch(id, caller, listener);
   }
 
   async close(): Promise<void> {

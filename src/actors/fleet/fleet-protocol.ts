@@ -20,12 +20,18 @@ export type FleetEvent =
   | { type: 'complete_stop'; stopId: string; vehicleId?: string }
   | { type: 'reoptimize' };
 
-export type FleetCommandBody = { op: 'get' } | { op: 'apply'; events: FleetEvent[] };
+export type FleetCommandBody =
+  | { op: 'get' }
+  | { op: 'apply'; events: FleetEvent[] }
+  /** A process streams the fleet to its sockets: publish plan frames on the feed for a while. */
+  | { op: 'watch' };
 
 export type FleetCommand = FleetCommandBody & {
   caller: FleetOwner;
   /** Same id on a retried delivery, so the owner applies a command once. */
   commandId: string;
+  /** Set by a process that streams this fleet to sockets of its own: it wants the feed. */
+  watcherProcess?: string;
 };
 
 /** What an `apply` answers. */

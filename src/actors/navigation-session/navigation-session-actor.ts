@@ -137,6 +137,8 @@ export class NavigationSessionActor {
         return { sessionId: record.id, status: record.status, eventSeq: record.eventSeq, events: record.events.filter((event) => event.seq > command.since) };
       case 'eta':
         return this.eta();
+      case 'watch':
+        return { sessionId: record.id, status: record.status, eventSeq: record.eventSeq };
       case 'fixes':
         if (remembered) return this.fixAnswer(remembered, null);
         this.assertActive();

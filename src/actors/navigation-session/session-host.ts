@@ -34,6 +34,8 @@ export interface SessionHostOptions {
   /** Actors idle this long, with no stream watching, leave memory (the store keeps them). */
   idleEvictMs?: number;
   sweepIntervalMs?: number;
+  /** Group-commit linger under load (ms), see GroupCommit. */
+  writeLingerMs?: number;
 }
 
 const DEFAULT_IDLE_EVICT_MS = 15 * 60_000;
@@ -49,10 +51,13 @@ export class NavigationSessionHost {
 
   constructor(private readonly options: SessionHostOptions) {
     this.now = options.now ?? Date.now;
-    this.writes = new GroupCommit(async (batch) => {
-      const written = await options.repository.writeMany(batch);
-      return batch.map((write) => written.has(write.id));
-    });
+    this.writes = new GroupCommit(
+      async (batch) => {
+        const written = await options.repository.writeMany(batch);
+        return batch.map((write) => written.has(write.id));
+      },
+      { lingerMs: options.writeLingerMs ?? 0 },
+    );
     this.directory = new ActorDirectory({
       bus: options.bus,
       logger: options.logger,
@@ -75,6 +80,7 @@ export class NavigationSessionHost {
           now: this.now,
         }),
       ...(options.onLost ? { onLost: options.onLost } : {}),
+      watchCommand: (caller) => ({ op: 'watch', caller, commandId: randomUUID() }),
     });
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
@@ -104,8 +110,8 @@ export class NavigationSessionHost {
    * Streams the session's frames to `listener` (from the local actor or any other process's)
    * until the returned function is called.
    */
-  watch(id: string, listener: FrameListener<FeedFrame>): () => void {
-    return this.directory.watch(id, listener);
+  watch(id: string, caller: SessionOwner, listener: FrameListener<FeedFrame>): () => void {
+    return this.directory.watch(id, caller, listener);
   }
 
   async close(): Promise<void> {

@@ -19,12 +19,16 @@ export type SessionCommandBody =
   | { op: 'events'; since: number }
   | { op: 'eta' }
   | { op: 'recalculate'; from: LatLng & { heading?: number }; costing?: Costing; preference?: Preference; avoid?: Avoidance[] }
-  | { op: 'cancel' };
+  | { op: 'cancel' }
+  /** A process streams the session to its sockets: publish frames on the feed for a while. */
+  | { op: 'watch' };
 
 export type SessionCommand = SessionCommandBody & {
   caller: SessionOwner;
   /** Same id on a retried delivery, so the owner applies a command once. */
   commandId: string;
+  /** Set by a process that streams this session to sockets of its own: it wants the feed. */
+  watcherProcess?: string;
 };
 
 /** The summary every fix answer and progress frame carries. */

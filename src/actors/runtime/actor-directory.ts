@@ -31,7 +31,7 @@ export interface OwnedRecord {
   revision: number;
 }
 
-export interface ActorDirectoryOptions<A, R extends OwnedRecord> {
+export interface ActorDirectoryOptions<A, R extends OwnedRecord, C> {
   bus: Bus;
   logger: Logger;
   now: () => number;
@@ -51,6 +51,8 @@ export interface ActorDirectoryOptions<A, R extends OwnedRecord> {
   createActor(record: R, directory: { publish(id: string, frames: unknown[]): void }): A;
   /** The actor was taken over elsewhere: stop this process's side work on it. */
   onLost?(id: string): void;
+  /** A command that only says "this process streams the actor" (renews the owner's feed). */
+  watchCommand(caller: ActorOwner): C;
 }
 
 interface Hosted<A> {
@@ -58,15 +60,34 @@ interface Hosted<A> {
   subscription: BusSubscription;
 }
 
-export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, C extends { caller: ActorOwner }, F> {
+/** What every routed command carries. */
+export interface DirectoryCommand {
+  caller: ActorOwner;
+  /** Set by a process that streams this actor to sockets of its own: it wants the feed. */
+  watcherProcess?: string;
+}
+
+export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, C extends DirectoryCommand, F> {
   /** Identifies this process as an owner in the store and as the origin of feed batches. */
   readonly processId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly hosted = new Map<string, Hosted<A>>();
   private readonly feed: ActorFeed<F>;
   private readonly kind: OwnedActorKind<C>;
+  /** Who watches each actor streamed here (the caller renewing interest with a remote owner). */
+  private readonly watchers = new Map<string, ActorOwner>();
 
-  constructor(private readonly options: ActorDirectoryOptions<A, R>) {
-    this.feed = new ActorFeed({ bus: options.bus, subjectOf: options.feedSubject, origin: this.processId, logger: options.logger });
+  constructor(private readonly options: ActorDirectoryOptions<A, R, C>) {
+    this.feed = new ActorFeed({
+      bus: options.bus,
+      subjectOf: options.feedSubject,
+      origin: this.processId,
+      logger: options.logger,
+      now: options.now,
+      renewInterest: (id) => {
+        const caller = this.watchers.get(id);
+        if (caller && !this.kind.local(id)) void this.send(id, options.watchCommand(caller)).catch(() => undefined);
+      },
+    });
     this.kind = {
       bus: options.bus,
       subjectOf: options.commandSubject,
@@ -79,6 +100,8 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
         this.drop(id);
         options.onLost?.(id);
       },
+      outgoing: (id, command) => (this.feed.isWatched(id) ? { ...command, watcherProcess: this.processId } : command),
+      received: (id, command) => this.feed.noteInterest(id, command.watcherProcess),
       takeOver: (id, command) => this.takeOver(id, command.caller),
       what: options.what,
       detailsOf: (id) => ({ [options.idField]: id }),
@@ -110,9 +133,17 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
     return sendToOwner(this.kind, id, command, this.options.requestTimeoutMs);
   }
 
-  /** Streams the actor's frames (from this process or any other) to `listener` until the returned function is called. */
-  watch(id: string, listener: FrameListener<F>): () => void {
-    return this.feed.watch(id, listener);
+  /**
+   * Streams the actor's frames (from this process or any other) to `listener` until the returned
+   * function is called; `caller` (the actor's owner) renews the feed with a remote owner.
+   */
+  watch(id: string, caller: ActorOwner, listener: FrameListener<F>): () => void {
+    if (!this.watchers.has(id)) this.watchers.set(id, caller);
+    const unwatch = this.feed.watch(id, listener);
+    return () => {
+      unwatch();
+      if (!this.feed.isWatched(id)) this.watchers.delete(id);
+    };
   }
 
   isWatched(id: string): boolean {
@@ -120,6 +151,7 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
   }
 
   drop(id: string): void {
+    this.feed.forget(id);
     const hosted = this.hosted.get(id);
     if (!hosted) return;
     hosted.actor.retire();
@@ -150,6 +182,7 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
       return;
     }
     this.host({ ...record, id, revision });
+    this.feed.assumeInterest(id);
     this.options.logger.info({ [this.options.idField]: id, processId: this.processId }, `${this.options.what} taken over`);
   }
 }

@@ -31,6 +31,10 @@ export interface OwnedActorKind<C> {
   isFenced(error: unknown): boolean;
   /** Drops the local actor after a fenced write. */
   lose(id: string): void;
+  /** The command as sent over the bus (e.g. marked with this process's interest in the actor's feed). */
+  outgoing(id: string, command: C): C;
+  /** A command arrived over the bus for local actor `id` (e.g. a remote process's interest in its feed). */
+  received(id: string, command: C): void;
   /** Nobody serves `id`: load and claim it here (throws ApiError NOT_FOUND / FORBIDDEN). */
   takeOver(id: string, command: C): Promise<void>;
   /** Refusals when the actor cannot be reached; `what` names it for the message ("navigation session"). */
@@ -70,7 +74,7 @@ export async function sendToOwner<C>(kind: OwnedActorKind<C>, id: string, comman
     let message: BusMessage;
     try {
       const attemptMs = Math.max(1, Math.min(ATTEMPT_TIMEOUT_MS, deadline - kind.now()));
-      message = await kind.bus.request(kind.subjectOf(id), encodeJson(command), { timeoutMs: attemptMs });
+      message = await kind.bus.request(kind.subjectOf(id), encodeJson(kind.outgoing(id, command)), { timeoutMs: attemptMs });
     } catch (error) {
       if (error instanceof BusError && error.code === 'NO_RESPONDERS') {
         await kind.takeOver(id, command);
@@ -93,6 +97,7 @@ export async function sendToOwner<C>(kind: OwnedActorKind<C>, id: string, comman
 /** Serves one command that came over the bus to a local actor and answers it. */
 export async function serveOwnerCommand<C>(kind: OwnedActorKind<C>, id: string, actor: { handle(command: C): Promise<unknown> }, message: BusMessage): Promise<void> {
   const command = decodeJson<C>(message.data);
+  kind.received(id, command);
   let reply: OwnerReply;
   try {
     reply = { ok: true, value: await actor.handle(command) };

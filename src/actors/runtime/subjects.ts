@@ -13,6 +13,10 @@ export interface Subjects {
   navigationSession(id: string): string;
   /** Progress frames, events and re-routes of session `id`, for every process streaming it. */
   navigationSessionFeed(id: string): string;
+  /** Requests to the actor of optimization job `id`, answered by the process running it. */
+  optimizationJob(id: string): string;
+  /** Broadcast that a job was queued: every process with a free slot tries to claim it. */
+  optimizationJobsQueued(): string;
   /** Requests to the process that owns live fleet `id` (its actor's address). */
   fleet(id: string): string;
   /** Plan frames of fleet `id`, for every process streaming it. */
@@ -34,6 +38,8 @@ export function createSubjects(namespace: string): Subjects {
     processEcho: () => `${root}.process.echo`,
     navigationSession: (id: string) => `${root}.nav.session.${token(id)}`,
     navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
+    optimizationJob: (id: string) => `${root}.optimize.job.${token(id)}`,
+    optimizationJobsQueued: () => `${root}.optimize.jobs.queued`,
     fleet: (id: string) => `${root}.fleet.actor.${token(id)}`,
     fleetFeed: (id: string) => `${root}.fleet.feed.${token(id)}`,
   });

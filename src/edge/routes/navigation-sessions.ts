@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../schemas/navigation-session.js';
-import { STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protocol.js';
+import { serverFrameSchema, STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protocol.js';
 import { webhookDeliveriesQuery } from '../schemas/webhook-url.js';
 import { ApiError } from '../../shared/errors.js';
 
@@ -113,6 +113,8 @@ export function navigationStreamRoute(): RouteDefinition {
     description: STREAM_PROTOCOL_SUMMARY,
     params: sessionIdParams,
     query: z.object({ since: z.coerce.number().int().min(0).optional() }),
+    // what "success" means for a WebSocket: the frames the server sends after the upgrade
+    response: serverFrameSchema,
     errors: ['NOT_FOUND', 'FORBIDDEN'],
     handler: () => {
       throw new ApiError('VALIDATION_ERROR', { message: ['This endpoint is a WebSocket: connect with an Upgrade: websocket request'] });

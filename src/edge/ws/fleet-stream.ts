@@ -7,7 +7,8 @@
  */
 import type { FleetHost } from '../../actors/fleet/fleet-host.js';
 import type { FleetEvent } from '../../actors/fleet/fleet-protocol.js';
-import type { LiveFleets } from '../../services/optimization/live-fleets.js';
+import { fleetOwnerOf, type LiveFleets } from '../../services/optimization/live-fleets.js';
+import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { RouteDefinition } from '../route.js';
@@ -42,14 +43,15 @@ export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
     maxMessageBytes: 64 * 1024,
     inboxCapacity: 64,
     sinceName: 'planVersion',
-    check: (principal, fleetId) => deps.fleets.get(principal, fleetId),
+    check: async (principal, fleetId, since) => assertSinceReachable(since, await deps.fleets.get(principal, fleetId)),
     // watch first, then read the fleet, so no plan falls between the two
     begin: async (socket, state) => {
       const sender = new OrderedSender(socket, { highWaterBytes: HIGH_WATER_BYTES, maxQueuedFrames: MAX_QUEUED_FRAMES, tooSlowReason: 'reader too slow; reconnect with since=<last planVersion>' });
       const delivery = new PlanDelivery(sender);
       state.delivery = delivery;
-      state.unwatch = deps.host.watch(state.target, (frames) => delivery.offer(frames));
+      state.unwatch = deps.host.watch(state.target, fleetOwnerOf(state.principal), (frames) => delivery.offer(frames));
       const fleet = await deps.fleets.get(state.principal, state.target);
+      assertSinceReachable(state.since, fleet);
       const current: ResyncFrame | undefined = fleet.plan
         ? { type: 'plan', fleetId: fleet.fleetId, planVersion: fleet.planVersion, previousPlanVersion: state.since, plan: fleet.plan, diff: null }
         : undefined;
@@ -62,4 +64,11 @@ export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
       state.delivery?.sendControl({ type: 'ack', ...(id ? { id } : {}), changeSeq: answer.changeSeq, planVersion: answer.planVersion, replanning: answer.replanning });
     },
   });
+}
+
+/** A `since` beyond the fleet's current plan would silently skip the plans up to it. */
+function assertSinceReachable(since: number, fleet: { planVersion: number }): void {
+  if (since > fleet.planVersion) {
+    throw new ApiError('VALIDATION_ERROR', { message: [`query.since: ${since} is past the fleet's current planVersion (${fleet.planVersion})`], details: { planVersion: fleet.planVersion } });
+  }
 }

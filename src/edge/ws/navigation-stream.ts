@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
 import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
-import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import { ownerOf, type NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { RouteDefinition } from '../route.js';
@@ -43,10 +44,11 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     // fix messages a socket may have waiting; a client far ahead of the server is told to slow down
     inboxCapacity: 256,
     sinceName: 'eventSeq',
-    check: (principal, sessionId) => deps.sessions.get(principal, sessionId),
+    check: async (principal, sessionId, since) => assertSinceReachable(since, (await deps.sessions.get(principal, sessionId)) as { eventSeq: number }),
     /** Ready frame, catch-up from since, then live frames. */
     begin: async (socket, state) => {
       const snapshot = (await deps.sessions.get(state.principal, state.target)) as Record<string, unknown>;
+      assertSinceReachable(state.since, snapshot as { eventSeq: number });
       const delivery = new StreamDelivery(socket, state.since, {
         highWaterBytes: HIGH_WATER_BYTES,
         maxQueuedFrames: MAX_QUEUED_FRAMES,
@@ -54,7 +56,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       });
       state.delivery = delivery;
       // watch before reading the log, so nothing falls between the two
-      state.unwatch = deps.host.watch(state.target, (frames) => delivery.offer(frames));
+      state.unwatch = deps.host.watch(state.target, ownerOf(state.principal), (frames) => delivery.offer(frames));
       await delivery.start({ type: 'ready', session: snapshot, resumedFrom: state.since });
     },
     handle: async (message, state, authorize) => {
@@ -63,7 +65,15 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       const startedAt = performance.now();
       const answer = (await deps.sessions.positions(principal, state.target, fixes)) as { accepted: number; eventSeq: number; status: string };
       log.debug({ requestId: randomUUID(), sessionId: state.target, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');
-      state.delivery?.sendControl({ type: 'ack', ...(message.id ? { id: message.id } : {}), accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
+      // progress frames already report each fix; an ack answers only a message that asked (gave an id)
+      if (message.id) state.delivery?.sendControl({ type: 'ack', id: message.id, accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
     },
   });
+}
+
+/** A `since` beyond the session's last event would silently swallow the events up to it. */
+function assertSinceReachable(since: number, session: { eventSeq: number }): void {
+  if (since > session.eventSeq) {
+    throw new ApiError('VALIDATION_ERROR', { message: [`query.since: ${since} is past the session's last event (${session.eventSeq})`], details: { eventSeq: session.eventSeq } });
+  }
 }

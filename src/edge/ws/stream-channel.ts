@@ -64,8 +64,8 @@ export interface StreamChannel<M extends ChannelMessage> {
   inboxCapacity: number;
   /** What `since` counts, for its validation message ("eventSeq"). */
   sinceName: string;
-  /** At the handshake: throws ApiError (403, 404) unless `principal` may stream `target`. */
-  check(principal: Principal | undefined, target: string): Promise<unknown>;
+  /** At the handshake: throws ApiError (403, 404, 400 for an impossible since) unless `principal` may stream `target` from `since`. */
+  check(principal: Principal | undefined, target: string, since: number): Promise<unknown>;
   /** Starts delivery on an authenticated socket: sets `state.delivery` (and `state.unwatch`). */
   begin(socket: FrameSocket, state: ChannelState): Promise<void>;
   /** One channel message (not auth, not ping), with the guards of `route` to run on it. */
@@ -150,7 +150,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
             // without credentials the first message must authenticate (browsers cannot set headers on a WebSocket)
             if (Object.keys(credentials).length > 0) {
               principal = await authorize(channel.route, { credentials, remoteAddress, origin }, handshake.requestId);
-              await channel.check(principal, handshake.target);
+              await channel.check(principal, handshake.target, since);
             }
           } catch (error) {
             handshake.refuse(error);

@@ -27,6 +27,7 @@ export const AUTH_TIMEOUT_MS = 10_000;
 const BEARER_RECHECK_MS = 60_000;
 
 const decoder = new TextDecoder();
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The uWS socket settings every stream channel uses. */
 export function streamSocketOptions(maxMessageBytes: number) {
@@ -171,7 +172,7 @@ export interface StreamIdentity {
  */
 export function streamAuthorizer(guards: readonly RequestGuard[], log: Logger) {
   const authorize = (route: RouteDefinition, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string, established?: Principal) =>
-    authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: {}, remoteAddress: identity.remoteAddress, log }, guards, established);
+    authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: NO_QUERY, remoteAddress: identity.remoteAddress, log }, guards, established);
   const authorizeMessage = async (route: RouteDefinition, identity: StreamIdentity, requestId: string): Promise<Principal | undefined> => {
     const now = Date.now();
     const recheck = identity.principal?.kind !== 'user' || now >= identity.recheckAtMs;

@@ -30,5 +30,51 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export const STREAM_PROTOCOL_SUMMARY = `WebSocket: wss://<host>/api/v1/navigation/sessions/{id}/stream[?since=<eventSeq>]
 Authenticate in the handshake (x-api-key or Authorization: Bearer header, or api_key / access_token query parameter), or with the first message {"type":"auth","apiKey":"…"} / {"type":"auth","token":"…"} within 10 s.
 Client → server: {"type":"fix","fix":{lat,lng,speed?,heading?,accuracy?,capturedAt?},"id"?} · {"type":"fixes","fixes":[…≤50],"id"?} · {"type":"ping"}.
-Server → client: {"type":"ready",session,resumedFrom} once; then {"type":"event",event:{seq,type,at,data}} for every event exactly once in seq order (after since), {"type":"progress",fixSeq,…} per accepted fix (coalesced to the latest for a slow reader), {"type":"route",route,reroutes} on a re-plan, {"type":"status",status} when the session ends, {"type":"ack",id,accepted,eventSeq} per fix message, {"type":"error",statusCode,code,message,details,requestId,id?}, {"type":"gap",fromSeq,toSeq} when events older than the retained ~50 were asked for.
+Server → client: {"type":"ready",session,resumedFrom} once; then {"type":"event",event:{seq,type,at,data}} for every event exactly once in seq order (after since), {"type":"progress",fixSeq,…} per accepted fix (coalesced to the latest for a slow reader), {"type":"route",route,reroutes} on a re-plan, {"type":"status",status} when the session ends, {"type":"ack",id,accepted,eventSeq,status} for a fix message that carried an id, {"type":"error",statusCode,code,message,details,requestId,id?}, {"type":"gap",fromSeq,toSeq} when events older than the retained ~50 were asked for.
 Each fix message counts against the key's quota like a POST …/positions call. Close codes: 4401 not authenticated, 4403 forbidden, 4404 unknown session, 4408 too slow (resume with since).`;
+
+const eventFrame = z.object({
+  type: z.literal('event'),
+  event: z.object({
+    seq: z.number().int().min(1),
+    type: z.enum(['maneuver_approaching', 'maneuver_completed', 'off_route', 'rerouted', 'arrived']),
+    at: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
+});
+
+const progressSummary = {
+  sessionId: z.string(),
+  status: z.enum(['active', 'arrived', 'cancelled', 'expired']),
+  maneuverIndex: z.number().int(),
+  eventSeq: z.number().int(),
+  etaSeconds: z.number(),
+  distanceRemainingMeters: z.number(),
+  durationRemainingSeconds: z.number(),
+  progress: z.record(z.string(), z.unknown()).nullable().describe('as in the PATCH answer'),
+};
+
+/**
+ * Every frame the server sends on the stream (documentation: the OpenAPI entry of the stream and
+ * docs/navigation.md; the frames themselves are built from the session protocol's types).
+ */
+export const serverFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), session: z.record(z.string(), z.unknown()).describe('the session, as GET returns it'), resumedFrom: z.number().int() }),
+  eventFrame,
+  z.object({ type: z.literal('progress'), fixSeq: z.number().int().describe('accepted fixes so far'), ...progressSummary }),
+  z.object({ type: z.literal('route'), sessionId: z.string(), reroutes: z.number().int(), route: z.record(z.string(), z.unknown()).describe('{ shape, maneuvers, distanceMeters, etaSeconds }') }),
+  z.object({ type: z.literal('status'), sessionId: z.string(), status: z.enum(['arrived', 'cancelled', 'expired']), eventSeq: z.number().int() }),
+  z.object({ type: z.literal('ack'), id: z.string(), accepted: z.number().int(), eventSeq: z.number().int(), status: z.string() }),
+  z.object({ type: z.literal('pong'), id: z.string().optional() }),
+  z.object({ type: z.literal('gap'), fromSeq: z.number().int(), toSeq: z.number().int() }),
+  z.object({
+    type: z.literal('error'),
+    id: z.string().optional(),
+    statusCode: z.number().int(),
+    message: z.union([z.string(), z.array(z.string())]),
+    error: z.string(),
+    code: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    requestId: z.string(),
+  }),
+]);

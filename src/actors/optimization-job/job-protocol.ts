@@ -1,0 +1,22 @@
+/**
+ * What travels on the bus about optimization jobs. A job's actor answers at
+ * `optimize.job.<id>` while its process runs it; a request there that finds
+ * nobody (NO_RESPONDERS) means the owner is gone and the job may be claimed.
+ */
+import type { JobStatus } from './job-model.js';
+
+export interface JobStatusRequest {
+  op: 'status';
+}
+
+export interface JobStatusReply {
+  id: string;
+  status: JobStatus;
+  attempts: number;
+  owner: string;
+}
+
+/** Published when a job is queued, so idle processes claim it at once rather than at their next poll. */
+export interface JobsQueued {
+  origin: string;
+}

@@ -1,0 +1,36 @@
+import { afterAll } from 'vitest';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+import { realServices, uniqueName } from './services.js';
+
+/**
+ * Server processes of one deployment on the real services (Postgres, Redis,
+ * NATS): one database schema, key prefix and bus namespace for all of them, so
+ * they see each other's data and messages. Kill one with
+ * `server.child.kill('SIGKILL')` (its `stop()` drops the shared schema).
+ * Every server still running is stopped after the file's tests.
+ */
+export function useServerCluster(label: string, jwtSecret: string): { start(): Promise<ServerProcess>; live(): ServerProcess[] } {
+  const shared = {
+    DATABASE_URL: realServices.databaseUrl,
+    REDIS_URL: realServices.redisUrl,
+    NATS_URL: realServices.natsUrl,
+    DATABASE_SCHEMA: uniqueName(label),
+    REDIS_PREFIX: `${uniqueName(label)}:`,
+    BUS_NAMESPACE: uniqueName(label),
+    JWT_SECRET: jwtSecret,
+  };
+  const servers: ServerProcess[] = [];
+  afterAll(async () => {
+    // the last one to stop drops the shared schema
+    for (const server of servers.reverse()) await server.stop('SIGKILL').catch(() => undefined);
+  });
+  return {
+    async start() {
+      const server = await startServerProcess(shared);
+      servers.push(server);
+      return server;
+    },
+    /** The cluster's servers still running (earlier tests' included). */
+    live: () => servers.filter((server) => server.child.exitCode === null && server.child.signalCode === null),
+  };
+}
