@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from './support/api-client.js';
+import { keysWithScopes } from './support/api-keys.js';
 import { useServer } from './support/server-fixture.js';
 import { connectStream, fleetStreamUrl, type Frame, type StreamClient } from './support/stream-client.js';
 
@@ -145,6 +146,21 @@ describe('live fleets', () => {
     late.send({ type: 'auth', token: otherToken, id: 'who' });
     expect(await late.waitFor((frame) => frame.id === 'who')).toMatchObject({ type: 'error', statusCode: 403 });
     expect((await late.closed).code).toBe(4403);
+  }, 30_000);
+
+  it('takes an API key with the optimize scope (query string); the fleet belongs to the key, not to its owner\'s bearer', async () => {
+    const { userToken, keys } = await keysWithScopes(api, { optimize: true }, { routing: true });
+    const [optimizeKey, routingKey] = keys as [string, string];
+    const created = await api.post('/optimize/fleets', { vehicles: [{ id: 'van', start: DEPOT }], stops: STOPS }, undefined, { 'x-api-key': optimizeKey });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const fleetId = created.body.fleetId;
+    const stream = await connectStream(fleetStreamUrl(fixture.server.baseUrl, fleetId, `api_key=${encodeURIComponent(optimizeKey)}`));
+    await stream.waitFor((frame) => frame.type === 'ready');
+    stream.send({ type: 'position', vehicleId: 'van', lat: 30.0626, lng: 31.3219, id: 'p1' });
+    expect(await stream.waitFor((frame) => frame.id === 'p1')).toMatchObject({ type: 'ack', changeSeq: 1 });
+    await stream.close();
+    await expect(connectStream(fleetStreamUrl(fixture.server.baseUrl, fleetId, `api_key=${encodeURIComponent(routingKey)}`))).rejects.toMatchObject({ status: 403, body: { details: { missingScopes: ['optimize'] } } });
+    await expect(connectStream(fleetStreamUrl(fixture.server.baseUrl, fleetId), { authorization: `Bearer ${userToken}` })).rejects.toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
   }, 30_000);
 
   it('answers bad messages with error frames and keeps the stream open', async () => {
