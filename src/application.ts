@@ -19,6 +19,7 @@ import { createNavigationModule } from './modules/navigation-module.js';
 import { createGeocodingModule } from './modules/geocoding-module.js';
 import { createOptimizationModule } from './modules/optimization-module.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
+import { createFleetModule } from './modules/fleet-module.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -61,13 +62,16 @@ export async function startApplication(config: Config, logger: Logger): Promise<
 
   const routing = createRoutingModule(config, mapData.pack, solvers, logger);
   const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
-  const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, new RoutingTravelMatrix(routing.routing));
+  const travelMatrix = new RoutingTravelMatrix(routing.routing);
+  const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, travelMatrix);
+  const fleets = createFleetModule(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
+  const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
   const routes: RouteDefinition[] = [];
   let listeningPort = config.PORT;
   let openApi: unknown;
   const document = () =>
-    (openApi ??= buildOpenApiDocument([...routes, ...navigation.webSockets.map((endpoint) => endpoint.route)], {
+    (openApi ??= buildOpenApiDocument([...routes, ...webSockets.map((endpoint) => endpoint.route)], {
       title: 'Location Platform API',
       version: packageJson.version,
       description:
@@ -82,6 +86,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...routing.routes,
     ...navigation.routes,
     ...optimization.routes,
+    ...fleets.routes,
   );
 
   const server = new EdgeServer({
@@ -92,7 +97,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     metrics,
     guards: accounts.guards,
     routes,
-    webSockets: navigation.webSockets,
+    webSockets,
   });
   dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
   const port = await server.listen();
@@ -109,6 +114,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         await accounts.stop();
         await navigation.stop();
         await optimization.stop();
+        await fleets.stop();
         await Promise.all([solvers.close(), optimizationSolvers.close()]);
         await closeBackends(backends, logger);
       })()),

@@ -16,6 +16,7 @@ import { routingAnalysisRoutes } from '../src/edge/routes/routing-analysis.js';
 import { routingRoutes } from '../src/edge/routes/routing.js';
 import { navigationRoutes } from '../src/edge/routes/navigation.js';
 import { navigationSessionRoutes, navigationStreamRoute } from '../src/edge/routes/navigation-sessions.js';
+import { fleetRoutes, fleetStreamRoute } from '../src/edge/routes/fleets.js';
 import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../src/services/access/endpoint-access.js';
 
 // Route metadata only: the handlers are never called, so the services can be stand-ins.
@@ -38,6 +39,8 @@ const apiRoutes: RouteDefinition[] = [
   ...navigationRoutes({ planner: none, entrances: none }),
   ...navigationSessionRoutes(none),
   navigationStreamRoute(),
+  ...fleetRoutes(none),
+  fleetStreamRoute(),
 ].filter((route) => route.mount !== 'root');
 
 describe('access table', () => {

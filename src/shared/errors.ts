@@ -19,6 +19,7 @@ export const errorCodes = {
   COSTING_UNAVAILABLE: { status: 400, message: 'This costing is not available for the loaded map data' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   SESSION_ENDED: { status: 409, message: 'The navigation session has ended' },
+  STOP_CLOSED: { status: 409, message: 'The stop was already completed or cancelled' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },

@@ -1,5 +1,5 @@
 /**
- * A navigation stream client for black-box tests: connects (or reports the
+ * A stream client (navigation sessions, live fleets) for black-box tests: connects (or reports the
  * handshake's HTTP refusal), keeps every frame received, and waits for frames.
  */
 import WebSocket from 'ws';
@@ -18,6 +18,10 @@ export interface StreamClient {
 
 export function streamUrl(baseUrl: string, sessionId: string, query = ''): string {
   return `${baseUrl.replace(/^http/, 'ws')}/api/v1/navigation/sessions/${sessionId}/stream${query ? `?${query}` : ''}`;
+}
+
+export function fleetStreamUrl(baseUrl: string, fleetId: string, query = ''): string {
+  return `${baseUrl.replace(/^http/, 'ws')}/api/v1/optimize/fleets/${fleetId}/stream${query ? `?${query}` : ''}`;
 }
 
 export function connectStream(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {

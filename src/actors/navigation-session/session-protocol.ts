@@ -1,6 +1,6 @@
 /**
  * What travels between processes for a session: the commands sent to its
- * owner (`nav.session.<id>`), the owner's replies, and the frames it
+ * owner (`nav.session.<id>`; replies: runtime/owner-routing.ts), and the frames it
  * publishes for streams (`nav.feed.<id>`). JSON on the wire.
  */
 import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
@@ -31,14 +31,6 @@ export type SessionCommand = SessionCommandBody & {
   watcherProcess?: string;
 };
 
-export interface ErrorReply {
-  code: string;
-  message: string | string[];
-  details?: Record<string, unknown>;
-}
-
-export type SessionReply = { ok: true; value: unknown } | { ok: false; error: ErrorReply } | { ok: false; stale: true };
-
 /** The summary every fix answer and progress frame carries. */
 export interface ProgressSummary {
   sessionId: string;
@@ -57,8 +49,3 @@ export type FeedFrame =
   | { type: 'event'; sessionId: string; event: NavigationEvent }
   | { type: 'route'; sessionId: string; reroutes: number; route: NavigationRoute }
   | { type: 'status'; sessionId: string; status: SessionStatus; eventSeq: number };
-
-export interface FeedBatch {
-  sessionId: string;
-  frames: FeedFrame[];
-}

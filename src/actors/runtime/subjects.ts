@@ -17,6 +17,10 @@ export interface Subjects {
   optimizationJob(id: string): string;
   /** Broadcast that a job was queued: every process with a free slot tries to claim it. */
   optimizationJobsQueued(): string;
+  /** Requests to the process that owns live fleet `id` (its actor's address). */
+  fleet(id: string): string;
+  /** Plan frames of fleet `id`, for every process streaming it. */
+  fleetFeed(id: string): string;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -36,5 +40,7 @@ export function createSubjects(namespace: string): Subjects {
     navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
     optimizationJob: (id: string) => `${root}.optimize.job.${token(id)}`,
     optimizationJobsQueued: () => `${root}.optimize.jobs.queued`,
+    fleet: (id: string) => `${root}.fleet.actor.${token(id)}`,
+    fleetFeed: (id: string) => `${root}.fleet.feed.${token(id)}`,
   });
 }

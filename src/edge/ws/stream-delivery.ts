@@ -8,15 +8,9 @@
  */
 import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 import type { FeedFrame } from '../../actors/navigation-session/session-protocol.js';
+import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './ordered-sender.js';
 
-/** The socket as delivery needs it (uWS in production, a fake in the tests). */
-export interface FrameSocket {
-  /** 1 sent, 0 sent but buffered (backpressure), 2 dropped. */
-  send(text: string): number;
-  bufferedAmount(): number;
-  /** Closes the socket with a code and a short reason. */
-  end(code: number, reason: string): void;
-}
+export { TOO_SLOW_CLOSE_CODE, type FrameSocket };
 
 export interface DeliveryOptions {
   /** Buffered bytes above which progress frames coalesce and other frames wait in the queue. */
@@ -27,16 +21,13 @@ export interface DeliveryOptions {
   eventsAfter(since: number): Promise<NavigationEvent[]>;
 }
 
-export const TOO_SLOW_CLOSE_CODE = 4408;
-
 export class StreamDelivery {
   private lastEventSeq: number;
   private lastFixSeq = 0;
   /** Frames that came while the log was being read; delivered after it. */
   private held: FeedFrame[] | undefined = [];
-  private readonly queue: string[] = [];
+  private readonly sender: OrderedSender;
   private latestProgress: string | undefined;
-  private closed = false;
   /** Progress frames replaced by a newer one before they could be sent. */
   coalesced = 0;
 
@@ -46,6 +37,11 @@ export class StreamDelivery {
     private readonly options: DeliveryOptions,
   ) {
     this.lastEventSeq = since;
+    this.sender = new OrderedSender(socket, { ...options, tooSlowReason: 'reader too slow; reconnect with since=<last eventSeq>' });
+  }
+
+  private get closed(): boolean {
+    return this.sender.closed;
   }
 
   get deliveredEventSeq(): number {
@@ -79,14 +75,8 @@ export class StreamDelivery {
 
   /** Sends what waited for the socket to drain. */
   drain(): void {
-    while (!this.closed && this.queue.length > 0 && this.socket.bufferedAmount() < this.options.highWaterBytes) {
-      const text = this.queue.shift()!;
-      if (this.socket.send(text) === 2) {
-        this.queue.unshift(text);
-        return;
-      }
-    }
-    if (!this.closed && this.queue.length === 0 && this.latestProgress !== undefined && this.socket.bufferedAmount() < this.options.highWaterBytes) {
+    this.sender.drain();
+    if (!this.closed && this.sender.hasRoom && this.latestProgress !== undefined) {
       const text = this.latestProgress;
       this.latestProgress = undefined;
       this.socket.send(text);
@@ -99,8 +89,7 @@ export class StreamDelivery {
   }
 
   close(): void {
-    this.closed = true;
-    this.queue.length = 0;
+    this.sender.close();
     this.held = undefined;
   }
 
@@ -152,7 +141,7 @@ export class StreamDelivery {
         if (frame.fixSeq <= this.lastFixSeq) return;
         this.lastFixSeq = frame.fixSeq;
         const text = JSON.stringify(frame);
-        if (this.queue.length > 0 || this.socket.bufferedAmount() >= this.options.highWaterBytes) {
+        if (!this.sender.hasRoom) {
           if (this.latestProgress !== undefined) this.coalesced++;
           this.latestProgress = text;
           return;
@@ -169,16 +158,7 @@ export class StreamDelivery {
     }
   }
 
-  /** Sends in order, never dropping: behind a backed-up socket the frame waits in the queue. */
   private sendNow(text: string): void {
-    if (this.closed) return;
-    if (this.queue.length === 0 && this.socket.bufferedAmount() < this.options.highWaterBytes) {
-      if (this.socket.send(text) !== 2) return;
-    }
-    this.queue.push(text);
-    if (this.queue.length > this.options.maxQueuedFrames) {
-      this.closed = true;
-      this.socket.end(TOO_SLOW_CLOSE_CODE, 'reader too slow; reconnect with since=<last eventSeq>');
-    }
+    this.sender.send(text);
   }
 }

@@ -8,16 +8,21 @@ import { z } from 'zod';
 import { fixBatchSchema, fixSchema } from '../schemas/navigation-session.js';
 
 /** Optional correlation id, echoed in the `ack` or `error` answering the message. */
-const messageId = z.string().min(1).max(64).optional();
+export const messageId = z.string().min(1).max(64).optional();
+
+/** Authentication when the handshake carried none: an API key or a bearer token (every stream channel). */
+export const authMessage = z
+  .object({ type: z.literal('auth'), apiKey: z.string().min(1).max(512).optional(), token: z.string().min(1).max(8192).optional(), id: messageId })
+  .refine((value) => (value.apiKey === undefined) !== (value.token === undefined), { message: 'give exactly one of apiKey and token' });
+
+/** Answered with a pong (every stream channel). */
+export const pingMessage = z.object({ type: z.literal('ping'), id: messageId });
 
 export const clientMessageSchema = z.discriminatedUnion('type', [
-  /** Authentication when the handshake carried none: an API key or a bearer token. */
-  z.object({ type: z.literal('auth'), apiKey: z.string().min(1).max(512).optional(), token: z.string().min(1).max(8192).optional(), id: messageId }).refine((value) => (value.apiKey === undefined) !== (value.token === undefined), {
-    message: 'give exactly one of apiKey and token',
-  }),
+  authMessage,
   z.object({ type: z.literal('fix'), fix: fixSchema, id: messageId }),
   z.object({ type: z.literal('fixes'), fixes: fixBatchSchema, id: messageId }),
-  z.object({ type: z.literal('ping'), id: messageId }),
+  pingMessage,
 ]);
 
 export type ClientMessage = z.infer<typeof clientMessageSchema>;

@@ -325,4 +325,9 @@ export const DESIGNED_ENDPOINT_ACCESS: readonly EndpointAccess[] = [
   { method: 'GET', path: '/openapi.json', access: 'open', scopes: [], source: 'designed (OpenAPI document)' },
   { method: 'GET', path: '/navigation/sessions/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['routing'], source: 'designed (part3 §6 webhooks, delivery log)' },
   { method: 'GET', path: '/navigation/sessions/{id}/stream', access: 'key-or-bearer', scopes: ['routing'], source: 'designed (part3 §4.2 sessions, streamed over WebSocket)' },
+  { method: 'POST', path: '/optimize/fleets', access: 'key-or-bearer', scopes: ['optimize'], source: 'designed (issue #8 live fleets; part3 §4.5)' },
+  { method: 'GET', path: '/optimize/fleets/{fleetId}', access: 'key-or-bearer', scopes: ['optimize'], source: 'designed (issue #8 live fleets; part3 §4.5)' },
+  { method: 'GET', path: '/optimize/fleets/{fleetId}/plan', access: 'key-or-bearer', scopes: ['optimize'], source: 'designed (issue #8 live fleets; part3 §4.5)' },
+  { method: 'POST', path: '/optimize/fleets/{fleetId}/events', access: 'key-or-bearer', scopes: ['optimize'], source: 'designed (issue #8 live fleets; part3 §4.5)' },
+  { method: 'GET', path: '/optimize/fleets/{fleetId}/stream', access: 'key-or-bearer', scopes: ['optimize'], source: 'designed (issue #8 live fleets, streamed over WebSocket)' },
 ];

@@ -1,4 +1,4 @@
-import type { VrpProblem, VrpResult } from '../../solvers/vrp/model.js';
+import type { InitialRoute, VrpProblem, VrpResult } from '../../solvers/vrp/model.js';
 import type { TaskResult } from '../../solvers/task-result.js';
 
 export type Tier = 'fast' | 'balanced' | 'best';
@@ -11,7 +11,7 @@ const SEARCH_SHARE = 0.92;
 
 /** What the parallel search needs from the worker pool (SolverPool satisfies it). */
 export interface VrpTaskRunner {
-  run(name: 'solveVrp', input: { problem: VrpProblem; options: { seed: number; timeLimitMs: number } }, signal?: AbortSignal): Promise<TaskResult<VrpResult>>;
+  run(name: 'solveVrp', input: { problem: VrpProblem; options: { seed: number; timeLimitMs: number; initialRoutes?: readonly InitialRoute[] } }, signal?: AbortSignal): Promise<TaskResult<VrpResult>>;
 }
 
 /**
@@ -23,13 +23,13 @@ export interface VrpTaskRunner {
 export async function parallelSearch(
   runner: VrpTaskRunner,
   problem: VrpProblem,
-  options: { tier: Tier; searches: number; seed?: number; signal?: AbortSignal },
+  options: { tier: Tier; searches: number; seed?: number; signal?: AbortSignal; /** Warm start: every search begins from these routes. */ initialRoutes?: readonly InitialRoute[] },
 ): Promise<VrpResult> {
   const base = options.seed ?? 1;
   const timeLimitMs = Math.round(TIER_BUDGET_MS[options.tier] * SEARCH_SHARE);
   const runs = await Promise.all(
     Array.from({ length: Math.max(1, options.searches) }, (_, k) =>
-      runner.run('solveVrp', { problem, options: { seed: base + 7919 * k, timeLimitMs } }, options.signal),
+      runner.run('solveVrp', { problem, options: { seed: base + 7919 * k, timeLimitMs, ...(options.initialRoutes ? { initialRoutes: options.initialRoutes } : {}) } }, options.signal),
     ),
   );
   let best: VrpResult | undefined;

@@ -49,6 +49,17 @@ export interface VrpSearchOptions {
   timeLimitMs: number;
   /** Stops earlier after this many ruin-and-recreate iterations (makes a run reproducible). */
   maxIterations?: number;
+  /**
+   * Warm start: routes of an earlier plan to begin from instead of a greedy construction
+   * (jobs not named are inserted greedily; what no longer fits is re-inserted too).
+   */
+  initialRoutes?: readonly InitialRoute[];
+}
+
+/** A vehicle's jobs in visiting order, as the start of a search. */
+export interface InitialRoute {
+  vehicle: number;
+  jobs: readonly number[];
 }
 
 export interface VrpRoute {

@@ -4,13 +4,14 @@ import { RouteChecker } from './structures/route-check.js';
 import { Solution } from './structures/solution.js';
 import { recreate } from './search/recreate.js';
 import { annealStrings } from './search/sisr.js';
+import { seedSolution } from './search/warm-start.js';
 import { Random } from '../random.js';
 import { describeRoutes } from './structures/schedule.js';
 import { findInfeasibility } from './infeasibility.js';
 import { LocalSearch } from './local-search.js';
 
 /**
- * Solves one VRP: a greedy construction, then SISR ruin-and-recreate under
+ * Solves one VRP: a greedy construction (or the given initial routes, completed greedily), then SISR ruin-and-recreate under
  * simulated annealing with local search on each new best, within the time
  * budget (or iteration cap). Infeasible problems are answered, not thrown.
  */
@@ -21,7 +22,8 @@ export function solveVrp(problem: VrpProblem, options: VrpSearchOptions): VrpRes
   const local = new LocalSearch(inst, checker);
   const random = new Random(options.seed ^ 0x5bd1e995);
   const initial = Solution.empty(inst);
-  recreate(inst, checker, initial, initial.unassigned.slice(), random, 0);
+  if (options.initialRoutes) recreate(inst, checker, initial, seedSolution(inst, checker, initial, options.initialRoutes), random, 0, { profitableOnly: true });
+  else recreate(inst, checker, initial, initial.unassigned.slice(), random, 0);
   const deadline = began + options.timeLimitMs;
   local.improve(initial, began + options.timeLimitMs / 4);
   const { best, iterations } = annealStrings(inst, checker, initial, {

@@ -5,15 +5,11 @@ import type { VrpProblem } from './model.js';
 import { solveVrp } from './solve.js';
 import { bruteForceOptimum } from './testing/brute-force.js';
 import { arbitraryProblem } from './testing/random-problem.js';
+import { lineMatrix } from './testing/line-matrix.js';
 
 const search = { seed: 7, timeLimitMs: 10_000, maxIterations: 400 };
 
-function line(points: number[]): Float64Array {
-  const n = points.length;
-  const matrix = new Float64Array(n * n);
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) matrix[a * n + b] = Math.abs(points[a]! - points[b]!);
-  return matrix;
-}
+const line = lineMatrix;
 
 describe('VRP solver', () => {
   it('returns only solutions the checker accepts, and feasible exactly when nothing mandatory is left out', () => {

@@ -5,12 +5,13 @@ import type { Solution } from '../structures/solution.js';
 import { applyInsertion, bestInsertion, noInsertion } from './insertion.js';
 
 /** SISR's recreate: greedy insertion with blinks, in one of several job orders (weights from the paper, plus windows). */
-export function recreate(inst: Instance, checker: RouteChecker, solution: Solution, jobs: number[], random: Random, blink: number): void {
+export function recreate(inst: Instance, checker: RouteChecker, solution: Solution, jobs: number[], random: Random, blink: number, options: { profitableOnly?: boolean } = {}): void {
   const order = orderJobs(inst, jobs, random);
   const unserved: number[] = [];
   // With a drop penalty, half the time only jobs that pay for themselves go in (finds plans that drop a group of
   // jobs each kept alive by the other); otherwise every job goes in and the unprofitable ones are dropped after.
-  const profitableOnly = !inst.mandatory && random.next() < 0.5;
+  // A warm start always takes the first way, so completing a given plan never makes it dearer.
+  const profitableOnly = !inst.mandatory && (options.profitableOnly || random.next() < 0.5);
   for (const job of order) {
     if (inst.partner[job]! >= 0 && !inst.isPickup[job]) continue;
     const insertion = bestInsertion(inst, checker, solution, job, random, blink, noInsertion());

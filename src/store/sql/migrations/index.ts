@@ -8,9 +8,10 @@ import { navigationMigration } from './006-navigation.js';
 import { webhookDeliveriesMigration } from './007-webhook-deliveries.js';
 import { navigationHotUpdatesMigration } from './008-navigation-hot-updates.js';
 import { optimizationJobsMigration } from './009-optimization-jobs.js';
+import { fleetsMigration } from './010-fleets.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration];

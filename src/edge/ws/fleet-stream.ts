@@ -1,0 +1,74 @@
+/**
+ * The live fleet stream (WebSocket): dispatchers and drivers' apps send
+ * positions, new stops, cancellations and completions; every subscriber gets
+ * every new plan with its diff. Any process serves any fleet: events go to
+ * the fleet's owner through the host, plan frames come back through the
+ * host's feed. Protocol: fleet-stream-protocol.ts and docs/optimization.md.
+ */
+import type { FleetHost } from '../../actors/fleet/fleet-host.js';
+import type { FleetEvent } from '../../actors/fleet/fleet-protocol.js';
+import { fleetOwnerOf, type LiveFleets } from '../../services/optimization/live-fleets.js';
+import { ApiError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { RequestGuard } from '../request-pipeline.js';
+import type { RouteDefinition } from '../route.js';
+import { fleetClientMessageSchema } from '../schemas/fleet.js';
+import { OrderedSender } from './ordered-sender.js';
+import { PlanDelivery, type ResyncFrame } from './plan-delivery.js';
+import { streamChannelEndpoint } from './stream-channel.js';
+import type { WebSocketEndpoint } from './websocket-endpoint.js';
+
+export interface FleetStreamDeps {
+  fleets: LiveFleets;
+  host: FleetHost;
+  guards: readonly RequestGuard[];
+  logger: Logger;
+  /** The stream's route entry (access and scopes of the handshake). */
+  streamRoute: RouteDefinition;
+  /** Each event message is held to this route's rules and quota (POST …/events). */
+  eventsRoute: RouteDefinition;
+}
+
+/** A plan is a few hundred bytes per stop: room for several full plans before frames queue. */
+const HIGH_WATER_BYTES = 1024 * 1024;
+const MAX_QUEUED_FRAMES = 1_000;
+
+export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
+  return streamChannelEndpoint({
+    route: deps.streamRoute,
+    guards: deps.guards,
+    logger: deps.logger,
+    messages: fleetClientMessageSchema,
+    // add_stops with 100 stops is about 10 KB
+    maxMessageBytes: 64 * 1024,
+    inboxCapacity: 64,
+    sinceName: 'planVersion',
+    check: async (principal, fleetId, since) => assertSinceReachable(since, await deps.fleets.get(principal, fleetId)),
+    // watch first, then read the fleet, so no plan falls between the two
+    begin: async (socket, state) => {
+      const sender = new OrderedSender(socket, { highWaterBytes: HIGH_WATER_BYTES, maxQueuedFrames: MAX_QUEUED_FRAMES, tooSlowReason: 'reader too slow; reconnect with since=<last planVersion>' });
+      const delivery = new PlanDelivery(sender);
+      state.delivery = delivery;
+      state.unwatch = deps.host.watch(state.target, fleetOwnerOf(state.principal), (frames) => delivery.offer(frames));
+      const fleet = await deps.fleets.get(state.principal, state.target);
+      assertSinceReachable(state.since, fleet);
+      const current: ResyncFrame | undefined = fleet.plan
+        ? { type: 'plan', fleetId: fleet.fleetId, planVersion: fleet.planVersion, previousPlanVersion: state.since, plan: fleet.plan, diff: null }
+        : undefined;
+      delivery.start({ type: 'ready', fleetId: fleet.fleetId, resumedFrom: state.since, fleet }, current, state.since);
+    },
+    handle: async (message, state, authorize) => {
+      const { id, ...event } = message;
+      const principal = await authorize(deps.eventsRoute);
+      const answer = await deps.fleets.apply(principal, state.target, [event as FleetEvent]);
+      state.delivery?.sendControl({ type: 'ack', ...(id ? { id } : {}), changeSeq: answer.changeSeq, planVersion: answer.planVersion, replanning: answer.replanning });
+    },
+  });
+}
+
+/** A `since` beyond the fleet's current plan would silently skip the plans up to it. */
+function assertSinceReachable(since: number, fleet: { planVersion: number }): void {
+  if (since > fleet.planVersion) {
+    throw new ApiError('VALIDATION_ERROR', { message: [`query.since: ${since} is past the fleet's current planVersion (${fleet.planVersion})`], details: { planVersion: fleet.planVersion } });
+  }
+}

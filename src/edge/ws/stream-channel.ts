@@ -1,0 +1,212 @@
+/**
+ * An authenticated WebSocket channel on one entity (a navigation session, a
+ * live fleet): the handshake (credentials in headers or query, or a first
+ * `auth` message within 10 s), the guards of the channel's route at the
+ * handshake and per message, one message at a time per socket, `ping`, error
+ * frames in the spec's error shape and close codes. The channel supplies what
+ * differs: who may stream the entity, how delivery starts, what a message does.
+ */
+import { randomUUID } from 'node:crypto';
+import type { HttpRequest, HttpResponse, WebSocket, us_socket_context_t } from 'uWebSockets.js';
+import type { z } from 'zod';
+import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
+import { ApiError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { RequestGuard } from '../request-pipeline.js';
+import type { Principal, RouteDefinition } from '../route.js';
+import type { FrameSocket } from './ordered-sender.js';
+import {
+  AUTH_TIMEOUT_MS,
+  CLOSE,
+  closeCodeFor,
+  credentialsOfAuthMessage,
+  decodeClientMessage,
+  errorFrame,
+  nextRecheck,
+  readHandshake,
+  streamAuthorizer,
+  streamSocketOptions,
+  type StreamIdentity,
+} from './stream-handshake.js';
+import type { WebSocketEndpoint } from './websocket-endpoint.js';
+
+/** What a channel sends on: its frames in order, and the control frames (acks, errors, pongs) among them. */
+export interface ChannelDelivery {
+  sendControl(frame: Record<string, unknown>): void;
+  drain(): void;
+  close(): void;
+}
+
+export interface ChannelState extends StreamIdentity {
+  /** The entity streamed (lower-cased id from the path). */
+  target: string;
+  /** `since` from the query. */
+  since: number;
+  delivery?: ChannelDelivery;
+  unwatch?: () => void;
+  authTimer?: NodeJS.Timeout;
+  inbox: Mailbox;
+  open: boolean;
+}
+
+type ChannelMessage = { type: string; id?: string | undefined };
+type AuthMessage = { type: 'auth'; apiKey?: string | undefined; token?: string | undefined; id?: string | undefined };
+
+export interface StreamChannel<M extends ChannelMessage> {
+  /** The stream's route entry: access and scopes of the handshake. */
+  route: RouteDefinition;
+  guards: readonly RequestGuard[];
+  logger: Logger;
+  /** Client messages, `auth` and `ping` included. */
+  messages: z.ZodType<M>;
+  maxMessageBytes: number;
+  /** Messages a socket may have waiting before it is told to slow down. */
+  inboxCapacity: number;
+  /** What `since` counts, for its validation message ("eventSeq"). */
+  sinceName: string;
+  /** At the handshake: throws ApiError (403, 404, 400 for an impossible since) unless `principal` may stream `target` from `since`. */
+  check(principal: Principal | undefined, target: string, since: number): Promise<unknown>;
+  /** Starts delivery on an authenticated socket: sets `state.delivery` (and `state.unwatch`). */
+  begin(socket: FrameSocket, state: ChannelState): Promise<void>;
+  /** One channel message (not auth, not ping), with the guards of `route` to run on it. */
+  handle(message: Exclude<M, { type: 'auth' | 'ping' }>, state: ChannelState, authorize: (route: RouteDefinition) => Promise<Principal | undefined>): Promise<void>;
+}
+
+export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamChannel<M>): WebSocketEndpoint {
+  const log = channel.logger;
+  const { authorize, authorizeMessage } = streamAuthorizer(channel.guards, log);
+
+  const socketOf = (ws: WebSocket<ChannelState>): FrameSocket => {
+    const state = ws.getUserData();
+    return {
+      send: (text) => (state.open ? ws.send(text, false) : 2),
+      bufferedAmount: () => (state.open ? ws.getBufferedAmount() : 0),
+      end: (code, reason) => state.open && ws.end(code, reason),
+    };
+  };
+
+  const fail = (ws: WebSocket<ChannelState>, error: unknown, id?: string) => {
+    const state = ws.getUserData();
+    if (!state.open) return;
+    const frame = errorFrame(error, log, id);
+    if (state.delivery) state.delivery.sendControl(frame);
+    else ws.send(JSON.stringify(frame), false);
+  };
+
+  const startOrClose = async (ws: WebSocket<ChannelState>, id?: string) => {
+    const state = ws.getUserData();
+    try {
+      if (state.open) await channel.begin(socketOf(ws), state);
+    } catch (error) {
+      fail(ws, error, id);
+      if (state.open) ws.end(error instanceof ApiError ? closeCodeFor(error) : 1011, 'stream could not start');
+    }
+  };
+
+  const authenticate = async (ws: WebSocket<ChannelState>, message: AuthMessage) => {
+    const state = ws.getUserData();
+    if (state.principal || state.delivery) throw new ApiError('VALIDATION_ERROR', { message: ['auth: this stream is already authenticated'] });
+    clearTimeout(state.authTimer);
+    state.credentials = credentialsOfAuthMessage(message);
+    try {
+      state.principal = await authorize(channel.route, state, randomUUID());
+      state.recheckAtMs = nextRecheck(Date.now());
+    } catch (error) {
+      fail(ws, error, message.id);
+      if (state.open) ws.end(error instanceof ApiError ? closeCodeFor(error) : 1011, 'authentication failed');
+      return;
+    }
+    await startOrClose(ws, message.id);
+  };
+
+  const handle = async (ws: WebSocket<ChannelState>, message: M) => {
+    const state = ws.getUserData();
+    if (message.type === 'auth') return authenticate(ws, message as unknown as AuthMessage);
+    if (!state.delivery) throw new ApiError('UNAUTHENTICATED', { message: 'Send {"type":"auth",…} first' });
+    if (message.type === 'ping') {
+      state.delivery.sendControl({ type: 'pong', ...(message.id ? { id: message.id } : {}) });
+      return;
+    }
+    await channel.handle(message as Exclude<M, { type: 'auth' | 'ping' }>, state, (route) => authorizeMessage(route, state, randomUUID()));
+  };
+
+  return {
+    route: channel.route,
+    behavior: {
+      ...streamSocketOptions(channel.maxMessageBytes),
+      upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+        const handshake = readHandshake(res, req, context, log);
+        let since: number;
+        try {
+          since = handshake.since(channel.sinceName);
+        } catch (error) {
+          handshake.refuse(error);
+          return;
+        }
+        const { credentials, remoteAddress, origin } = handshake;
+        void (async () => {
+          let principal: Principal | undefined;
+          try {
+            // without credentials the first message must authenticate (browsers cannot set headers on a WebSocket)
+            if (Object.keys(credentials).length > 0) {
+              principal = await authorize(channel.route, { credentials, remoteAddress, origin }, handshake.requestId);
+              await channel.check(principal, handshake.target, since);
+            }
+          } catch (error) {
+            handshake.refuse(error);
+            return;
+          }
+          const state: ChannelState = {
+            target: handshake.target.toLowerCase(),
+            since,
+            principal,
+            recheckAtMs: nextRecheck(Date.now()),
+            credentials,
+            remoteAddress,
+            origin,
+            inbox: new Mailbox(channel.inboxCapacity),
+            open: false,
+          };
+          handshake.accept(state);
+        })();
+      },
+      open: (ws: WebSocket<ChannelState>) => {
+        const state = ws.getUserData();
+        state.open = true;
+        if (!state.principal) {
+          state.authTimer = setTimeout(() => state.open && ws.end(CLOSE.unauthenticated, 'authenticate within 10 s'), AUTH_TIMEOUT_MS);
+          return;
+        }
+        // Start after uWS's open callback has returned: a bus subscription made inside it (NATS writes on its
+        // own socket) was seen to drop the new WebSocket (1006) for some subject lengths.
+        setImmediate(() => void startOrClose(ws));
+      },
+      message: (ws: WebSocket<ChannelState>, data: ArrayBuffer) => {
+        const decoded = decodeClientMessage(data, channel.messages);
+        if (!decoded.ok) {
+          fail(ws, decoded.error, decoded.id);
+          return;
+        }
+        const message = decoded.message;
+        // one message at a time per socket, so messages reach the entity in the order sent
+        ws.getUserData()
+          .inbox.post(() => handle(ws, message))
+          .catch((error) => {
+            if (error instanceof MailboxFullError) {
+              fail(ws, new ApiError('RATE_LIMITED', { message: 'Too many messages waiting on this stream; slow down' }), message.id);
+              return;
+            }
+            fail(ws, error, message.id);
+          });
+      },
+      drain: (ws: WebSocket<ChannelState>) => ws.getUserData().delivery?.drain(),
+      close: (ws: WebSocket<ChannelState>) => {
+        const state = ws.getUserData();
+        state.open = false;
+        clearTimeout(state.authTimer);
+        state.unwatch?.();
+        state.delivery?.close();
+      },
+    },
+  };
+}
