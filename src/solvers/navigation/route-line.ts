@@ -38,7 +38,14 @@ export class RouteLine {
   readonly lengthMeters: number;
   readonly maneuvers: readonly RouteManeuverMark[];
   private readonly metersPerDegreeLng: number;
-  private readonly grid = new Map<number, number[]>();
+  /**
+   * The grid as three flat arrays (sorted cell keys, where each cell's segments start, the
+   * segments): a few objects per route instead of one array per cell, because thousands of
+   * sessions keep their route lines alive and every object is work for each full GC.
+   */
+  private readonly cellKeys: Float64Array;
+  private readonly cellStart: Int32Array;
+  private readonly cellSegments: Int32Array;
   private readonly originLat: number;
   private readonly originLng: number;
 
@@ -63,18 +70,27 @@ export class RouteLine {
     this.originLat = this.lat[0]!;
     this.originLng = this.lng[0]!;
     this.metersPerDegreeLng = EARTH_RADIUS_M * RAD * Math.cos(this.originLat * RAD);
+    const entries: { key: number; segment: number }[] = [];
     for (let segment = 0; segment + 1 < count; segment++) {
       const [r0, c0] = this.cell(this.lat[segment]!, this.lng[segment]!);
       const [r1, c1] = this.cell(this.lat[segment + 1]!, this.lng[segment + 1]!);
       for (let r = Math.min(r0, r1); r <= Math.max(r0, r1); r++) {
-        for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) {
-          const key = r * 1_000_003 + c;
-          const list = this.grid.get(key);
-          if (list) list.push(segment);
-          else this.grid.set(key, [segment]);
-        }
+        for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) entries.push({ key: r * 1_000_003 + c, segment });
       }
     }
+    entries.sort((a, b) => a.key - b.key || a.segment - b.segment);
+    const keys: number[] = [];
+    const starts: number[] = [];
+    entries.forEach((entry, index) => {
+      if (index === 0 || entry.key !== entries[index - 1]!.key) {
+        keys.push(entry.key);
+        starts.push(index);
+      }
+    });
+    starts.push(entries.length);
+    this.cellKeys = Float64Array.from(keys);
+    this.cellStart = Int32Array.from(starts);
+    this.cellSegments = Int32Array.from(entries, (entry) => entry.segment);
   }
 
   /** From a polyline6 shape; undefined when it has fewer than 2 distinct points. */
@@ -107,7 +123,9 @@ export class RouteLine {
     const found = new Set<number>();
     for (let r = row - reach; r <= row + reach; r++) {
       for (let c = column - reach; c <= column + reach; c++) {
-        for (const segment of this.grid.get(r * 1_000_003 + c) ?? []) found.add(segment);
+        const cell = this.cellIndex(r * 1_000_003 + c);
+        if (cell < 0) continue;
+        for (let at = this.cellStart[cell]!; at < this.cellStart[cell + 1]!; at++) found.add(this.cellSegments[at]!);
       }
     }
     return found;
@@ -154,6 +172,20 @@ export class RouteLine {
     const end = this.along[segment + 1]!;
     const t = end > start ? Math.min(1, Math.max(0, (meters - start) / (end - start))) : 0;
     return this.secondsLeft[segment]! + t * (this.secondsLeft[segment + 1]! - this.secondsLeft[segment]!);
+  }
+
+  /** Position of `key` in the sorted cell keys, or -1. */
+  private cellIndex(key: number): number {
+    let low = 0;
+    let high = this.cellKeys.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const value = this.cellKeys[middle]!;
+      if (value === key) return middle;
+      if (value < key) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
   }
 
   private cell(lat: number, lng: number): [number, number] {
