@@ -32,6 +32,9 @@ export interface FleetHostOptions {
 const DEFAULT_IDLE_EVICT_MS = 30 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 
+/** Fleets unchanged this long are deleted (ms): a fleet is a day's dispatch, kept a week for review. */
+export const FLEET_RETENTION_MS = 7 * 24 * 60 * 60_000;
+
 export class FleetHost {
   private readonly directory: ActorDirectory<FleetActor, FleetRecord, FleetCommand, PlanFrame>;
   private readonly now: () => number;
@@ -94,11 +97,15 @@ export class FleetHost {
     this.directory.close();
   }
 
-  /** Lets quiet, idle, unwatched actors go; the next command takes the fleet over from the store. */
+  /**
+   * Lets quiet, idle, unwatched actors go (the next command takes the fleet over from the store),
+   * and deletes fleets unchanged for FLEET_RETENTION_MS (any process may; the store decides).
+   */
   private sweep(): void {
     const now = this.now();
     for (const [id, actor] of this.directory.actors()) {
       if (actor.isQuiet && now - actor.lastActivityMs >= (this.options.idleEvictMs ?? DEFAULT_IDLE_EVICT_MS) && !this.directory.isWatched(id)) this.directory.drop(id);
     }
+    this.options.repository.deleteIdleBefore(new Date(now - FLEET_RETENTION_MS)).catch((error: unknown) => this.options.logger.warn({ err: error }, 'fleet retention sweep failed'));
   }
 }

@@ -78,4 +78,10 @@ export class FleetRepository {
     );
     return rows.length > 0;
   }
+
+  /** Deletes fleets nobody has changed since `before` (a day's dispatch is long over); answers how many. */
+  async deleteIdleBefore(before: Date): Promise<number> {
+    const rows = await this.sql.query<{ id: string }>('delete from fleets where updated_at < $1 returning id', [before.toISOString()]);
+    return rows.length;
+  }
 }
