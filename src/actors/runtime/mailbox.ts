@@ -11,8 +11,11 @@ export class MailboxFullError extends Error {
   }
 }
 
+/** The tail of an empty mailbox: shared, so an idle mailbox holds no promise of its own. */
+const SETTLED: Promise<unknown> = Promise.resolve();
+
 export class Mailbox {
-  private tail: Promise<unknown> = Promise.resolve();
+  private tail: Promise<unknown> = SETTLED;
   private waiting = 0;
 
   constructor(private readonly capacity: number) {}
@@ -27,11 +30,14 @@ export class Mailbox {
     if (this.waiting >= this.capacity) return Promise.reject(new MailboxFullError(this.capacity));
     this.waiting++;
     const run = this.tail.then(work);
-    // the chain continues whatever this message's outcome
-    this.tail = run.then(
-      () => this.waiting--,
-      () => this.waiting--,
-    );
+    // the chain continues whatever this message's outcome; once empty it lets go of its last
+    // promises, which would otherwise live until the next message (a second for a navigation
+    // session) and so be kept through young-generation collections
+    const settle = () => {
+      if (--this.waiting === 0 && this.tail === next) this.tail = SETTLED;
+    };
+    const next: Promise<unknown> = run.then(settle, settle);
+    this.tail = next;
     return run;
   }
 }
