@@ -11,7 +11,7 @@ import { listWebhookDeliveries } from '../src/services/webhooks/webhook-deliveri
 import { deriveWebhookSecret, verifyWebhookSignature } from '../src/services/webhooks/webhook-signature.js';
 import { WebhookUrlPolicy } from '../src/services/webhooks/webhook-url-guard.js';
 import { ApiError } from '../src/shared/errors.js';
-import { NavigationEventOutbox } from '../src/store/pg/navigation-event-outbox.js';
+import { NavigationSessionRepository } from '../src/store/pg/navigation-sessions.js';
 import { loadOrCreateServerSecret } from '../src/store/pg/server-secrets.js';
 import { WebhookDeliveryRepository } from '../src/store/pg/webhook-deliveries.js';
 import { applyMigrations } from '../src/store/sql/migrate.js';
@@ -153,7 +153,7 @@ const FAST_RETRY = { initialDelayMs: 20, maxDelayMs: 80, maxRetryAfterMs: 200, m
 
 function newDispatcher(sql: SqlClient, overrides: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
   const dispatcher = new WebhookDispatcher({
-    outbox: new NavigationEventOutbox(sql),
+    outbox: new NavigationSessionRepository(sql),
     deliveryLog: new WebhookDeliveryRepository(sql),
     urlPolicy: new WebhookUrlPolicy({ allowedHosts: ['127.0.0.1'] }),
     retry: FAST_RETRY,

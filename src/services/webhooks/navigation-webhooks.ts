@@ -1,9 +1,9 @@
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';
-import { NavigationEventOutbox } from '../../store/pg/navigation-event-outbox.js';
+import { NavigationSessionRepository } from '../../store/pg/navigation-sessions.js';
 import { loadOrCreateServerSecret } from '../../store/pg/server-secrets.js';
 import { WebhookDeliveryRepository } from '../../store/pg/webhook-deliveries.js';
-import type { SqlExecutor } from '../../store/sql/sql-client.js';
+import type { SqlClient } from '../../store/sql/sql-client.js';
 import { listWebhookDeliveries, type WebhookDeliveriesResponse } from './webhook-deliveries-view.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
 import { deriveWebhookSecret } from './webhook-signature.js';
@@ -79,7 +79,7 @@ export class NavigationWebhooks {
 
 /** Loads (or creates) the master key and wires the policy, outbox, log and dispatcher. */
 export async function createNavigationWebhooks(
-  sql: SqlExecutor,
+  sql: SqlClient,
   config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS'>,
   logger?: Logger,
   tuning: Omit<Partial<WebhookDispatcherOptions>, 'outbox' | 'deliveryLog' | 'urlPolicy' | 'logger'> = {},
@@ -89,7 +89,7 @@ export async function createNavigationWebhooks(
   const deliveries = new WebhookDeliveryRepository(sql);
   const dispatcher = new WebhookDispatcher({
     ...tuning,
-    outbox: new NavigationEventOutbox(sql),
+    outbox: new NavigationSessionRepository(sql),
     deliveryLog: deliveries,
     urlPolicy,
     ...(logger ? { logger } : {}),

@@ -1,6 +1,6 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from '../../shared/logger.js';
-import type { StoredNavigationEvent } from '../../store/pg/navigation-event-outbox.js';
+import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 import type { WebhookAttemptRecord, WebhookDeliveryProgress } from '../../store/pg/webhook-deliveries.js';
 import { DeliverySlots } from './delivery-slots.js';
 import { postWebhook } from './webhook-http.js';
@@ -21,9 +21,9 @@ export const WEBHOOK_USER_AGENT = 'LocationPlatform-Webhooks/1.0';
 /** Events read from the outbox at a time. */
 const EVENTS_PER_READ = 50;
 
-/** The session's event log, read as the outbox (NavigationEventOutbox). */
+/** The session's event log, read as the outbox (NavigationSessionRepository). */
 export interface WebhookOutbox {
-  eventsAfter(sessionId: string, afterSeq: number, limit: number): Promise<StoredNavigationEvent[]>;
+  eventsSince(sessionId: string, afterSeq: number, limit: number): Promise<NavigationEvent[]>;
 }
 
 /** The delivery log (WebhookDeliveryRepository). */
@@ -180,7 +180,7 @@ export class WebhookDispatcher {
     let resumed = progress.pending;
     for (;;) {
       queue.wakeRequested = false;
-      const events = await this.options.outbox.eventsAfter(sessionId, lastSettledSeq, EVENTS_PER_READ);
+      const events = await this.options.outbox.eventsSince(sessionId, lastSettledSeq, EVENTS_PER_READ);
       if (signal.aborted) return;
       if (events.length === 0) {
         if (queue.wakeRequested) continue;
@@ -200,7 +200,7 @@ export class WebhookDispatcher {
   /** Attempts one event until it is delivered or given up; false when the queue was stopped meanwhile. */
   private async deliverEvent(
     queue: SessionQueue,
-    event: StoredNavigationEvent,
+    event: NavigationEvent,
     prior: { attempts: number; firstAttemptAt: Date } | null,
   ): Promise<boolean> {
     const { signal } = queue.controller;

@@ -99,8 +99,16 @@ export class NavigationSessionRepository {
     };
   }
 
-  async eventsSince(id: string, since: number): Promise<NavigationEvent[]> {
-    const rows = await this.sql.query<EventRow>('select seq, type, at, data from nav_session_events where session_id = $1 and seq > $2 order by seq', [id, since]);
+  /**
+   * Events after `since`, in seq order, at most `limit` (all without one). Also the webhook outbox:
+   * the events are durable when the session commits them, so delivery needs no write of its own.
+   */
+  async eventsSince(id: string, since: number, limit?: number): Promise<NavigationEvent[]> {
+    const rows = await this.sql.query<EventRow>('select seq, type, at, data from nav_session_events where session_id = $1 and seq > $2 order by seq limit $3', [
+      id,
+      since,
+      limit ?? null,
+    ]);
     return rows.map(eventOf);
   }
 
