@@ -23,6 +23,7 @@ import {
   type SessionRecord,
 } from '../../actors/navigation-session/session-model.js';
 import type { FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
+import { isUuid } from '../../shared/uuid.js';
 
 export interface CreateSessionInput {
   origin: LatLng;
@@ -52,8 +53,6 @@ export interface NavigationSessionsDeps {
   webhooks?: SessionWebhooks;
   now?: () => number;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function ownerOf(principal: Principal | undefined): SessionOwner {
   if (principal?.kind === 'key') return { kind: 'key', id: principal.keyId };
@@ -157,7 +156,7 @@ export class NavigationSessions {
 
   private send(principal: Principal | undefined, id: string, body: SessionCommandBody, commandId?: string): Promise<unknown> {
     const owner = ownerOf(principal);
-    if (!UUID.test(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
+    if (!isUuid(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
     return this.deps.host.send(id.toLowerCase(), owner, body, commandId);
   }
 }

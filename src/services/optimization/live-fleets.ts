@@ -11,8 +11,7 @@ import type { ApplyResult, FleetEvent } from '../../actors/fleet/fleet-protocol.
 import type { Principal } from '../../edge/route.js';
 import type { FleetCreate } from '../../edge/schemas/fleet.js';
 import { ApiError } from '../../shared/errors.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../shared/uuid.js';
 
 /** How long creating a fleet waits for its first plan before answering without one (ms). */
 const FIRST_PLAN_WAIT_MS = 8_000;
@@ -71,6 +70,6 @@ export class LiveFleets {
 
 /** Fleet ids are UUIDs; anything else names no fleet (and must not reach a bus subject). */
 function checkId(fleetId: string): string {
-  if (!UUID.test(fleetId)) throw new ApiError('NOT_FOUND', { message: 'Fleet not found', details: { fleetId } });
+  if (!isUuid(fleetId)) throw new ApiError('NOT_FOUND', { message: 'Fleet not found', details: { fleetId } });
   return fleetId.toLowerCase();
 }

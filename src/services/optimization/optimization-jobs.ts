@@ -16,6 +16,7 @@ import type { JobRequest } from '../../edge/schemas/optimization-jobs.js';
 import { ApiError } from '../../shared/errors.js';
 import type { OpenJobLimits } from '../../store/pg/optimization-jobs.js';
 import type { OptimizationService } from './optimization-service.js';
+import { isUuid } from '../../shared/uuid.js';
 
 /** Defaults of the job limits and lifetimes, documented in docs/optimization.md ("Jobs"). */
 export const JOB_DEFAULTS = {
@@ -36,7 +37,6 @@ export const JOB_DEFAULTS = {
 /** The spec's answer for an unknown job (also for another caller's job). */
 export const UNKNOWN_JOB = Object.freeze({ error: 'job not found', status: 'unknown' as const });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Seconds a caller refused for a full queue should wait before submitting again. */
 const FULL_QUEUE_RETRY_SECONDS = 30;
 
@@ -121,7 +121,7 @@ export class OptimizationJobs {
 
   async get(principal: Principal | undefined, id: string): Promise<JobView | typeof UNKNOWN_JOB> {
     const owner = jobOwnerOf(principal);
-    if (!UUID.test(id)) return UNKNOWN_JOB;
+    if (!isUuid(id)) return UNKNOWN_JOB;
     const record = await this.host.read(id.toLowerCase());
     if (!record || record.owner.kind !== owner.kind || record.owner.id !== owner.id) return UNKNOWN_JOB;
     return jobViewOf(record);
