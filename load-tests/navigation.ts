@@ -53,7 +53,7 @@ interface Client {
   sentAt: Float64Array;
   progressSeen: number;
   lastEventSeq: number;
-  ackedEventSeq: number;
+  serverEventSeq: number;
   duplicates: number;
   gaps: number;
   ended: boolean;
@@ -208,7 +208,7 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
     await inBatches(created, SETUP_CONCURRENCY, async ({ id, walk }, index) => {
       const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/navigation/sessions/${id}/stream`, { headers: { ...auth, 'x-forwarded-for': addressOf(index + 1) }, perMessageDeflate: false });
       // each starts somewhere along its route, so the fleet is spread over the map
-      const client: Client = { socket, walk, meters: (index * 37) % Math.max(1, walk.along[walk.along.length - 1]! / 3), sent: 0, sentAt: new Float64Array(RING), progressSeen: 0, lastEventSeq: 0, ackedEventSeq: 0, duplicates: 0, gaps: 0, ended: false };
+      const client: Client = { socket, walk, meters: (index * 37) % Math.max(1, walk.along[walk.along.length - 1]! / 3), sent: 0, sentAt: new Float64Array(RING), progressSeen: 0, lastEventSeq: 0, serverEventSeq: 0, duplicates: 0, gaps: 0, ended: false };
       await new Promise<void>((resolve, reject) => {
         socket.once('open', () => resolve());
         socket.once('error', reject);
@@ -221,7 +221,7 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
           const fixSeq = numberAfter(text, PROGRESS_PREFIX);
           const eventSeq = numberAfter(text, '"eventSeq":');
           // the server's eventSeq after this fix: every event up to it must arrive
-          client.ackedEventSeq = Math.max(client.ackedEventSeq, eventSeq);
+          client.serverEventSeq = Math.max(client.serverEventSeq, eventSeq);
           if (!text.includes('"status":"active"')) client.ended = true;
           if (fixSeq > client.progressSeen) {
             client.progressSeen = fixSeq;
@@ -295,7 +295,7 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
     let duplicateEvents = 0;
     for (const client of clients) {
       droppedProgress += Math.max(0, client.sent - client.progressSeen);
-      lostEvents += client.gaps + Math.max(0, client.ackedEventSeq - client.lastEventSeq);
+      lostEvents += client.gaps + Math.max(0, client.serverEventSeq - client.lastEventSeq);
       duplicateEvents += client.duplicates;
     }
     const sorted = Float64Array.from(latencies).sort();

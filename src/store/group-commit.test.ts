@@ -54,7 +54,7 @@ describe('GroupCommit', () => {
       sizes.push(items.length);
       await Promise.resolve();
       return items;
-    }, 2);
+    }, { maxBatch: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((item) => commit.submit(item)));
     expect(sizes).toEqual([1, 2, 2]);
   });

@@ -29,11 +29,10 @@ export class GroupCommit<Item, Result> {
   constructor(
     /** Writes a batch; answers one result per item, in order. */
     private readonly writeBatch: (items: Item[]) => Promise<Result[]>,
-    options: GroupCommitOptions | number = {},
+    options: GroupCommitOptions = {},
   ) {
-    const settings = typeof options === 'number' ? { maxBatch: options } : options;
-    this.maxBatch = settings.maxBatch ?? 500;
-    this.lingerMs = settings.lingerMs ?? 0;
+    this.maxBatch = options.maxBatch ?? 500;
+    this.lingerMs = options.lingerMs ?? 0;
   }
 
   submit(item: Item): Promise<Result> {

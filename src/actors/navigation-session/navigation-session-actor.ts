@@ -314,8 +314,7 @@ export class NavigationSessionActor {
   }
 
   private summaryOf(state: { status: SessionStatus; tracking: SessionTracking; route: NavigationRoute; eventSeq: number }): ProgressSummary {
-    // a copy: the session's own progress object changes in place with the next fix
-    const progress = copyProgress(state.tracking.progress);
+    const progress = state.tracking.progress;
     const arrived = state.status === 'arrived';
     const distance = arrived ? 0 : (progress?.distanceRemainingMeters ?? state.route.distanceMeters);
     const duration = arrived ? 0 : (progress?.durationRemainingSeconds ?? state.route.etaSeconds);
@@ -331,10 +330,20 @@ export class NavigationSessionActor {
     };
   }
 
+  /**
+   * The summary of the session itself, to hand out: its progress is a copy, since the session's own
+   * progress object changes in place with the next fix (drafts' objects never change, so frames
+   * built from a draft need no copy).
+   */
+  private recordSummary(): ProgressSummary {
+    const summary = this.summaryOf(this.record);
+    return { ...summary, progress: copyProgress(summary.progress) };
+  }
+
   private fixAnswer(applied: AppliedCommand, newEvents: NavigationEvent[] | null) {
     const events = newEvents ?? this.record.events.filter((event) => event.seq > applied.fromSeq && event.seq <= applied.toSeq);
     return {
-      ...this.summaryOf(this.record),
+      ...this.recordSummary(),
       reroute: applied.rerouted ? this.routeView() : null,
       accepted: applied.accepted,
       newEvents: events,
@@ -367,7 +376,7 @@ export class NavigationSessionActor {
 
   snapshot() {
     const { record } = this;
-    const summary = this.summaryOf(record);
+    const summary = this.recordSummary();
     return {
       sessionId: record.id,
       status: record.status,

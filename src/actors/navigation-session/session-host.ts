@@ -91,10 +91,6 @@ export class NavigationSessionHost {
     return this.directory.processId;
   }
 
-  get hostedCount(): number {
-    return this.directory.size;
-  }
-
   /** Stores a new session and starts its actor here. */
   async create(record: SessionRecord): Promise<ReturnType<NavigationSessionActor['snapshot']>> {
     await this.options.repository.insert(record, this.processId);

@@ -111,10 +111,6 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
     };
   }
 
-  get size(): number {
-    return this.hosted.size;
-  }
-
   /** This process's actors, for sweeps. */
   actors(): [string, A][] {
     return [...this.hosted].map(([id, hosted]) => [id, hosted.actor]);

@@ -44,10 +44,6 @@ export class StreamDelivery {
     return this.sender.closed;
   }
 
-  get deliveredEventSeq(): number {
-    return this.lastEventSeq;
-  }
-
   /** Starts delivery: sends `first` (the ready frame), the events after `since`, then anything held meanwhile. */
   async start(first: Record<string, unknown>): Promise<void> {
     this.sendNow(JSON.stringify(first));
