@@ -137,6 +137,9 @@ describe('navigation sessions', () => {
     const [first] = driveAlong(session.route, { noiseMeters: 0, seed: 1, startTime: Date.now(), toMeters: 30 });
     const patched = await api.patch(`/navigation/sessions/${session.sessionId}`, first, token);
     expect(patched.status).toBe(201);
+    // the OpenAPI document says the same status the route answers
+    const document = (await api.get('/openapi.json')).body;
+    expect(Object.keys(document.paths['/api/v1/navigation/sessions/{id}'].patch.responses)).toContain('201');
     expect(Object.keys(patched.body).sort()).toEqual(['distanceRemainingMeters', 'durationRemainingSeconds', 'etaSeconds', 'eventSeq', 'maneuverIndex', 'progress', 'reroute', 'sessionId', 'status'].sort());
     expect(patched.body.progress).toMatchObject({ offRoute: false, arrived: false, maneuverIndex: 0 });
     expect(patched.body.progress.nextManeuver).toMatchObject({ index: 1 });

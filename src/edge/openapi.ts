@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorCodes, statusName, type ErrorCode } from '../shared/errors.js';
-import { defaultStatus, effectiveBodyKind, mountedPath, type RouteDefinition } from './route.js';
+import { effectiveBodyKind, mountedPath, successStatusOf, type RouteDefinition } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -87,7 +87,7 @@ function operationOf(route: RouteDefinition): JsonSchema {
     operation.security =
       route.access === 'key-or-bearer' ? [{ apiKey: [] }, { apiKeyQuery: [] }, { bearer: [] }] : [{ bearer: [] }];
   }
-  const success = String(defaultStatus(route.method));
+  const success = String(successStatusOf(route));
   const content = route.responseContentType
     ? { [route.responseContentType]: { schema: { type: 'string' } } }
     : { 'application/json': { schema: route.response ? toSchema(route.response, 'output') : {} } };

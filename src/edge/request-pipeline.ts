@@ -6,7 +6,7 @@ import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { decodeBody, parseQueryString, validate } from './input.js';
 import type { HttpMetrics } from './metrics.js';
-import { defaultStatus, effectiveBodyKind, HttpReply, type HttpMethod, type Principal, type RequestContext, type RouteDefinition } from './route.js';
+import { effectiveBodyKind, HttpReply, successStatusOf, type HttpMethod, type Principal, type RequestContext, type RouteDefinition } from './route.js';
 
 /**
  * Runs before a route's input is validated, with the raw request in hand:
@@ -185,17 +185,17 @@ async function runRoute(
   const raw = bodyKind === 'none' ? NO_BODY : await incoming.body;
   request.body = validate('body', route.body, decodeBody(bodyKind, raw, incoming.headers['content-type']));
   const result = route.handler(request);
-  return toOutgoing(result instanceof Promise ? await result : result, route.method);
+  return toOutgoing(result instanceof Promise ? await result : result, successStatusOf(route));
 }
 
-function toOutgoing(result: unknown, method: HttpMethod): OutgoingResponse {
+function toOutgoing(result: unknown, status: number): OutgoingResponse {
   if (result instanceof HttpReply) {
     const headers: Record<string, string> = { ...result.headers };
     if (result.contentType) headers['content-type'] = result.contentType;
     return { status: result.status, headers, ...(result.body === undefined ? {} : { body: result.body }) };
   }
   return {
-    status: defaultStatus(method),
+    status,
     headers: { 'content-type': JSON_CONTENT_TYPE },
     // A handler returning undefined answers JSON null, never an empty 200 body.
     body: JSON.stringify(result ?? null),

@@ -110,6 +110,8 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   bodyLimitBytes?: number;
   /** Documents the success body in OpenAPI. */
   response?: z.ZodType<R>;
+  /** Status of a plain (non-HttpReply) answer, when not the method's default; OpenAPI documents the same. */
+  successStatus?: number;
   /** Content type of a non-JSON success body, for OpenAPI. */
   responseContentType?: string;
   /** Error codes this route may answer with, for OpenAPI (validation and internal errors are implied). */
@@ -131,6 +133,11 @@ export function defineRoute<P = undefined, Q = undefined, B = undefined, R = unk
 /** Success status by method: POST answers 201 (spec part 1, Conventions), everything else 200. */
 export function defaultStatus(method: HttpMethod): number {
   return method === 'POST' ? 201 : 200;
+}
+
+/** The status a route's plain answers have: its own `successStatus`, else the method's default. */
+export function successStatusOf(route: Pick<RouteDefinition, 'method' | 'successStatus'>): number {
+  return route.successStatus ?? defaultStatus(route.method);
 }
 
 /** The full path a route is served at. */

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { LiveFleets } from '../../services/optimization/live-fleets.js';
 import { ApiError } from '../../shared/errors.js';
-import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
+import { defineRoute, type RouteDefinition } from '../route.js';
 import { fleetCreateSchema, fleetEventsBody, fleetIdParams } from '../schemas/fleet.js';
 import { FLEET_STREAM_SUMMARY } from '../ws/fleet-stream-protocol.js';
 
@@ -25,7 +25,7 @@ export function fleetRoutes(fleets: LiveFleets): RouteDefinition[] {
         'Up to 50 vehicles and 300 pending stops. The answer carries `planVersion` 1 once the first plan is ready (about 2 s; 0 if it took longer — it then arrives on the stream). Stream it at `wss://…/api/v1/optimize/fleets/{fleetId}/stream`.',
       body: fleetCreateSchema,
       errors: ['COSTING_UNAVAILABLE'],
-      handler: async ({ body, principal }) => HttpReply.json(await fleets.create(principal, body), 201),
+      handler: ({ body, principal }) => fleets.create(principal, body),
     }),
     defineRoute({
       ...route,
@@ -55,7 +55,8 @@ export function fleetRoutes(fleets: LiveFleets): RouteDefinition[] {
       params: fleetIdParams,
       body: fleetEventsBody,
       errors: [...fleetErrors, 'STOP_CLOSED', 'RATE_LIMITED'],
-      handler: async ({ params, principal, body }) => HttpReply.json(await fleets.apply(principal, params.fleetId, body.events), 202),
+      successStatus: 202,
+      handler: ({ params, principal, body }) => fleets.apply(principal, params.fleetId, body.events),
     }),
   ];
 }

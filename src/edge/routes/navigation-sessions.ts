@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
-import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
+import { defineRoute, type RouteDefinition } from '../route.js';
 import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../schemas/navigation-session.js';
 import { serverFrameSchema, STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protocol.js';
 import { webhookDeliveriesQuery } from '../schemas/webhook-url.js';
@@ -45,7 +45,8 @@ export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefi
       body: fixSchema,
       errors: [...sessionErrors, 'RATE_LIMITED'],
       // spec part 3 §4.2: every navigation POST and PATCH answers 201
-      handler: async ({ params, principal, body }) => HttpReply.json(await sessions.fix(principal, params.id, body), 201),
+      successStatus: 201,
+      handler: ({ params, principal, body }) => sessions.fix(principal, params.id, body),
     }),
     defineRoute({
       ...route,
