@@ -54,6 +54,16 @@ describe('Nasr City (the embedded default)', () => {
     expect(pack.strings.get(s['ways.destination'][row]!)).toBe('طريق النصر');
   });
 
+  it('keeps a road\'s alternative names (way 894550195, شارع الطيران, alt_name شارع الشهيد هشام بركات)', () => {
+    const pack = packs.nasrCityPbf!;
+    const s = pack.sections;
+    const row = s['ways.osmId'].indexOf(894550195);
+    expect(row).toBeGreaterThanOrEqual(0);
+    expect(pack.strings.get(s['ways.altNames'][row]!).split(';')).toEqual(['شارع الشهيد هشام بركات', 'Al Shahid Hesham Barakat Street']);
+    // and none for a road tagged with no alternative name (the roundabout, way 947628159)
+    expect(s['ways.altNames'][s['ways.osmId'].indexOf(947628159)]).toBe(0);
+  });
+
   it('makes Al Tayaran Street (oneway=yes, secondary) one-way for cars and two-way for pedestrians', () => {
     const edges = edgesOfWay(packs.nasrCityPbf!, 24958252);
     const forward = edges.filter((edge) => !edge.reversed);

@@ -57,6 +57,14 @@ describe('forward search', () => {
     }
   });
 
+  it('finds a street by its alternative (newer or older) name: Al Tayaran Street as Hesham Barakat', () => {
+    const ways = waysNamed(nasrCity, 'Al Tayaran Street');
+    for (const query of ['شارع الشهيد هشام بركات', 'هشام بركات', 'Al Shahid Hesham Barakat Street', 'hesham barakat']) {
+      const results = geocoder.search(query, { locales: AR_EN, limit: 5 });
+      expect(results.map((result) => result.osm_id), query).toEqual(expect.arrayContaining([expect.toBeOneOf(ways)]));
+    }
+  });
+
   it('finds Jordan admin areas in Arabic, English and Arabizi, governorate before its namesakes', () => {
     const zarqa = adminNamed(nasrCity, 'Zarqa');
     for (const query of [zarqa.nameAr, 'الزرقاء', 'الزرقا', 'Zarqa', 'zar2a', 'el zarqa']) {

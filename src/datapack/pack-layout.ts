@@ -12,11 +12,30 @@
  * server rebuilds its default pack when the version differs.
  */
 export const PACK_MAGIC = 'SVCMAP\u0000\u0001';
-export const PACK_FORMAT_VERSION = 1;
+export const PACK_FORMAT_VERSION = 2;
 export const PACK_ATTRIBUTION = '© OpenStreetMap contributors, ODbL 1.0';
 
 /** Coordinates are fixed-point: degrees × 1e7 in an Int32 (about 1 cm). */
 export const COORDINATE_SCALE = 1e7;
+
+/**
+ * A road's other names (`ways.altNames`, joined by ';'), searched by the geocoder: renamed streets keep their old
+ * name in everyday use (Cairo's شارع الطيران is also tagged with its newer شارع الشهيد هشام بركات).
+ */
+export const ALTERNATIVE_NAME_KEYS = [
+  'alt_name',
+  'alt_name:ar',
+  'alt_name:en',
+  'old_name',
+  'old_name:ar',
+  'old_name:en',
+  'int_name',
+  'official_name',
+  'official_name:ar',
+  'official_name:en',
+  'short_name',
+  'loc_name',
+] as const;
 /** "None" in u32 index columns. */
 export const NO_INDEX = 0xffffffff;
 
@@ -145,6 +164,8 @@ export const PACK_SECTIONS = {
   'ways.nameAr': 'u32',
   'ways.nameEn': 'u32',
   'ways.ref': 'u32',
+  /** Alternative names (ALTERNATIVE_NAME_KEYS), distinct values joined by ';'; 0 = none. */
+  'ways.altNames': 'u32',
   'ways.destination': 'u32',
   'ways.surface': 'u32',
   /** Tagged speed limit in km/h; 0 = not tagged. */

@@ -112,6 +112,7 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
     'ways.nameAr': graph.ways.nameAr,
     'ways.nameEn': graph.ways.nameEn,
     'ways.ref': graph.ways.ref,
+    'ways.altNames': graph.ways.altNames,
     'ways.destination': graph.ways.destination,
     'ways.surface': graph.ways.surface,
     'ways.maxspeed': graph.ways.maxspeed,

@@ -4,7 +4,7 @@
  * order, and what edges need) and the ways that become features (their layer
  * matches and tags as staging string ids).
  */
-import { FEATURE_LAYERS, GeometryKind, type FeatureLayer } from '../datapack/pack-layout.js';
+import { ALTERNATIVE_NAME_KEYS, FEATURE_LAYERS, GeometryKind, type FeatureLayer } from '../datapack/pack-layout.js';
 import type { LayerMatch } from './feature-tags.js';
 import type { StagingStrings, TagList } from './feature-stage.js';
 import { GrowableArray } from './growable-array.js';
@@ -20,6 +20,7 @@ export interface WayTable {
   nameAr: Uint32Array;
   nameEn: Uint32Array;
   ref: Uint32Array;
+  altNames: Uint32Array;
   destination: Uint32Array;
   surface: Uint32Array;
   maxspeed: Uint8Array;
@@ -33,6 +34,20 @@ export interface WayTable {
   maxLength: Float32Array;
 }
 
+/** The distinct values of a road's alternative-name tags joined by ';', or undefined when it has none. */
+export function alternativeNames(tags: OsmTags): string | undefined {
+  let joined: string[] | undefined;
+  for (const key of ALTERNATIVE_NAME_KEYS) {
+    const value = tags[key];
+    if (value === undefined) continue;
+    for (const part of value.split(';')) {
+      const name = part.trim();
+      if (name && !(joined ??= []).includes(name)) joined.push(name);
+    }
+  }
+  return joined?.join(';');
+}
+
 export class KeptRoads {
   readonly osmId = new GrowableArray(Float64Array);
   readonly refStart = new GrowableArray(Uint32Array);
@@ -42,6 +57,7 @@ export class KeptRoads {
   private readonly nameAr = new GrowableArray(Uint32Array);
   private readonly nameEn = new GrowableArray(Uint32Array);
   private readonly ref = new GrowableArray(Uint32Array);
+  private readonly altNames = new GrowableArray(Uint32Array);
   private readonly destination = new GrowableArray(Uint32Array);
   private readonly surface = new GrowableArray(Uint32Array);
   private readonly maxspeed = new GrowableArray(Uint8Array);
@@ -78,6 +94,7 @@ export class KeptRoads {
     this.nameAr.push(strings.id(tags['name:ar']));
     this.nameEn.push(strings.id(tags['name:en']));
     this.ref.push(strings.id(tags.ref));
+    this.altNames.push(strings.id(alternativeNames(tags)));
     this.destination.push(strings.id(tags.destination ?? tags['destination:ref']));
     this.surface.push(strings.id(tags.surface));
     this.maxspeed.push(road.maxspeed);
@@ -105,6 +122,7 @@ export class KeptRoads {
       nameAr: this.nameAr.toArray(),
       nameEn: this.nameEn.toArray(),
       ref: this.ref.toArray(),
+      altNames: this.altNames.toArray(),
       destination: this.destination.toArray(),
       surface: this.surface.toArray(),
       maxspeed: this.maxspeed.toArray(),

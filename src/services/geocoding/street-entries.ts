@@ -135,6 +135,10 @@ export function readStreets(pack: MapPack, push: PushEntry): Int32Array {
     put('name:ar', s['ways.nameAr'][way]!);
     put('name:en', s['ways.nameEn'][way]!);
     put('ref', s['ways.ref'][way]!);
+    // the street's other names, from every way of it (a rename is often tagged on some segments only)
+    const alternatives = new Set<number>();
+    for (const member of group.ways) if (s['ways.altNames'][member] !== 0) alternatives.add(s['ways.altNames'][member]!);
+    if (alternatives.size) tags.alt_name = [...alternatives].map((id) => pack.strings.get(id)).join(';');
     const names = namesOf(tags);
     if (tags.ref && !names.all.includes(tags.ref)) names.all.push(tags.ref);
     if (!names.name && tags.ref) names.name = tags.ref;
