@@ -128,6 +128,27 @@ describe('any pack (Monaco)', () => {
 });
 
 describe('autocomplete', () => {
+  it('answers a repeated call from its cache exactly as a fresh geocoder would, each option set on its own', () => {
+    const fresh = () => Geocoder.build(nasrCity);
+    const calls: [string, Parameters<Geocoder['autocomplete']>[1]][] = [
+      ['عباس', { locales: AR_EN, limit: 8 }],
+      ['عباس', { locales: AR_EN, limit: 2 }],
+      ['عباس', { locales: ['en'], limit: 8 }],
+      ['عباس', { locales: AR_EN, limit: 8, near: { lat: 30.07, lon: 31.35 } }],
+      ['عباس', { locales: AR_EN, limit: 8, bbox: [31.33, 30.05, 31.34, 30.06] }],
+      ['3abbas', { locales: AR_EN, limit: 8 }],
+    ];
+    const warm = fresh();
+    for (const [query, options] of calls) warm.autocomplete(query, options);
+    for (const [query, options] of calls) {
+      const cached = warm.autocomplete(query, options);
+      expect(cached, `${query} ${JSON.stringify(options)}`).toEqual(fresh().autocomplete(query, options));
+      // search shares the cache but not the answers
+      expect(warm.search(query, options)).toEqual(fresh().search(query, options));
+    }
+    expect(warm.autocomplete('عباس', { locales: AR_EN, limit: 2 }).suggestions).toHaveLength(2);
+  });
+
   it('suggests while typing and says how the query was rewritten', () => {
     const result = geocoder.autocomplete('zar2', { locales: AR_EN, limit: 8 });
     expect(result.normalizedQuery).toBe('zar');

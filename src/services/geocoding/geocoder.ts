@@ -7,6 +7,7 @@
  */
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { Logger } from '../../shared/logger.js';
+import { AnswerCache } from './answer-cache.js';
 import { queryWasRewritten, rewriteQuery } from './arabic-text.js';
 import { isLocality, type GeoEntry } from './geo-entries.js';
 import { GeoIndex, type IndexStats } from './geo-index.js';
@@ -37,6 +38,8 @@ export class GeocoderUnavailable extends Error {
 }
 
 export class Geocoder {
+  private readonly answers = new AnswerCache();
+
   private constructor(
     private readonly index: GeoIndex | undefined,
     private readonly logger: Logger | undefined,
@@ -88,16 +91,22 @@ export class Geocoder {
     return searchIndex(index, query, search);
   }
 
-  search(query: string, options: ForwardOptions): GeocodeResult[] {
-    return this.run((index) => this.find(index, query, { ...options, open: true }).map(({ entry }) => geocodeResult({ index, locales: options.locales }, entry)));
+  /** Ranked results; the answer is shared with later identical calls (do not mutate it). */
+  search(query: string, options: ForwardOptions): readonly GeocodeResult[] {
+    return this.run((index) =>
+      this.answers.get('search', query, options, () => this.find(index, query, { ...options, open: true }).map(({ entry }) => geocodeResult({ index, locales: options.locales }, entry))),
+    );
   }
 
+  /** Suggestions while typing; the answer is shared with later identical calls (do not mutate it). */
   autocomplete(query: string, options: ForwardOptions) {
-    return this.run((index) => {
-      const rewritten = rewriteQuery(query);
-      const suggestions = this.find(index, query, { ...options, open: true }).map(({ entry }) => suggestion({ index, locales: options.locales }, entry));
-      return { query, ...(queryWasRewritten(query, rewritten) ? { normalizedQuery: rewritten } : {}), suggestions };
-    });
+    return this.run((index) =>
+      this.answers.get('autocomplete', query, options, () => {
+        const rewritten = rewriteQuery(query);
+        const suggestions = this.find(index, query, { ...options, open: true }).map(({ entry }) => suggestion({ index, locales: options.locales }, entry));
+        return { query, ...(queryWasRewritten(query, rewritten) ? { normalizedQuery: rewritten } : {}), suggestions };
+      }),
+    );
   }
 
   /** Street or building detail at a point (zoom 18), else the smallest enclosing area; undefined when nothing is near. */

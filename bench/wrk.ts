@@ -1,0 +1,135 @@
+/**
+ * HTTP load with wrk (C, epoll: one thread drives ~100 k req/s here) when it is installed (`apt-get install wrk`),
+ * else autocannon. On this 2-core machine the load generator shares the box with the server: autocannon (Node)
+ * saturates its core at 30–45 k req/s and its own pauses show up in the server's tail, so a p99 target of a few
+ * milliseconds at 100 connections can only be judged with wrk.
+ *
+ * Requests cycle through `paths`; each carries an X-Forwarded-For from a pool of client addresses (a trusted proxy
+ * in front, as in production), so per-client throttles see many clients, as they would, and no counter key is made
+ * per request.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export interface HttpLoadOptions {
+  url: string;
+  paths: readonly string[];
+  connections: number;
+  durationSeconds: number;
+  /** Distinct client addresses the requests come from (X-Forwarded-For). */
+  clients: number;
+  warmupSeconds?: number;
+}
+
+export interface HttpLoadResult {
+  tool: 'wrk' | 'autocannon';
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export function wrkAvailable(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    // wrk prints its usage and exits 1 on --version: it is there
+    return (error as { status?: number }).status === 1;
+  }
+}
+
+export function clientAddress(counter: number): string {
+  return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+}
+
+export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
+  return wrkAvailable() ? runWrk(options) : runAutocannon(options);
+}
+
+function luaScript(paths: readonly string[], clients: number): string {
+  const list = paths.map((path) => JSON.stringify(path)).join(',\n');
+  return `local paths = {\n${list}\n}
+local counter = 0
+request = function()
+  counter = counter + 1
+  local c = counter % ${clients}
+  local headers = { ["x-forwarded-for"] = string.format("10.%d.%d.%d", math.floor(c / 65536) % 256, math.floor(c / 256) % 256, c % 256) }
+  return wrk.format("GET", paths[(counter % #paths) + 1], headers)
+end
+`;
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function durationMs(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!match) throw new Error(`wrk: unreadable latency ${text}`);
+  return Number(match[1]) * UNIT_MS[match[2]!]!;
+}
+
+/** Reads wrk's `--latency` report. */
+export function parseWrkReport(report: string): Omit<HttpLoadResult, 'tool'> {
+  const percentile = (label: string) => {
+    const match = new RegExp(`^\\s*${label}%\\s+(\\S+)`, 'm').exec(report);
+    if (!match) throw new Error(`wrk: no ${label}% line in\n${report}`);
+    return durationMs(match[1]!);
+  };
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(report);
+  if (!rate) throw new Error(`wrk: no Requests/sec in\n${report}`);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
+  return {
+    requestsPerSecond: Number(rate[1]),
+    p50Ms: percentile('50'),
+    p90Ms: percentile('90'),
+    p99Ms: percentile('99'),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(report)?.[1] ?? 0),
+    errors: socketErrors ? socketErrors.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0,
+  };
+}
+
+async function runWrk(options: HttpLoadOptions): Promise<HttpLoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+  try {
+    const script = join(dir, 'requests.lua');
+    writeFileSync(script, luaScript(options.paths, options.clients));
+    const args = (seconds: number, latency: boolean) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, ...(latency ? ['--latency'] : []), '-s', script, options.url];
+    execFileSync('wrk', args(options.warmupSeconds ?? 2, false), { stdio: 'ignore' });
+    const report = execFileSync('wrk', args(options.durationSeconds, true), { encoding: 'utf8' });
+    return { tool: 'wrk', ...parseWrkReport(report) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runAutocannon(options: HttpLoadOptions): Promise<HttpLoadResult> {
+  let counter = 0;
+  const settings = {
+    url: options.url,
+    connections: options.connections,
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          counter++;
+          return { ...request, path: options.paths[counter % options.paths.length]!, headers: { 'x-forwarded-for': clientAddress(counter % options.clients) } };
+        },
+      },
+    ],
+  };
+  await autocannon({ ...settings, duration: options.warmupSeconds ?? 2 });
+  const result = await autocannon({ ...settings, duration: options.durationSeconds });
+  return {
+    tool: 'autocannon',
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
