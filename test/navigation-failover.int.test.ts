@@ -91,4 +91,24 @@ describe('navigation sessions across processes', () => {
     expect(snapshot.body.eventSeq).toBe(streamed.length);
     await stream.close();
   });
+
+  it('hands its sessions back on SIGTERM with the progress last answered, even progress not yet written', { timeout: 60_000 }, async () => {
+    const c = await start();
+    const apiC = apiClient(c.baseUrl);
+    const session = (await apiC.post('/navigation/sessions', { origin: ORIGIN, destination: DESTINATION }, token)).body;
+    const path = `/navigation/sessions/${session.sessionId}`;
+    const fixes = driveAlong(session.route, { noiseMeters: 0, seed: 7, startTime: Date.now() });
+    await apiC.post(`${path}/positions`, { positions: fixes.slice(0, 3) }, token);
+    // one more fix that raises no event: answered from memory, written at the next checkpoint or on shutdown
+    const quiet = await apiC.post(`${path}/positions`, { positions: fixes.slice(3, 4) }, token);
+    expect(quiet.body.newEvents).toEqual([]);
+    const answered = (await apiC.get(path, token)).body;
+    const exited = new Promise((resolve) => c.child.once('exit', resolve));
+    c.child.kill('SIGTERM');
+    await exited;
+    const served = (await apiClient(b.baseUrl).get(path, token)).body;
+    expect(served.lastFix).toEqual(answered.lastFix);
+    expect(served.progress).toEqual(answered.progress);
+    expect(served.eventSeq).toBe(answered.eventSeq);
+  });
 });

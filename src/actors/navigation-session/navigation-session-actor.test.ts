@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
 import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
 import type { SessionWrite } from '../../store/pg/navigation-sessions.js';
-import { NavigationSessionActor, SessionFencedError, type SessionActorDeps } from './navigation-session-actor.js';
+import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionActorDeps } from './navigation-session-actor.js';
 import { newTracking } from './session-machine.js';
 import { SESSION_IDLE_TTL_MS, type SessionRecord } from './session-model.js';
 import type { FeedFrame } from './session-protocol.js';
@@ -105,6 +105,35 @@ describe('NavigationSessionActor', () => {
     expect(writes[0]).toMatchObject({ expectedRevision: 1, eventSeq: 2, status: 'active' });
     expect(published).toHaveLength(1);
     expect(published[0]!.filter((frame) => frame.type === 'progress')).toHaveLength(61);
+  });
+
+  it('writes a fix that raises an event at once, progress alone at most every checkpoint interval', async () => {
+    const { actor, writes, published, advance } = harness();
+    type Answer = { accepted: number; newEvents: unknown[] };
+    const quiet = (await actor.handle({ op: 'fixes', fixes: fixesNorth(30, 30.0003), caller: owner, commandId: 'q1' })) as Answer;
+    expect(quiet.newEvents).toEqual([]);
+    // answered and streamed, not written yet
+    expect(writes).toHaveLength(0);
+    expect(published).toHaveLength(1);
+    expect(actor.hasUnsavedProgress()).toBe(true);
+    advance(CHECKPOINT_INTERVAL_MS);
+    await actor.handle({ op: 'fixes', fixes: fixesNorth(30.0004, 30.0005), caller: owner, commandId: 'q2' });
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.tracking.fixCount).toBe(6);
+    expect(writes[0]!.events).toEqual([]);
+    expect(actor.hasUnsavedProgress()).toBe(false);
+    // the next quiet fix waits again; a checkpoint (idle sweep, shutdown) writes it
+    await actor.handle({ op: 'fixes', fixes: fixesNorth(30.0006, 30.0006), caller: owner, commandId: 'q3' });
+    expect(writes).toHaveLength(1);
+    await actor.checkpoint();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]).toMatchObject({ expectedRevision: 2, events: [] });
+    expect(writes[1]!.tracking.fixCount).toBe(7);
+    // events are never held back
+    const loud = (await actor.handle({ op: 'fixes', fixes: fixesNorth(30.0007, 30.006), caller: owner, commandId: 'e1' })) as Answer;
+    expect(loud.newEvents.length).toBeGreaterThan(0);
+    expect(writes).toHaveLength(3);
+    expect(writes[2]!.events).toEqual(loud.newEvents);
   });
 
   it('answers a retried command from memory instead of applying it twice', async () => {

@@ -50,6 +50,15 @@ const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
   expired: [],
 };
 
+/**
+ * Fixes that change nothing but progress (no event, no status or route change) are written at most this often:
+ * the store then always holds every event and the state that produced it, and progress at most this old. A
+ * process that dies loses only those few seconds of progress, which the traveller's next fix restores; it never
+ * loses or repeats an event, because a fix that raises one is written before anything is sent. Writing every
+ * fix was a quarter of the server's CPU per fix and put a database round trip on every answer.
+ */
+export const CHECKPOINT_INTERVAL_MS = 5_000;
+
 /** Off the route with no usable re-plan: try again after this long (ms). */
 const REPLAN_RETRY_MS = 10_000;
 const MAILBOX_CAPACITY = 64;
@@ -80,6 +89,9 @@ export class NavigationSessionActor {
   private readonly mailbox = new Mailbox(MAILBOX_CAPACITY);
   private line: RouteLine;
   private lastReplanAttemptMs = 0;
+  /** When the store last received this session's state; progress applied since then is not written yet. */
+  private persistedAtMs: number;
+  private unsaved = false;
   lastActivityMs: number;
 
   constructor(
@@ -88,6 +100,7 @@ export class NavigationSessionActor {
   ) {
     this.line = routeLineOf(record.route);
     this.lastActivityMs = deps.now();
+    this.persistedAtMs = this.lastActivityMs;
   }
 
   get id(): string {
@@ -115,6 +128,18 @@ export class NavigationSessionActor {
 
   retire(): void {
     this.lifecycle = 'retired';
+  }
+
+  /** Whether progress not yet written has waited `olderThanMs` (the host's checkpoint sweep, shutdown). */
+  hasUnsavedProgress(olderThanMs = 0): boolean {
+    return this.unsaved && this.deps.now() - this.persistedAtMs >= olderThanMs;
+  }
+
+  /** Writes progress not yet written (before the actor leaves memory or the process stops). */
+  checkpoint(): Promise<void> {
+    return this.mailbox.post(async () => {
+      if (this.lifecycle === 'live' && this.unsaved) await this.commit(this.draft());
+    });
   }
 
   /** Queues a command; answers its reply value or throws ApiError / SessionFencedError. */
@@ -233,7 +258,9 @@ export class NavigationSessionActor {
     draft.expiresAtMs = nowMs + SESSION_IDLE_TTL_MS;
     const applied: AppliedCommand = { id: commandId, fromSeq, toSeq: draft.eventSeq, accepted, rerouted };
     this.remember(draft, applied);
-    await this.commit(draft);
+    const durable = draft.events.length > 0 || draft.status !== this.record.status || draft.routeChanged || nowMs - this.persistedAtMs >= CHECKPOINT_INTERVAL_MS;
+    if (durable) await this.commit(draft);
+    else this.adopt(draft, {}, false);
     return this.fixAnswer(applied, draft.events);
   }
 
@@ -297,6 +324,11 @@ export class NavigationSessionActor {
       this.retire();
       throw new SessionFencedError(this.id);
     }
+    this.adopt(draft, planOverrides, true);
+  }
+
+  /** The draft becomes the session (after its write when `written`, else as unsaved progress); frames go out. */
+  private adopt(draft: Draft, planOverrides: Partial<SessionPlan>, written: boolean): void {
     // in place: see tracking-adoption.ts
     const record = this.record;
     if (draft.events.length > 0) record.events = [...record.events, ...draft.events].slice(-RETAINED_EVENTS);
@@ -305,8 +337,13 @@ export class NavigationSessionActor {
     record.tracking = adoptTracking(record.tracking, draft.tracking);
     record.route = draft.route;
     record.eventSeq = draft.eventSeq;
-    record.revision++;
-    record.updatedAt = new Date(this.deps.now()).toISOString();
+    const nowMs = this.deps.now();
+    if (written) {
+      record.revision++;
+      this.persistedAtMs = nowMs;
+    }
+    this.unsaved = !written;
+    record.updatedAt = new Date(nowMs).toISOString();
     record.expiresAtMs = draft.expiresAtMs;
     this.line = draft.line;
     if (draft.frames.length > 0) this.deps.publish(this.id, draft.frames);

@@ -14,7 +14,7 @@ import { ActorDirectory } from '../runtime/actor-directory.js';
 import type { Logger } from '../../shared/logger.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
-import { NavigationSessionActor, SessionFencedError, type SessionRoutePlanner } from './navigation-session-actor.js';
+import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionRoutePlanner } from './navigation-session-actor.js';
 import type { SessionOwner, SessionRecord } from './session-model.js';
 import type { FeedFrame, SessionCommand, SessionCommandBody } from './session-protocol.js';
 
@@ -48,6 +48,7 @@ export class NavigationSessionHost {
   private readonly writes: GroupCommit<SessionWrite, boolean>;
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout;
+  private readonly checkpointTimer: NodeJS.Timeout;
 
   constructor(private readonly options: SessionHostOptions) {
     this.now = options.now ?? Date.now;
@@ -84,6 +85,9 @@ export class NavigationSessionHost {
     });
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
+    // sessions whose fixes stopped: their last progress is written within two intervals
+    this.checkpointTimer = setInterval(() => void this.checkpoint(CHECKPOINT_INTERVAL_MS), CHECKPOINT_INTERVAL_MS);
+    this.checkpointTimer.unref();
   }
 
   /** Identifies this process as an owner in the store and as the origin of feed batches. */
@@ -110,8 +114,19 @@ export class NavigationSessionHost {
     return this.directory.watch(id, caller, listener);
   }
 
+  /** Writes the progress of every session here that is `olderThanMs` unsaved (all of it on shutdown). */
+  private async checkpoint(olderThanMs: number): Promise<void> {
+    const due = [...this.directory.actors()].filter(([, actor]) => actor.isLive && actor.hasUnsavedProgress(olderThanMs));
+    const results = await Promise.allSettled(due.map(([, actor]) => actor.checkpoint()));
+    const failed = results.filter((result) => result.status === 'rejected' && !(result.reason instanceof SessionFencedError)).length;
+    if (failed > 0) this.options.logger.warn({ failed }, 'navigation session checkpoint failed; retried at the next one');
+  }
+
+  /** Hands the sessions back to the store (their latest progress written) so another process can serve them. */
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
+    clearInterval(this.checkpointTimer);
+    await this.checkpoint(0);
     this.directory.close();
   }
 
@@ -122,7 +137,10 @@ export class NavigationSessionHost {
       for (const [id, actor] of this.directory.actors()) {
         await actor.expireIfDue().catch(() => undefined);
         const idle = now - actor.lastActivityMs >= (this.options.idleEvictMs ?? DEFAULT_IDLE_EVICT_MS);
-        if ((idle || !actor.isActive) && actor.pending === 0 && !this.directory.isWatched(id)) this.directory.drop(id);
+        if (!((idle || !actor.isActive) && actor.pending === 0 && !this.directory.isWatched(id))) continue;
+        // progress not yet written goes to the store first; the actor leaves at the next sweep
+        if (actor.hasUnsavedProgress()) await actor.checkpoint().catch(() => undefined);
+        else this.directory.drop(id);
       }
       await this.options.repository.expireIdle(new Date(now));
       await this.options.repository.deleteEndedBefore(new Date(now - ENDED_RETENTION_MS));
