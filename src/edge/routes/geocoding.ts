@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GeocoderUnavailable, type ForwardOptions, type Geocoder } from '../../services/geocoding/geocoder.js';
 import { parseLocales } from '../../services/geocoding/result-format.js';
+import { memoizedJson } from '../json-memo.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../schemas/geo.js';
 import { coordinatePair, queryBbox, queryLimit, queryLocale, queryText } from '../schemas/geo-query.js';
@@ -63,7 +64,8 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
       path: '/geocode/search',
       summary: 'Forward geocoding of streets, places, admin areas, addresses and buildings (Arabic, English, Arabizi)',
       query: forwardQuery(20, 50),
-      handler: ({ query }) => answer(SEARCH, () => ({ provider: SEARCH, available: true, data: geocoder.search(query.q, forwardOptions(query)) })),
+      // the geocoder keeps answers (and so the same array for a repeated call): its JSON is kept with it
+      handler: ({ query }) => answer(SEARCH, () => memoizedJson(geocoder.search(query.q, forwardOptions(query)), (data) => ({ provider: SEARCH, available: true, data }))),
     }),
     defineRoute({
       ...route,
@@ -72,7 +74,8 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
       path: '/geocode/autocomplete',
       summary: 'Suggestions while typing (the last word may be unfinished); normalizedQuery when the input was rewritten',
       query: forwardQuery(8, 15),
-      handler: ({ query }) => answer(GEOCODE, () => ({ provider: GEOCODE, ...geocoder.autocomplete(query.q, forwardOptions(query)) }), { query: query.q, suggestions: [] }),
+      handler: ({ query }) =>
+        answer(GEOCODE, () => memoizedJson(geocoder.autocomplete(query.q, forwardOptions(query)), (found) => ({ provider: GEOCODE, ...found })), { query: query.q, suggestions: [] }),
     }),
     defineRoute({
       ...route,
