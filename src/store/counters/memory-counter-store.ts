@@ -1,7 +1,8 @@
 import type { CounterStore, WindowHit } from './counter-store.js';
 
 interface Entry {
-  value: string;
+  /** Counters stay numbers and are bumped in place (no allocation per request); values set as text stay text. */
+  value: string | number;
   expiresAtMs: number;
 }
 
@@ -26,11 +27,13 @@ export class MemoryCounterStore implements CounterStore {
     const nowMs = this.now();
     return hits.map((hit) => {
       const current = this.live(hit.key, nowMs);
-      const next = (current ? Number(current.value) : 0) + (hit.by ?? 1);
-      this.entries.set(hit.key, {
-        value: String(next),
-        expiresAtMs: current ? current.expiresAtMs : hit.windowEndsAtMs,
-      });
+      if (!current) {
+        const first = hit.by ?? 1;
+        this.entries.set(hit.key, { value: first, expiresAtMs: hit.windowEndsAtMs });
+        return first;
+      }
+      const next = Number(current.value) + (hit.by ?? 1);
+      current.value = next;
       return next;
     });
   }
@@ -45,7 +48,8 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async getValue(key: string): Promise<string | null> {
-    return this.live(key, this.now())?.value ?? null;
+    const entry = this.live(key, this.now());
+    return entry ? String(entry.value) : null;
   }
 
   async deleteValue(key: string): Promise<void> {
@@ -53,9 +57,9 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async takeValue(key: string): Promise<string | null> {
-    const value = this.live(key, this.now())?.value ?? null;
+    const entry = this.live(key, this.now());
     this.entries.delete(key);
-    return value;
+    return entry ? String(entry.value) : null;
   }
 
   async ping(): Promise<void> {}
