@@ -16,10 +16,9 @@ const FIX_FIELDS = ['lat', 'lng', 'speed', 'heading', 'accuracy', 'capturedAt', 
 function adoptFix(target: AcceptedFix | null, source: AcceptedFix | null): AcceptedFix | null {
   if (source === null || target === null || target === source) return source;
   const writable = target as unknown as Record<string, unknown>;
-  for (const field of FIX_FIELDS) {
-    if (source[field] === undefined) delete writable[field];
-    else writable[field] = source[field];
-  }
+  // an absent field is set to undefined, never deleted: `delete` turns the object into a dictionary, whose
+  // numbers are then boxed afresh on every fix (and promoted, being held for a second); JSON omits undefined
+  for (const field of FIX_FIELDS) if (writable[field] !== source[field]) writable[field] = source[field];
   return target;
 }
 

@@ -41,34 +41,37 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
   // per query word: vocabulary token → quality
   const hits = query.map((token, position) => new Map(index.names.match(token, options.open && position === query.length - 1).map((hit) => [hit.token, hit.quality])));
   // candidate entry → best quality per query word over all its spellings (a query may mix scripts:
-  // "ain" meets the English name, "basha" the Arabic one); qualities live in one reused buffer
+  // "ain" meets the English name, "basha" the Arabic one); qualities live in one reused buffer, and
+  // entries find their row through stamped arrays (no map: a short prefix touches hundreds of entries)
   const width = query.length;
-  const slots = new Map<number, number>();
-  let buffer = qualityBuffer;
+  const scratch = sharedScratch.prepare(index.entries.length);
+  const { slotOf, stampOf, candidates, stamp } = scratch;
+  let candidateCount = 0;
   hits.forEach((tokens, position) => {
     // generic words ("street", "شارع") are in most names: they only add a bonus to entries found otherwise
     if (!required[position]) return;
     for (const [token, quality] of tokens) {
       for (const packed of index.names.postingsOf(token)) {
         const entryId = Math.floor(packed / MAX_SPELLINGS);
-        let slot = slots.get(entryId);
-        if (slot === undefined) {
-          slot = slots.size * width;
-          if (slot + width > buffer.length) {
-            const grown = new Float32Array(buffer.length * 2);
-            grown.set(buffer);
-            buffer = qualityBuffer = grown;
-          }
-          buffer.fill(0, slot, slot + width);
-          slots.set(entryId, slot);
-        }
-        if (buffer[slot + position]! < quality) buffer[slot + position] = quality;
+        let slot: number;
+        if (stampOf[entryId] !== stamp) {
+          stampOf[entryId] = stamp;
+          slot = candidateCount * width;
+          slotOf[entryId] = slot;
+          candidates[candidateCount++] = entryId;
+          scratch.reserve(slot + width).fill(0, slot, slot + width);
+        } else slot = slotOf[entryId]!;
+        const qualities = scratch.qualities;
+        if (qualities[slot + position]! < quality) qualities[slot + position] = quality;
       }
     }
   });
+  const buffer = scratch.qualities;
 
   const top = new TopScores(options.limit);
-  for (const [entryId, slot] of slots) {
+  for (let candidate = 0; candidate < candidateCount; candidate++) {
+    const entryId = candidates[candidate]!;
+    const slot = slotOf[entryId]!;
     const entry = index.entries[entryId]!;
     if (options.kinds && !options.kinds.includes(entry.kind)) continue;
     if (options.bbox && !inside(entry, options.bbox)) continue;
@@ -115,8 +118,46 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
   return top.sorted().map(({ id, score }) => ({ entry: index.entries[id]!, score }));
 }
 
-/** Grows as needed and is reused: a query touches a few hundred entries, each with one quality per word. */
-let qualityBuffer = new Float32Array(4096);
+/**
+ * Per-call scratch, reused: which entries this query has touched (a stamp per entry, new for every query, so
+ * nothing is cleared), each one's row of qualities (one per query word), in the order they were found.
+ */
+class CandidateScratch {
+  stamp = 0;
+  stampOf = new Uint32Array(0);
+  slotOf = new Int32Array(0);
+  candidates = new Int32Array(0);
+
+  qualities = new Float32Array(4096);
+
+  /** Sized for an index of `entries` entries; a new stamp. */
+  prepare(entries: number): this {
+    if (this.stampOf.length < entries) {
+      this.stampOf = new Uint32Array(entries);
+      this.slotOf = new Int32Array(entries);
+      this.candidates = new Int32Array(entries);
+      this.stamp = 0;
+    }
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.stampOf.fill(0);
+      this.stamp = 1;
+    }
+    return this;
+  }
+
+  /** Quality rows up to `length` values (a query touches a few hundred entries; grows by doubling, kept). */
+  reserve(length: number): Float32Array {
+    if (length > this.qualities.length) {
+      const grown = new Float32Array(Math.max(length, this.qualities.length * 2));
+      grown.set(this.qualities);
+      this.qualities = grown;
+    }
+    return this.qualities;
+  }
+}
+
+const sharedScratch = new CandidateScratch();
 
 /** The best `limit` scores seen, kept sorted (limit ≤ 50, so insertion beats sorting every candidate). */
 class TopScores {
