@@ -92,6 +92,8 @@ export class NavigationSessionActor {
   /** When the store last received this session's state; progress applied since then is not written yet. */
   private persistedAtMs: number;
   private unsaved = false;
+  /** When a command last changed the session (undefined: not since it was loaded; the record's text holds). */
+  private updatedAtMs: number | undefined;
   lastActivityMs: number;
 
   constructor(
@@ -343,7 +345,8 @@ export class NavigationSessionActor {
       this.persistedAtMs = nowMs;
     }
     this.unsaved = !written;
-    record.updatedAt = new Date(nowMs).toISOString();
+    // the text is made when someone reads it: a new string per fix, held for a second, would only feed the collector
+    this.updatedAtMs = nowMs;
     record.expiresAtMs = draft.expiresAtMs;
     this.line = draft.line;
     if (draft.frames.length > 0) this.deps.publish(this.id, draft.frames);
@@ -438,7 +441,7 @@ export class NavigationSessionActor {
       lastFix: record.tracking.lastFix ? { ...record.tracking.lastFix } : null,
       webhookUrl: record.webhookUrl,
       createdAt: record.createdAt,
-      updatedAt: record.updatedAt,
+      updatedAt: this.updatedAtMs === undefined ? record.updatedAt : new Date(this.updatedAtMs).toISOString(),
       expiresAt: new Date(record.expiresAtMs).toISOString(),
       route: this.routeView(),
     };
