@@ -96,12 +96,12 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts a server process on `port` with its output discarded at the file
+ * Starts a server process on `port` (pinned to `cpus`, a taskset list, when the load generator is pinned) with its output discarded at the file
  * level (as a log shipper would take it), so the load generator in this
  * process does not also pay for reading the server's logs.
  */
-export async function startProcess(script: string, args: string[], port: number, env: Record<string, string> = {}): Promise<StartedProcess> {
-  const command = pinning ? ['taskset', '-c', String(SERVER_CPU), process.execPath] : [process.execPath];
+export async function startProcess(script: string, args: string[], port: number, env: Record<string, string> = {}, cpus: string = String(SERVER_CPU)): Promise<StartedProcess> {
+  const command = pinning ? ['taskset', '-c', cpus, process.execPath] : [process.execPath];
   // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under load
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, script, ...args], {

@@ -19,6 +19,12 @@ import { conditions, freePort, pinLoadGenerator, round, startProcess, type Start
 const SESSIONS = (process.env.LOAD_NAV_SESSIONS ?? '1000,5000,10000').split(',').map(Number);
 const BACKENDS = (process.env.LOAD_NAV_BACKENDS ?? 'embedded,nats').split(',') as Backend[];
 const DURATION_SECONDS = Number(process.env.LOAD_DURATION_SECONDS ?? 30);
+/**
+ * Server processes on the real services (NATS, Postgres, Redis), e.g. LOAD_NAV_PROCESSES=1,2: with 2, one
+ * deployment of two processes on the same two cores (unpinned), each session created on and streamed from one of
+ * them in turn, as a load balancer with session affinity would place it. The embedded default is one process.
+ */
+const PROCESSES = (process.env.LOAD_NAV_PROCESSES ?? '1').split(',').map(Number);
 const TARGET_SESSIONS = 10_000;
 const TARGET_P99_MS = 50;
 /** Concurrent session creations and socket openings while setting up. */
@@ -122,6 +128,8 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 function rssBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : NaN;
@@ -146,6 +154,7 @@ async function post(base: string, path: string, body: unknown, headers: Record<s
 
 interface RunResult {
   backend: Backend;
+  processes: number;
   sessions: number;
   connected: number;
   fixesSent: number;
@@ -164,14 +173,14 @@ interface RunResult {
   errors: number;
 }
 
-async function runOnce(backend: Backend, sessions: number, pinned: string): Promise<RunResult> {
-  const port = await freePort();
+async function runOnce(backend: Backend, sessions: number, processes: number): Promise<RunResult> {
   const suffix = `${process.pid}_${Date.now().toString(36)}`;
-  const env: Record<string, string> = {
-    PORT: String(port),
+  const shared: Record<string, string> = {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     TRUSTED_PROXIES: '127.0.0.1',
+    // one deployment: every process verifies the others' bearer tokens
+    JWT_SECRET: `navigation-load-${suffix}-0123456789abcdef0123456789abcdef`,
     ...(backend === 'embedded'
       ? { DATA_DIR: 'memory://', DATABASE_URL: '', REDIS_URL: '', NATS_URL: '' }
       : {
@@ -184,17 +193,25 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
           BUS_NAMESPACE: `load_${suffix}`,
         }),
   };
-  const server: StartedProcess = await startProcess(MAIN, [], port, env);
-  const pid = server.child.pid!;
-  const base = `http://127.0.0.1:${port}/api/v1`;
+  const servers: StartedProcess[] = [];
+  // the first creates the schema; the others start on it. Several processes share both cores, as the OS places them.
+  for (let index = 0; index < processes; index++) {
+    const port = await freePort();
+    servers.push(await startProcess(MAIN, [], port, { ...shared, PORT: String(port) }, processes > 1 ? '0,1' : '0'));
+  }
+  const pids = servers.map((server) => server.child.pid!);
+  const bases = servers.map((server) => `http://127.0.0.1:${server.port}/api/v1`);
+  const base = bases[0]!;
   const clients: Client[] = [];
   let errors = 0;
   try {
     const { accessToken } = await post(base, '/auth/register', { email: `load.${suffix}@example.jo`, password: 'navigation-load-password' }, {});
     const auth = { authorization: `Bearer ${accessToken}` };
-    // the first route builds the car hierarchy
-    await post(base, '/navigation/sessions', { origin: { lat: PAIRS[0]![0], lng: PAIRS[0]![1] }, destination: { lat: PAIRS[0]![2], lng: PAIRS[0]![3] } }, { ...auth, 'x-forwarded-for': addressOf(0) });
-    const rssBefore = rssBytes(pid);
+    // the first route of each process builds its car hierarchy
+    for (const [index, processBase] of bases.entries()) {
+      await post(processBase, '/navigation/sessions', { origin: { lat: PAIRS[0]![0], lng: PAIRS[0]![1] }, destination: { lat: PAIRS[0]![2], lng: PAIRS[0]![3] } }, { ...auth, 'x-forwarded-for': addressOf(index) });
+    }
+    const rssBefore = sum(pids.map(rssBytes));
     const walks = new Map<string, RouteWalk>();
     const created: { id: string; walk: RouteWalk }[] = new Array(sessions);
     await inBatches(
@@ -202,14 +219,14 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
       SETUP_CONCURRENCY,
       async (index) => {
         const [a, b, c, d] = PAIRS[index % PAIRS.length]!;
-        const session = await post(base, '/navigation/sessions', { origin: { lat: a, lng: b }, destination: { lat: c, lng: d } }, { ...auth, 'x-forwarded-for': addressOf(index + 1) });
+        const session = await post(bases[index % processes]!, '/navigation/sessions', { origin: { lat: a, lng: b }, destination: { lat: c, lng: d } }, { ...auth, 'x-forwarded-for': addressOf(index + 1) });
         let walk = walks.get(session.routeShape);
         if (!walk) walks.set(session.routeShape, (walk = walkOf(session.routeShape)));
         created[index] = { id: session.sessionId, walk };
       },
     );
     await inBatches(created, SETUP_CONCURRENCY, async ({ id, walk }, index) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/navigation/sessions/${id}/stream`, { headers: { ...auth, 'x-forwarded-for': addressOf(index + 1) }, perMessageDeflate: false });
+      const socket = new WebSocket(`ws://127.0.0.1:${servers[index % processes]!.port}/api/v1/navigation/sessions/${id}/stream`, { headers: { ...auth, 'x-forwarded-for': addressOf(index + 1) }, perMessageDeflate: false });
       // each starts somewhere along its route, so the fleet is spread over the map
       const client: Client = { socket, walk, meters: (index * 37) % Math.max(1, walk.along[walk.along.length - 1]! / 3), sent: 0, sentAt: new Float64Array(RING), progressSeen: 0, lastEventSeq: 0, serverEventSeq: 0, duplicates: 0, gaps: 0, ended: false };
       await new Promise<void>((resolve, reject) => {
@@ -249,7 +266,7 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
       socket.on('close', () => (client.ended = true));
       clients.push(client);
     });
-    const rssConnected = rssBytes(pid);
+    const rssConnected = sum(pids.map(rssBytes));
 
     // one fix per client per second, spread evenly over the second
     const latencies: number[] = [];
@@ -284,14 +301,14 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
     // the generator shares a core with NATS, Redis and Postgres: its own stalls show up as latency, so report them
     const generatorDelay = monitorEventLoopDelay({ resolution: 5 });
     generatorDelay.enable();
-    const cpuStart = cpuSeconds(pid);
+    const cpuStart = sum(pids.map(cpuSeconds));
     const machineStart = machineTicks();
     const startedAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, DURATION_SECONDS * 1000));
     measuring = false;
     generatorDelay.disable();
     const elapsed = (performance.now() - startedAt) / 1000;
-    const cpuUsed = cpuSeconds(pid) - cpuStart;
+    const cpuUsed = sum(pids.map(cpuSeconds)) - cpuStart;
     const machineEnd = machineTicks();
     clearInterval(timer);
     if (tracer) clearInterval(tracer);
@@ -308,6 +325,7 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
     const sorted = Float64Array.from(latencies).sort();
     return {
       backend,
+      processes,
       sessions,
       connected: clients.filter((client) => client.socket.readyState === WebSocket.OPEN).length,
       fixesSent,
@@ -326,8 +344,8 @@ async function runOnce(backend: Backend, sessions: number, pinned: string): Prom
     };
   } finally {
     for (const client of clients) client.socket.terminate();
-    await server.stop();
-    void pinned;
+    // the first process made the schema; stop the others before it
+    for (const server of servers.reverse()) await server.stop();
   }
 }
 
@@ -337,19 +355,21 @@ export async function runNavigationLoad(): Promise<boolean> {
     conditions({
       scenario: 'navigation sessions: N WebSocket sessions, one fix per second each along real Nasr City routes (8 origin/destination pairs)',
       load: `${DURATION_SECONDS} s measured after 5 s warm-up; bearer-token user, one X-Forwarded-For address per session`,
-      cpus: pinned,
+      cpus: `${pinned}; with processes > 1 the servers run on CPUs 0 and 1 (unpinned between them), server_cpu_pct sums them`,
     }),
   );
-  console.log('backend,sessions,connected,fixes_per_s,p50_ms,p99_ms,max_ms,generator_loop_delay_p99_ms,server_cpu_pct,machine_cpu_pct,kib_per_session,dropped_progress,lost_events,duplicate_events,errors,verdict');
+  console.log('backend,processes,sessions,connected,fixes_per_s,p50_ms,p99_ms,max_ms,generator_loop_delay_p99_ms,server_cpu_pct,machine_cpu_pct,kib_per_session,dropped_progress,lost_events,duplicate_events,errors,verdict');
   let met = true;
-  for (const backend of BACKENDS) {
+  const runs = BACKENDS.flatMap((backend) => (backend === 'nats' ? PROCESSES : [1]).map((processes) => ({ backend, processes })));
+  for (const { backend, processes } of runs) {
     for (const sessions of SESSIONS) {
-      const result = await runOnce(backend, sessions, pinned);
+      const result = await runOnce(backend, sessions, processes);
       const ok = result.lostEvents === 0 && result.duplicateEvents === 0 && (sessions < TARGET_SESSIONS || result.p99 <= TARGET_P99_MS) && result.connected === sessions;
       met &&= ok;
       console.log(
         [
           backend,
+          processes,
           sessions,
           result.connected,
           round(result.fixesPerSecond, 0),
