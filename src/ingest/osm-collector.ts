@@ -175,7 +175,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
         if (!touches && !member) return;
         const refStart = refs.length;
         const array = refs.reserve(count);
-        for (let index = 0; index < count; index++) array[refStart + index] = wayRefs[index]!;
+        array.set(wayRefs, refStart);
         refs.length += count;
         // outside the bbox a relation member is kept only to close its relation's rings
         if (member) memberWayRefs.set(id, refs.array.slice(refStart, refStart + count));
