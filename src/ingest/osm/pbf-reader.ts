@@ -1,6 +1,5 @@
 /**
- * A streaming OSM PBF reader: the file and blob framing are read with the `pbf`
- * package, the blocks themselves by `BlockDecoder` (pbf-block.ts).
+ * A streaming OSM PBF reader built on the `pbf` varint decoder.
  *
  * The file is read blob by blob with positioned reads, so memory holds one
  * blob at a time whatever the file size. The first scan also records which
@@ -13,7 +12,7 @@ import { inflateSync } from 'node:zlib';
 import { PbfReader as Pbf } from 'pbf';
 import { IngestError } from '../ingest-error.js';
 import type { OsmPassKinds, OsmVisitor } from './osm-visitor.js';
-import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS } from './pbf-block.js';
+import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readTag } from './pbf-block.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;
@@ -232,11 +231,4 @@ export class PbfReader {
     }
     throw new IngestError('unsupported', `${this.path}: ${compression ?? 'unknown'} compressed blocks are not supported (re-encode with zlib, e.g. osmium cat -f pbf,pbf_compression=zlib)`);
   }
-}
-
-/** Reads a field tag and records its wire type, which `pbf`'s skip and packed readers consult. */
-function readTag(pbf: Pbf): number {
-  const tag = pbf.readVarint();
-  pbf.type = tag & 7;
-  return tag;
 }
