@@ -47,7 +47,7 @@ export interface BuiltPack {
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 18 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
@@ -60,7 +60,10 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   const strings = new StringTableBuilder();
   const stage = new FeatureStage();
   let collected;
+  let sha256;
   try {
+    // hashed first, while nothing is kept yet: its read buffers then do not add to the peak memory at the end
+    sha256 = await fileSha256(options.input);
     collected = await collectOsm(source, { ...(options.bbox ? { bbox: options.bbox } : {}), progress, strings, features: stage });
   } finally {
     source.close();
@@ -77,7 +80,6 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
     );
   }
   const table = strings.build();
-  const sha256 = await fileSha256(options.input);
 
   const any = connectedComponents(graph.nodeLat.length, graph.edgeSource, graph.edgeTarget);
   const carNodes = new Uint8Array(graph.nodeLat.length);
