@@ -56,32 +56,26 @@ function encodeBlock(block: Block, tableSize = Infinity): Uint8Array {
       }, undefined);
     }, undefined);
   }
-  if (block.ways.length) {
+  /** One PrimitiveGroup of ways (field 3) or relations (4): id, keys, vals, then the element's own fields. */
+  const writeElements = <T extends Element>(field: number, elements: T[], writeOwnFields: (element: T, message: PbfWriter) => void) => {
+    if (!elements.length) return;
     groups.writeMessage(2, (_: unknown, group: PbfWriter) => {
-      for (const way of block.ways) {
-        group.writeMessage(3, (__: unknown, message: PbfWriter) => {
-          message.writeVarintField(1, way.id);
-          message.writePackedVarint(2, keysOf(way.tags));
-          message.writePackedVarint(3, valsOf(way.tags));
-          message.writePackedSVarint(8, deltas(way.refs));
+      for (const element of elements) {
+        group.writeMessage(field, (__: unknown, message: PbfWriter) => {
+          message.writeVarintField(1, element.id);
+          message.writePackedVarint(2, keysOf(element.tags));
+          message.writePackedVarint(3, valsOf(element.tags));
+          writeOwnFields(element, message);
         }, undefined);
       }
     }, undefined);
-  }
-  if (block.relations.length) {
-    groups.writeMessage(2, (_: unknown, group: PbfWriter) => {
-      for (const relation of block.relations) {
-        group.writeMessage(4, (__: unknown, message: PbfWriter) => {
-          message.writeVarintField(1, relation.id);
-          message.writePackedVarint(2, keysOf(relation.tags));
-          message.writePackedVarint(3, valsOf(relation.tags));
-          message.writePackedVarint(8, relation.members.map((member) => index(member.role)));
-          message.writePackedSVarint(9, deltas(relation.members.map((member) => member.ref)));
-          message.writePackedVarint(10, relation.members.map((member) => member.type));
-        }, undefined);
-      }
-    }, undefined);
-  }
+  };
+  writeElements(3, block.ways, (way, message) => message.writePackedSVarint(8, deltas(way.refs)));
+  writeElements(4, block.relations, (relation, message) => {
+    message.writePackedVarint(8, relation.members.map((member) => index(member.role)));
+    message.writePackedSVarint(9, deltas(relation.members.map((member) => member.ref)));
+    message.writePackedVarint(10, relation.members.map((member) => member.type));
+  });
   groups.writeMessage(1, (_: unknown, table: PbfWriter) => strings.slice(0, tableSize).forEach((value) => table.writeStringField(1, value)), undefined);
   groups.writeVarintField(17, block.granularity);
   groups.writeVarintField(19, block.latOffset);
