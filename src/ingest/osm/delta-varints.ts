@@ -1,7 +1,7 @@
 /**
  * The hot loop of PBF decoding: a packed run of delta-coded zigzag varints (a
- * dense node block's id, lat and lon columns, a way's node references, a
- * relation's member ids) decoded in one loop with the position in a local
+ * dense node block's id, lat and lon columns, a way's node references)
+ * decoded in one loop with the position in a local
  * variable, into a reused Float64Array. A general protobuf reader (the `pbf`
  * package) pays a method call and a field store per varint, and a push onto a
  * number[] that then needs its own pass for the running sums.
