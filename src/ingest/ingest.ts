@@ -14,7 +14,6 @@ import {
   PACK_ATTRIBUTION,
   PACK_FORMAT_VERSION,
   ROAD_CLASSES,
-  SourceKind,
   TravelMode,
   type PackHeader,
   type PackSectionChunks,
