@@ -9,6 +9,7 @@ import {
   PACK_SECTIONS,
   SECTION_CONSTRUCTORS,
   type PackHeader,
+  type PackSectionChunks,
   type PackSections,
   type SectionName,
   type SectionType,
@@ -19,16 +20,26 @@ const align8 = (value: number) => (value + 7) & ~7;
 
 /**
  * Writes the pack to a temporary file beside `path` and renames it into place,
- * so a reader (or a crash) never sees half a pack.
+ * so a reader (or a crash) never sees half a pack. A section given as chunks is
+ * written chunk after chunk: the same bytes as their concatenation.
  */
-export function writePackFile(path: string, header: Omit<PackHeader, 'sections'>, sections: PackSections): number {
+export function writePackFile(path: string, header: Omit<PackHeader, 'sections'>, sections: PackSections | PackSectionChunks): number {
   const directory: PackHeader['sections'] = [];
+  const chunksOf = new Map<SectionName, readonly ArrayBufferView[]>();
   let offset = 0;
   for (const [name, type] of Object.entries(PACK_SECTIONS) as [SectionName, SectionType][]) {
-    const array = sections[name];
-    if (!(array instanceof SECTION_CONSTRUCTORS[type])) throw new Error(`pack section ${name} must be a ${type} array`);
-    directory.push({ name, type, offset, length: array.length });
-    offset = align8(offset + array.byteLength);
+    const section = sections[name];
+    const chunks: readonly ArrayBufferView[] = ArrayBuffer.isView(section) ? [section] : section;
+    let length = 0;
+    let byteLength = 0;
+    for (const chunk of chunks) {
+      if (!(chunk instanceof SECTION_CONSTRUCTORS[type])) throw new Error(`pack section ${name} must be a ${type} array`);
+      length += chunk.length;
+      byteLength += chunk.byteLength;
+    }
+    chunksOf.set(name, chunks);
+    directory.push({ name, type, offset, length });
+    offset = align8(offset + byteLength);
   }
   const headerBytes = Buffer.from(JSON.stringify({ ...header, sections: directory }), 'utf8');
   const dataStart = align8(PREAMBLE_BYTES + headerBytes.length);
@@ -45,10 +56,13 @@ export function writePackFile(path: string, header: Omit<PackHeader, 'sections'>
   try {
     written += writeSync(fd, preamble);
     for (const entry of directory) {
-      const array = sections[entry.name as SectionName];
-      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      writeSync(fd, bytes, 0, bytes.length, dataStart + entry.offset);
-      written = Math.max(written, dataStart + entry.offset + bytes.length);
+      let position = dataStart + entry.offset;
+      for (const chunk of chunksOf.get(entry.name as SectionName)!) {
+        const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        writeSync(fd, bytes, 0, bytes.length, position);
+        position += bytes.length;
+      }
+      written = Math.max(written, position);
     }
     const end = dataStart + offset;
     if (end > written) writeSync(fd, Buffer.alloc(end - written), 0, end - written, written);

@@ -237,6 +237,15 @@ export type SectionArray<T extends SectionType> = T extends 'u8'
 
 export type PackSections = { [K in SectionName]: SectionArray<(typeof PACK_SECTIONS)[K]> };
 
+/**
+ * Sections as the ingest hands them to the writer: a section may be a list of
+ * chunks written one after the other (the feature sections come straight from
+ * their per-layer staging columns instead of being concatenated first).
+ */
+export type PackSectionChunks = {
+  [K in SectionName]: SectionArray<(typeof PACK_SECTIONS)[K]> | readonly SectionArray<(typeof PACK_SECTIONS)[K]>[];
+};
+
 export const SECTION_CONSTRUCTORS = {
   u8: Uint8Array,
   u16: Uint16Array,

@@ -17,7 +17,7 @@ const POLYGON = GeometryKind.polygon;
 const layerIndex = (layer: FeatureLayer) => FEATURE_LAYERS.indexOf(layer);
 
 export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, adminAreas: AdminArea[], strings: StringTableBuilder, bbox?: Bbox): BuiltFeatures {
-  const { wayRefIndex, nodeLat, nodeLon, featureWays, wayTags } = collected;
+  const { wayRefIndex, coordinates, featureWays, wayTags } = collected;
   const inside = (lon: number, lat: number) => !bbox || (lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3]);
 
   for (let way = 0; way < featureWays.count; way++) {
@@ -30,8 +30,8 @@ export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, admi
     for (let index = refStart; index < refEnd; index++) {
       const slot = wayRefIndex[index]!;
       if (slot < 0) continue;
-      lon[points] = nodeLon[slot]!;
-      lat[points++] = nodeLat[slot]!;
+      lon[points] = coordinates.lon(slot);
+      lat[points++] = coordinates.lat(slot);
     }
     if (points < 2) continue;
     stage.lon.length = stage.lat.length = points;
@@ -109,8 +109,8 @@ function stageRing(collected: CollectedOsm, stage: FeatureStage, chain: number[]
       stage.lon.length = stage.lat.length = start;
       return false;
     }
-    stage.lon.push(collected.nodeLon[slot]!);
-    stage.lat.push(collected.nodeLat[slot]!);
+    stage.lon.push(collected.coordinates.lon(slot));
+    stage.lat.push(collected.coordinates.lat(slot));
   }
   stage.endPart(inner);
   return true;

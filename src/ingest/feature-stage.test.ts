@@ -24,7 +24,31 @@ describe('FeatureStage', () => {
     stage.addShape(layer('building'), GeometryKind.polygon, SourceKind.way, 20, stage.stageKeptTags(tags({ building: 'yes', source: 'survey' })));
     stage.addPoint(layer('place'), SourceKind.node, 30, 31.5, 30.5, stage.stageKeptTags(tags({ place: 'suburb', name: 'B' })));
     stage.addPoint(layer('poi'), SourceKind.node, 40, 31.4, 30.2, stage.stageKeptTags(tags({ shop: 'bakery', name: 'C' })));
-    const { arrays, layers } = stage.build(strings, 0);
+    const { sections, layers } = stage.build(strings, 0);
+    // a section is one array or chunks (one per layer) written one after the other
+    const column = (name: keyof typeof sections) => {
+      const section = sections[name];
+      return ArrayBuffer.isView(section) ? Array.from(section) : section.flatMap((chunk) => Array.from(chunk));
+    };
+    const arrays = {
+      osmId: column('features.osmId'),
+      layer: column('features.layer'),
+      lat: column('features.lat'),
+      lon: column('features.lon'),
+      minLat: column('features.minLat'),
+      minLon: column('features.minLon'),
+      maxLat: column('features.maxLat'),
+      maxLon: column('features.maxLon'),
+      partStart: column('features.partStart'),
+      partCount: column('features.partCount'),
+      tagStart: column('features.tagStart'),
+      tagCount: column('features.tagCount'),
+      pointStart: column('parts.pointStart'),
+      pointCount: column('parts.pointCount'),
+      pointLon: column('points.lon'),
+      tagKey: column('tags.key'),
+      tagValue: column('tags.value'),
+    };
 
     expect(Array.from(arrays.osmId)).toEqual([30, 20, 10, 40]);
     expect(Array.from(arrays.layer)).toEqual([layer('place'), layer('building'), layer('poi'), layer('poi')]);
@@ -36,7 +60,7 @@ describe('FeatureStage', () => {
     expect(arrays.partCount[1]).toBe(1);
     const part = arrays.partStart[1]!;
     expect(arrays.pointCount[part]).toBe(5);
-    expect(Array.from(arrays.pointLon.subarray(arrays.pointStart[part]!, arrays.pointStart[part]! + 5))).toEqual([31, 31.001, 31.001, 31, 31].map(fixed));
+    expect(arrays.pointLon.slice(arrays.pointStart[part]!, arrays.pointStart[part]! + 5)).toEqual([31, 31.001, 31.001, 31, 31].map(fixed));
     expect([arrays.minLon[1], arrays.minLat[1], arrays.maxLon[1], arrays.maxLat[1]]).toEqual([fixed(31), fixed(30), fixed(31.001), fixed(30.001)]);
     // (the shoelace formula at 31°E on a 100 m square is good to about a metre)
     expect(Math.abs(arrays.lon[1]! - fixed(31.0005))).toBeLessThanOrEqual(100);

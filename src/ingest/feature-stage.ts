@@ -13,36 +13,11 @@ import { isEditKey } from './feature-tags.js';
 import { GrowableArray } from './growable-array.js';
 import type { OsmTags } from './osm/osm-visitor.js';
 import type { StringTableBuilder } from './string-table-builder.js';
+import { assembleFeatureSections, type BuiltFeatures } from './feature-sections.js';
+
+export type { BuiltFeatures };
 
 const fixed = (degrees: number) => Math.round(degrees * COORDINATE_SCALE);
-
-export interface BuiltFeatures {
-  arrays: {
-    layer: Uint8Array;
-    geometry: Uint8Array;
-    sourceKind: Uint8Array;
-    osmId: Float64Array;
-    lat: Int32Array;
-    lon: Int32Array;
-    minLat: Int32Array;
-    minLon: Int32Array;
-    maxLat: Int32Array;
-    maxLon: Int32Array;
-    partStart: Uint32Array;
-    partCount: Uint32Array;
-    tagStart: Uint32Array;
-    tagCount: Uint32Array;
-    pointStart: Uint32Array;
-    pointCount: Uint32Array;
-    inner: Uint8Array;
-    pointLat: Int32Array;
-    pointLon: Int32Array;
-    tagKey: Uint32Array;
-    tagValue: Uint32Array;
-  };
-  layers: Record<string, [number, number]>;
-  unclosedRelations: number;
-}
 
 /** Strings numbered in first-seen order while staging. */
 export class StagingStrings {
@@ -100,7 +75,8 @@ export class TagList {
   }
 }
 
-class LayerStage {
+/** One layer's staged features: per-feature, per-part and per-point columns, and the features' tags. */
+export class LayerStage {
   readonly geometry = new GrowableArray(Uint8Array, 16);
   readonly sourceKind = new GrowableArray(Uint8Array, 16);
   readonly osmId = new GrowableArray(Float64Array, 16);
@@ -298,102 +274,13 @@ export class FeatureStage {
   }
 
   /**
-   * Concatenates the layers into the pack's feature sections and gives the
-   * staged tag strings their pack string ids, in pack order. The stage is
-   * spent afterwards (each layer's buffers are released once copied).
+   * The pack's feature sections from the staged layers, with the staged tag
+   * strings given their pack string ids in pack order. The stage is spent
+   * afterwards (its columns become the sections).
    */
   build(strings: StringTableBuilder, unclosedRelations: number): BuiltFeatures {
-    const stages = this.stages;
+    const stages = this.stages as LayerStage[];
     this.stages = [];
-    let count = 0;
-    let partTotal = 0;
-    let pointTotal = 0;
-    let tagTotal = 0;
-    for (const stage of stages as LayerStage[]) {
-      count += stage.count;
-      partTotal += stage.pointCount.length;
-      pointTotal += stage.pointLat.length;
-      tagTotal += stage.tags.length;
-    }
-    const arrays: BuiltFeatures['arrays'] = {
-      layer: new Uint8Array(count),
-      geometry: new Uint8Array(count),
-      sourceKind: new Uint8Array(count),
-      osmId: new Float64Array(count),
-      lat: new Int32Array(count),
-      lon: new Int32Array(count),
-      minLat: new Int32Array(count),
-      minLon: new Int32Array(count),
-      maxLat: new Int32Array(count),
-      maxLon: new Int32Array(count),
-      partStart: new Uint32Array(count),
-      partCount: new Uint32Array(count),
-      tagStart: new Uint32Array(count),
-      tagCount: new Uint32Array(count),
-      pointStart: new Uint32Array(partTotal),
-      pointCount: new Uint32Array(partTotal),
-      inner: new Uint8Array(partTotal),
-      pointLat: new Int32Array(pointTotal),
-      pointLon: new Int32Array(pointTotal),
-      tagKey: new Uint32Array(tagTotal),
-      tagValue: new Uint32Array(tagTotal),
-    };
-    const packId = new Int32Array(this.strings.values.length).fill(-1);
-    const stringId = (staged: number): number => {
-      let id = packId[staged]!;
-      if (id < 0) packId[staged] = id = strings.id(this.strings.values[staged]);
-      return id;
-    };
-    const layers: Record<string, [number, number]> = {};
-    let feature = 0;
-    let part = 0;
-    let point = 0;
-    let tag = 0;
-    for (let layer = 0; layer < stages.length; layer++) {
-      const stage = stages[layer]!;
-      stages[layer] = undefined; // released once copied
-      const size = stage.count;
-      if (!size) continue;
-      layers[FEATURE_LAYERS[layer]!] = [feature, size];
-      arrays.layer.fill(layer, feature, feature + size);
-      copy(arrays.geometry, stage.geometry, feature);
-      copy(arrays.sourceKind, stage.sourceKind, feature);
-      copy(arrays.osmId, stage.osmId, feature);
-      copy(arrays.lat, stage.lat, feature);
-      copy(arrays.lon, stage.lon, feature);
-      copy(arrays.minLat, stage.minLat, feature);
-      copy(arrays.minLon, stage.minLon, feature);
-      copy(arrays.maxLat, stage.maxLat, feature);
-      copy(arrays.maxLon, stage.maxLon, feature);
-      copy(arrays.partCount, stage.partCount, feature);
-      copy(arrays.tagCount, stage.tagCount, feature);
-      for (let index = 0; index < size; index++) {
-        arrays.partStart[feature + index] = part;
-        part += stage.partCount.array[index]!;
-        arrays.tagStart[feature + index] = tag;
-        tag += stage.tagCount.array[index]!;
-      }
-      const firstPart = part - stage.pointCount.length;
-      copy(arrays.pointCount, stage.pointCount, firstPart);
-      copy(arrays.inner, stage.inner, firstPart);
-      for (let index = 0; index < stage.pointCount.length; index++) {
-        arrays.pointStart[firstPart + index] = point;
-        point += stage.pointCount.array[index]!;
-      }
-      copy(arrays.pointLat, stage.pointLat, point - stage.pointLat.length);
-      copy(arrays.pointLon, stage.pointLon, point - stage.pointLon.length);
-      const firstTag = tag - stage.tags.length;
-      for (let index = 0; index < stage.tags.length; index++) {
-        arrays.tagKey[firstTag + index] = stringId(stage.tags.key.array[index]!);
-        arrays.tagValue[firstTag + index] = stringId(stage.tags.value.array[index]!);
-      }
-      feature += size;
-    }
-    for (const layer of FEATURE_LAYERS) layers[layer] ??= [count, 0];
-    return { arrays, layers, unclosedRelations };
+    return assembleFeatureSections(stages, this.strings.values, strings, unclosedRelations);
   }
-}
-
-function copy<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(target: T, source: GrowableArray<T>, offset: number): void {
-  target.set(source.array.subarray(0, source.length) as never, offset);
 }

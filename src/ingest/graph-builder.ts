@@ -4,7 +4,7 @@
  * stretch between them with its shape; a directed edge per allowed direction;
  * edges ordered by source node (CSR); turn restrictions resolved to edge ids.
  */
-import { COORDINATE_SCALE, EdgeFlag, NO_INDEX } from '../datapack/pack-layout.js';
+import { EdgeFlag, NO_INDEX } from '../datapack/pack-layout.js';
 import { haversineMeters } from '../solvers/graph/geodesy.js';
 import { GrowableArray } from './growable-array.js';
 import type { WayTable } from './kept-ways.js';
@@ -52,10 +52,8 @@ export interface RestrictionTable {
   unresolved: number;
 }
 
-const fixed = (degrees: number) => Math.round(degrees * COORDINATE_SCALE);
-
 export function buildGraph(collected: CollectedOsm): BuiltGraph {
-  const { roads, wayRefIndex, nodeIds, nodeLat, nodeLon, nodeFlags, nodeBlocked } = collected;
+  const { roads, wayRefIndex, nodeIds, coordinates, nodeFlags, nodeBlocked } = collected;
   const slots = nodeIds.length;
   const roadCount = roads.count;
   const refStarts = roads.refStart.array;
@@ -118,7 +116,7 @@ export function buildGraph(collected: CollectedOsm): BuiltGraph {
         continue;
       }
       const previous = wayRefIndex[index - 1]!;
-      segmentLength += haversineMeters(nodeLat[previous]!, nodeLon[previous]!, nodeLat[slot]!, nodeLon[slot]!);
+      segmentLength += haversineMeters(coordinates.lat(previous), coordinates.lon(previous), coordinates.lat(slot), coordinates.lon(slot));
       if (!isGraphNode[slot]) continue;
       // a segment from segmentStart to index
       const fromSlot = wayRefIndex[segmentStart]!;
@@ -131,8 +129,8 @@ export function buildGraph(collected: CollectedOsm): BuiltGraph {
         const lon = shapeLon.reserve(count);
         for (let point = segmentStart, at = start; point <= index; point++, at++) {
           const pointSlot = wayRefIndex[point]!;
-          lat[at] = fixed(nodeLat[pointSlot]!);
-          lon[at] = fixed(nodeLon[pointSlot]!);
+          lat[at] = coordinates.fixedLat(pointSlot);
+          lon[at] = coordinates.fixedLon(pointSlot);
         }
         shapeLat.length = shapeLon.length = start + count;
         const shapeCount = Math.min(count, 0xffff);
@@ -199,8 +197,8 @@ export function buildGraph(collected: CollectedOsm): BuiltGraph {
   };
   for (let node = 0; node < nodeCount; node++) {
     const slot = nodeSlots.array[node]!;
-    graph.nodeLat[node] = fixed(nodeLat[slot]!);
-    graph.nodeLon[node] = fixed(nodeLon[slot]!);
+    graph.nodeLat[node] = coordinates.fixedLat(slot);
+    graph.nodeLon[node] = coordinates.fixedLon(slot);
     graph.nodeFlags[node] = nodeFlags[slot]!;
     graph.nodeBlockedModes[node] = nodeBlocked[slot]!;
     graph.nodeOsmId[node] = nodeIds[slot]!;

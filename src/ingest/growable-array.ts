@@ -43,11 +43,16 @@ export class GrowableArray<T extends NumericArray> {
     return this.length++;
   }
 
-  /** An exact-length copy (the section written to the pack), converted to `As` if given. */
+  /**
+   * The values as an exact-length array (the section written to the pack),
+   * converted to `As` if given. Unconverted, it is a view of the backing array,
+   * not a copy: called when staging is done, and a copy would add its size to
+   * the peak memory while the backing array waits for a full GC anyway.
+   */
   toArray(): T;
   toArray<U extends Float32Array | Uint16Array>(As: new (length: number) => U): U;
   toArray(As?: new (length: number) => Float32Array | Uint16Array): T | Float32Array | Uint16Array {
-    if (!As) return this.array.slice(0, this.length) as T;
+    if (!As) return this.array.subarray(0, this.length) as T;
     const converted = new As(this.length);
     converted.set(this.array.subarray(0, this.length));
     return converted;

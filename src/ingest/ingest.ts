@@ -14,17 +14,16 @@ import {
   PACK_ATTRIBUTION,
   PACK_FORMAT_VERSION,
   ROAD_CLASSES,
-  SourceKind,
   TravelMode,
   type PackHeader,
-  type PackSections,
+  type PackSectionChunks,
 } from '../datapack/pack-layout.js';
 import { writePackFile } from '../datapack/pack-file.js';
 import { connectedComponents } from '../solvers/graph/components.js';
 import { loadAdminAreas } from './admin-areas.js';
 import { buildFeatures } from './feature-builder.js';
 import { FeatureStage } from './feature-stage.js';
-import { buildGraph } from './graph-builder.js';
+import { buildGraph, type BuiltGraph } from './graph-builder.js';
 import { IngestError } from './ingest-error.js';
 import { collectOsm, type Bbox } from './osm-collector.js';
 import { openOsmSource } from './osm/osm-source.js';
@@ -40,14 +39,15 @@ export interface IngestOptions {
 
 export interface BuiltPack {
   header: Omit<PackHeader, 'sections'>;
-  sections: PackSections;
+  /** The feature sections come as chunks (one per layer): see feature-sections.ts. */
+  sections: PackSectionChunks;
   /** Input entities read (nodes + ways + relations), for the entities/s figure. */
   entities: number;
 }
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 18 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
@@ -60,7 +60,10 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   const strings = new StringTableBuilder();
   const stage = new FeatureStage();
   let collected;
+  let sha256;
   try {
+    // hashed first, while nothing is kept yet: its read buffers then do not add to the peak memory at the end
+    sha256 = await fileSha256(options.input);
     collected = await collectOsm(source, { ...(options.bbox ? { bbox: options.bbox } : {}), progress, strings, features: stage });
   } finally {
     source.close();
@@ -68,7 +71,7 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   progress.phase('building graph and features', 0);
   const graph = buildGraph(collected);
   const features = buildFeatures(collected, stage, admin.areas, strings, options.bbox);
-  if (graph.edgeSource.length === 0 && features.arrays.layer.length === 0) {
+  if (graph.edgeSource.length === 0 && features.count === 0) {
     throw new IngestError(
       'empty_selection',
       options.bbox
@@ -77,7 +80,6 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
     );
   }
   const table = strings.build();
-  const sha256 = await fileSha256(options.input);
 
   const any = connectedComponents(graph.nodeLat.length, graph.edgeSource, graph.edgeTarget);
   const carNodes = new Uint8Array(graph.nodeLat.length);
@@ -87,7 +89,7 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   const car = connectedComponents(graph.nodeLat.length, graph.edgeSource, graph.edgeTarget, (edge) => (graph.edgeAccess[edge]! & TravelMode.car) !== 0);
   const carNodeCount = carNodes.reduce((sum, value) => sum + value, 0);
 
-  const sections: PackSections = {
+  const sections: PackSectionChunks = {
     'graph.nodeLat': graph.nodeLat,
     'graph.nodeLon': graph.nodeLon,
     'graph.nodeFlags': graph.nodeFlags,
@@ -133,27 +135,7 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
     'restrictions.viaStart': graph.restrictions.viaStart,
     'restrictions.viaCount': graph.restrictions.viaCount,
     'restrictions.viaEdges': graph.restrictions.viaEdges,
-    'features.layer': features.arrays.layer,
-    'features.geometry': features.arrays.geometry,
-    'features.sourceKind': features.arrays.sourceKind,
-    'features.osmId': features.arrays.osmId,
-    'features.lat': features.arrays.lat,
-    'features.lon': features.arrays.lon,
-    'features.minLat': features.arrays.minLat,
-    'features.minLon': features.arrays.minLon,
-    'features.maxLat': features.arrays.maxLat,
-    'features.maxLon': features.arrays.maxLon,
-    'features.partStart': features.arrays.partStart,
-    'features.partCount': features.arrays.partCount,
-    'features.tagStart': features.arrays.tagStart,
-    'features.tagCount': features.arrays.tagCount,
-    'parts.pointStart': features.arrays.pointStart,
-    'parts.pointCount': features.arrays.pointCount,
-    'parts.inner': features.arrays.inner,
-    'points.lat': features.arrays.pointLat,
-    'points.lon': features.arrays.pointLon,
-    'tags.key': features.arrays.tagKey,
-    'tags.value': features.arrays.tagValue,
+    ...features.sections,
     'strings.offsets': table.offsets,
     'strings.bytes': table.bytes,
   };
@@ -167,7 +149,7 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
     attribution: PACK_ATTRIBUTION,
     source: { name: basename(options.input), format: source.format, bytes: source.size, sha256 },
     adminSources: admin.sources,
-    bbox: dataBbox(sections),
+    bbox: dataBbox(graph, features.osmBounds),
     selectionBbox: options.bbox ?? null,
     enums: { modes: TravelMode, roadClasses: ROAD_CLASSES, edgeFlags: EdgeFlag, nodeFlags: NodeFlag, layers: FEATURE_LAYERS },
     layers: features.layers,
@@ -177,7 +159,7 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
       shapePoints: graph.shapeLat.length,
       ways: graph.ways.osmId.length,
       restrictions: graph.restrictions.osmId.length,
-      features: features.arrays.layer.length,
+      features: features.count,
       ...layerCounts,
       strings: table.offsets.length - 1,
     },
@@ -213,26 +195,15 @@ function validateBbox(bbox: Bbox): void {
 }
 
 /** The bbox of the OSM data (graph nodes and OSM features; admin GeoJSON areas may reach far beyond it). */
-function dataBbox(sections: PackSections): [number, number, number, number] | null {
-  let west = Infinity;
-  let south = Infinity;
-  let east = -Infinity;
-  let north = -Infinity;
-  const lat = sections['graph.nodeLat'];
-  const lon = sections['graph.nodeLon'];
+function dataBbox(graph: BuiltGraph, osmFeatureBounds: [number, number, number, number] | null): [number, number, number, number] | null {
+  let [west, south, east, north] = osmFeatureBounds ?? [Infinity, Infinity, -Infinity, -Infinity];
+  const lat = graph.nodeLat;
+  const lon = graph.nodeLon;
   for (let node = 0; node < lat.length; node++) {
     south = Math.min(south, lat[node]!);
     north = Math.max(north, lat[node]!);
     west = Math.min(west, lon[node]!);
     east = Math.max(east, lon[node]!);
-  }
-  const kind = sections['features.sourceKind'];
-  for (let feature = 0; feature < kind.length; feature++) {
-    if (kind[feature] === SourceKind.external) continue;
-    south = Math.min(south, sections['features.minLat'][feature]!);
-    north = Math.max(north, sections['features.maxLat'][feature]!);
-    west = Math.min(west, sections['features.minLon'][feature]!);
-    east = Math.max(east, sections['features.maxLon'][feature]!);
   }
   if (!Number.isFinite(west)) return null;
   return [west / COORDINATE_SCALE, south / COORDINATE_SCALE, east / COORDINATE_SCALE, north / COORDINATE_SCALE];

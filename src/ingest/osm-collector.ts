@@ -17,6 +17,7 @@ import { areaOrLineLayers, isAreaRelation, nodeLayers } from './feature-tags.js'
 import { TagList, type FeatureStage } from './feature-stage.js';
 import { GrowableArray } from './growable-array.js';
 import { FeatureWays, KeptRoads } from './kept-ways.js';
+import { NodeCoordinates } from './node-coordinates.js';
 import { MemberType, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
 import type { OsmSource } from './osm/osm-source.js';
 import type { IngestProgress } from './progress.js';
@@ -55,8 +56,7 @@ export interface CollectedOsm {
   wayRefIndex: Int32Array;
   /** Sorted ids of the nodes whose coordinates were kept, with their coordinates and routing flags. */
   nodeIds: Float64Array;
-  nodeLat: Float64Array;
-  nodeLon: Float64Array;
+  coordinates: NodeCoordinates;
   nodeFlags: Uint8Array;
   nodeBlocked: Uint8Array;
   /** The coordinate slot of a node id, or -1 (not kept, or not in the file). */
@@ -175,7 +175,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
         if (!touches && !member) return;
         const refStart = refs.length;
         const array = refs.reserve(count);
-        for (let index = 0; index < count; index++) array[refStart + index] = wayRefs[index]!;
+        array.set(wayRefs, refStart);
         refs.length += count;
         // outside the bbox a relation member is kept only to close its relation's rings
         if (member) memberWayRefs.set(id, refs.array.slice(refStart, refStart + count));
@@ -192,8 +192,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   refs = new GrowableArray(Float64Array, 0);
 
   // pass 3: nodes
-  const nodeLat = new Float64Array(nodeIds.length).fill(Number.NaN);
-  const nodeLon = new Float64Array(nodeIds.length).fill(Number.NaN);
+  const coordinates = new NodeCoordinates(nodeIds.length);
   const nodeFlags = new Uint8Array(nodeIds.length);
   const nodeBlocked = new Uint8Array(nodeIds.length);
   let cursor = 0;
@@ -214,8 +213,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
         entities.nodes++;
         const slot = slotOf(id);
         if (slot >= 0) {
-          nodeLat[slot] = lat;
-          nodeLon[slot] = lon;
+          coordinates.set(slot, lat, lon);
           if (tags) {
             nodeFlags[slot] = nodeFlagsOf(tags);
             nodeBlocked[slot] = nodeBlockedModes(tags);
@@ -235,11 +233,11 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   progress.done();
 
   for (let index = 0; index < wayRefIndex.length; index++) {
-    if (Number.isNaN(nodeLat[wayRefIndex[index]!]!)) wayRefIndex[index] = -1;
+    if (!coordinates.has(wayRefIndex[index]!)) wayRefIndex[index] = -1;
   }
   const slotOfId = (id: number): number => {
     const slot = binarySearch(nodeIds, id);
-    return slot >= 0 && !Number.isNaN(nodeLat[slot]!) ? slot : -1;
+    return slot >= 0 && coordinates.has(slot) ? slot : -1;
   };
 
   return {
@@ -249,8 +247,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     memberWayRefs,
     wayRefIndex,
     nodeIds,
-    nodeLat,
-    nodeLon,
+    coordinates,
     nodeFlags,
     nodeBlocked,
     slotOfId,

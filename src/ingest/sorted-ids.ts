@@ -17,6 +17,11 @@ const TWO_POW_32 = 4294967296;
  * from the value itself.
  */
 export function argsortIds(values: Float64Array): Uint32Array | undefined {
+  return radixArgsort(values)?.order;
+}
+
+/** The sorting permutation and the sort's other buffer (free scratch of the same length afterwards). */
+function radixArgsort(values: Float64Array): { order: Uint32Array; spare: Uint32Array } | undefined {
   const count = values.length;
   let min = Infinity;
   let max = -Infinity;
@@ -26,12 +31,12 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
     if (value > max) max = value;
     if (!Number.isInteger(value)) return undefined;
   }
+  const span = max - min;
+  if (count >= 2 && !(span < 2 ** 53)) return undefined;
   let order = new Uint32Array(count);
   for (let index = 0; index < count; index++) order[index] = index;
-  if (count < 2) return order;
-  const span = max - min;
-  if (!(span < 2 ** 53)) return undefined;
   let next = new Uint32Array(count);
+  if (count < 2) return { order, spare: next };
   const histogram = new Uint32Array(RADIX);
   const highBits = span >= TWO_POW_32 ? Math.ceil(Math.log2(Math.floor(span / TWO_POW_32) + 1)) : 0;
   // digits of the key value - min: three of its low 32 bits, then as many of its high bits as the span needs
@@ -59,7 +64,7 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
     order = next;
     next = swap;
   }
-  return order;
+  return { order, spare: next };
 }
 
 /** Sorts and removes duplicates; returns the unique prefix (of `values` itself, or of a new array). */
@@ -79,17 +84,27 @@ export function sortUnique(values: Float64Array): Float64Array {
 
 /**
  * The distinct ids of `values`, sorted, and for each value its index among
- * them: one radix sort instead of a sort plus a binary search per value.
+ * them: one radix sort instead of a sort plus a binary search per value. The
+ * slots are written into the sort's spare buffer and the ids into an array of
+ * their exact count, so nothing the size of `values` is allocated beyond the
+ * sort's two permutation buffers (this runs on every node reference of the
+ * kept ways: Monaco 239 k).
  */
 export function indexIds(values: Float64Array): { ids: Float64Array; slotOf: Int32Array } {
-  const slotOf = new Int32Array(values.length);
-  const order = argsortIds(values);
-  if (!order) {
+  const sorted = radixArgsort(values);
+  if (!sorted) {
+    const slotOf = new Int32Array(values.length);
     const ids = sortUnique(values.slice());
     for (let index = 0; index < values.length; index++) slotOf[index] = binarySearch(ids, values[index]!);
     return { ids, slotOf };
   }
-  const ids = new Float64Array(values.length);
+  const { order } = sorted;
+  let distinct = 0;
+  for (let index = 0; index < order.length; index++) {
+    if (index === 0 || values[order[index]!] !== values[order[index - 1]!]) distinct++;
+  }
+  const ids = new Float64Array(distinct);
+  const slotOf = new Int32Array(sorted.spare.buffer, sorted.spare.byteOffset, values.length);
   let slot = -1;
   for (let index = 0; index < order.length; index++) {
     const position = order[index]!;
@@ -97,7 +112,7 @@ export function indexIds(values: Float64Array): { ids: Float64Array; slotOf: Int
     if (slot < 0 || ids[slot] !== value) ids[++slot] = value;
     slotOf[position] = slot;
   }
-  return { ids: ids.slice(0, slot + 1), slotOf };
+  return { ids, slotOf };
 }
 
 /** Index of `value` in a sorted array, or -1. */

@@ -30,7 +30,8 @@ export interface OsmMember {
 export interface OsmVisitor {
   /** `tags` is null for a node without tags (most of them). */
   node?(id: number, lat: number, lon: number, tags: OsmTags | null): void;
-  way?(id: number, refs: readonly number[], tags: OsmTags): void;
+  /** `refs` is valid during the call only (readers reuse its memory). */
+  way?(id: number, refs: Float64Array, tags: OsmTags): void;
   relation?(id: number, members: readonly OsmMember[], tags: OsmTags): void;
 }
 

@@ -6,6 +6,7 @@
 import { PbfReader as Pbf } from 'pbf';
 import { IngestError } from '../ingest-error.js';
 import { MemberType, newTags, type OsmMember, type OsmPassKinds, type OsmTags, type OsmVisitor } from './osm-visitor.js';
+import { readDeltaSVarints, withCapacity } from './delta-varints.js';
 
 export const KIND_NODES = 1;
 export const KIND_WAYS = 2;
@@ -22,7 +23,12 @@ export class BlockDecoder {
   private readonly keyVals: number[] = [];
   private readonly keys: number[] = [];
   private readonly vals: number[] = [];
-  private readonly refs: number[] = [];
+  /** A dense node block's ids, lats and lons, and a way's references, running sums applied (reused, grown as needed). */
+  private ids: Float64Array = new Float64Array(1024);
+  private lats: Float64Array = new Float64Array(1024);
+  private lons: Float64Array = new Float64Array(1024);
+  private refs: Float64Array = new Float64Array(1024);
+  private refCount = 0;
   private readonly roles: number[] = [];
   private readonly memberIds: number[] = [];
   private readonly memberTypes: number[] = [];
@@ -36,8 +42,12 @@ export class BlockDecoder {
     else pbf.skip(tag);
   };
   private readonly wayField = (field: number, tag: number, pbf: Pbf): void => {
-    if (field === 8) pbf.readPackedSVarint(this.refs);
-    else pbf.skip(tag);
+    if (field === 8 && pbf.type === 2) {
+      const length = pbf.readVarint();
+      this.refs = withCapacity(this.refs, length);
+      this.refCount = readDeltaSVarints(pbf.buf, pbf.pos, pbf.pos + length, this.refs);
+      pbf.pos += length;
+    } else pbf.skip(tag);
   };
   private readonly relationField = (field: number, tag: number, pbf: Pbf): void => {
     if (field === 8) pbf.readPackedVarint(this.roles, true);
@@ -138,50 +148,37 @@ export class BlockDecoder {
   }
 
   /**
-   * Dense nodes are decoded straight from the three packed columns (ids, lats,
-   * lons: delta-coded zigzag varints) with one cursor each, without filling
-   * intermediate arrays: this loop sees every node of the file.
+   * Dense nodes: the id, lat and lon columns (delta-coded zigzag varints) are
+   * each decoded by one tight loop (readDeltaSVarints) into a reused array,
+   * then visited with the keys_vals column: this sees every node of the file.
    */
   private denseNodes(data: Uint8Array, start: number, end: number, granularity: number, latOffset: number, lonOffset: number): void {
     const pbf = new Pbf(data);
     pbf.pos = start;
     const keyVals = this.keyVals;
     keyVals.length = 0;
-    let idsAt = -1;
-    let idsEnd = -1;
-    let latsAt = -1;
-    let lonsAt = -1;
+    let count = -1;
+    let latCount = -1;
+    let lonCount = -1;
     while (pbf.pos < end) {
       const tag = readTag(pbf);
       const field = tag >> 3;
-      if (field === 1 || field === 8 || field === 9) {
+      if ((field === 1 || field === 8 || field === 9) && pbf.type === 2) {
         const length = pbf.readVarint();
-        if (field === 1) (idsAt = pbf.pos), (idsEnd = pbf.pos + length);
-        else if (field === 8) latsAt = pbf.pos;
-        else lonsAt = pbf.pos;
+        const at = pbf.pos;
         pbf.pos += length;
+        if (field === 1) count = readDeltaSVarints(data, at, at + length, (this.ids = withCapacity(this.ids, length)));
+        else if (field === 8) latCount = readDeltaSVarints(data, at, at + length, (this.lats = withCapacity(this.lats, length)));
+        else lonCount = readDeltaSVarints(data, at, at + length, (this.lons = withCapacity(this.lons, length)));
       } else if (field === 10) pbf.readPackedVarint(keyVals);
       else pbf.skip(tag);
     }
-    if (idsAt < 0) return;
-    if (latsAt < 0 || lonsAt < 0) throw new IngestError('corrupt', 'dense node block without coordinates');
-    const ids = new Pbf(data);
-    const lats = new Pbf(data);
-    const lons = new Pbf(data);
-    ids.pos = idsAt;
-    lats.pos = latsAt;
-    lons.pos = lonsAt;
-    let id = 0;
-    let lat = 0;
-    let lon = 0;
+    if (count < 0) return;
+    if (latCount !== count || lonCount !== count) throw new IngestError('corrupt', 'dense node block whose coordinates do not match its ids');
+    const { ids, lats, lons } = this;
     let cursor = 0;
-    let count = 0;
     const visit = this.visitor.node!;
-    while (ids.pos < idsEnd) {
-      id += ids.readSVarint();
-      lat += lats.readSVarint();
-      lon += lons.readSVarint();
-      count++;
+    for (let index = 0; index < count; index++) {
       let tags: OsmTags | null = null;
       if (cursor < keyVals.length) {
         if (keyVals[cursor] !== 0) {
@@ -193,14 +190,14 @@ export class BlockDecoder {
         }
         cursor++;
       }
-      visit(id, (latOffset + granularity * lat) / 1e9, (lonOffset + granularity * lon) / 1e9, tags);
+      visit(ids[index]!, (latOffset + granularity * lats[index]!) / 1e9, (lonOffset + granularity * lons[index]!) / 1e9, tags);
     }
     this.entities += count;
   }
 
   /**
    * Reads the fields every element has (id, keys, vals); the others go to `other`, which consumes them.
-   * A node's id is a zigzag sint64, a way's or relation's a plain int64.
+   * A node's id is a zigzag sint64, a way's or relation's a plain int64 (negative ids, as some editors write, are 10-byte varints).
    */
   private element(data: Uint8Array, start: number, end: number, signedId: boolean, other: (field: number, tag: number, pbf: Pbf) => void): number {
     if (this.elementPbf.buf !== data) this.elementPbf = new Pbf(data);
@@ -211,7 +208,7 @@ export class BlockDecoder {
     while (pbf.pos < end) {
       const tag = readTag(pbf);
       const field = tag >> 3;
-      if (field === 1) id = signedId ? pbf.readSVarint() : pbf.readVarint();
+      if (field === 1) id = signedId ? pbf.readSVarint() : pbf.readVarint(true);
       else if (field === 2) pbf.readPackedVarint(this.keys);
       else if (field === 3) pbf.readPackedVarint(this.vals);
       else other(field, tag, pbf);
@@ -220,12 +217,10 @@ export class BlockDecoder {
   }
 
   private way(data: Uint8Array, start: number, end: number): void {
-    const refs = this.refs;
-    refs.length = 0;
+    this.refCount = 0;
     const id = this.element(data, start, end, false, this.wayField);
-    for (let index = 1; index < refs.length; index++) refs[index]! += refs[index - 1]!;
     this.entities++;
-    this.visitor.way!(id, refs, this.tagsOf(this.keys, this.vals));
+    this.visitor.way!(id, this.refs.subarray(0, this.refCount), this.tagsOf(this.keys, this.vals));
   }
 
   private relation(data: Uint8Array, start: number, end: number): void {

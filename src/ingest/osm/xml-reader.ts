@@ -89,7 +89,7 @@ export class XmlReader {
       if (kind === 'node') {
         if (kinds.nodes) visitor.node!(id, lat, lon, tags);
       } else if (kind === 'way') {
-        if (kinds.ways) visitor.way!(id, refs, tags ?? newTags());
+        if (kinds.ways) visitor.way!(id, Float64Array.from(refs), tags ?? newTags());
       } else if (kinds.relations) visitor.relation!(id, members, tags ?? newTags());
       kind = undefined;
     });

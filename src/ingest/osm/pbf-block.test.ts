@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { PbfWriter } from 'pbf';
+import { describe, expect, it } from 'vitest';
+import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS } from './pbf-block.js';
+
+/**
+ * Blocks are encoded here with the `pbf` package's writer, field by field as
+ * the PBF format describes them, and decoded by our BlockDecoder: what it
+ * visits must be what was encoded.
+ */
+interface Element {
+  id: number;
+  tags: Record<string, string>;
+}
+interface Node extends Element {
+  lat: number;
+  lon: number;
+}
+interface Way extends Element {
+  refs: number[];
+}
+interface Relation extends Element {
+  members: { type: number; ref: number; role: string }[];
+}
+interface Block {
+  granularity: number;
+  latOffset: number;
+  lonOffset: number;
+  nodes: Node[];
+  ways: Way[];
+  relations: Relation[];
+}
+
+const deltas = (values: number[]) => values.map((value, index) => value - (index ? values[index - 1]! : 0));
+
+/** The PrimitiveBlock message; `tableSize` cuts its string table (to make a corrupt block). */
+function encodeBlock(block: Block, tableSize = Infinity): Uint8Array {
+  const strings = [''];
+  const index = (value: string) => {
+    const found = strings.indexOf(value);
+    return found >= 0 ? found : strings.push(value) - 1;
+  };
+  const keysOf = (tags: Record<string, string>) => Object.keys(tags).map(index);
+  const valsOf = (tags: Record<string, string>) => Object.values(tags).map(index);
+  // the groups come before the string table they index (fields of a message may come in any order)
+  const groups = new PbfWriter();
+  if (block.nodes.length) {
+    groups.writeMessage(2, (_: unknown, group: PbfWriter) => {
+      group.writeMessage(2, (__: unknown, dense: PbfWriter) => {
+        dense.writePackedSVarint(1, deltas(block.nodes.map((node) => node.id)));
+        dense.writePackedSVarint(8, deltas(block.nodes.map((node) => node.lat)));
+        dense.writePackedSVarint(9, deltas(block.nodes.map((node) => node.lon)));
+        if (block.nodes.some((node) => Object.keys(node.tags).length)) {
+          dense.writePackedVarint(10, block.nodes.flatMap((node) => [...Object.entries(node.tags).flatMap(([key, value]) => [index(key), index(value)]), 0]));
+        }
+      }, undefined);
+    }, undefined);
+  }
+  /** One PrimitiveGroup of ways (field 3) or relations (4): id, keys, vals, then the element's own fields. */
+  const writeElements = <T extends Element>(field: number, elements: T[], writeOwnFields: (element: T, message: PbfWriter) => void) => {
+    if (!elements.length) return;
+    groups.writeMessage(2, (_: unknown, group: PbfWriter) => {
+      for (const element of elements) {
+        group.writeMessage(field, (__: unknown, message: PbfWriter) => {
+          message.writeVarintField(1, element.id);
+          message.writePackedVarint(2, keysOf(element.tags));
+          message.writePackedVarint(3, valsOf(element.tags));
+          writeOwnFields(element, message);
+        }, undefined);
+      }
+    }, undefined);
+  };
+  writeElements(3, block.ways, (way, message) => message.writePackedSVarint(8, deltas(way.refs)));
+  writeElements(4, block.relations, (relation, message) => {
+    message.writePackedVarint(8, relation.members.map((member) => index(member.role)));
+    message.writePackedSVarint(9, deltas(relation.members.map((member) => member.ref)));
+    message.writePackedVarint(10, relation.members.map((member) => member.type));
+  });
+  groups.writeMessage(1, (_: unknown, table: PbfWriter) => strings.slice(0, tableSize).forEach((value) => table.writeStringField(1, value)), undefined);
+  groups.writeVarintField(17, block.granularity);
+  groups.writeVarintField(19, block.latOffset);
+  groups.writeVarintField(20, block.lonOffset);
+  return groups.finish();
+}
+
+function decodeBlock(data: Uint8Array) {
+  const visited: { nodes: unknown[]; ways: unknown[]; relations: unknown[] } = { nodes: [], ways: [], relations: [] };
+  const decoder = new BlockDecoder(
+    {
+      node: (id, lat, lon, tags) => visited.nodes.push({ id, lat, lon, tags: tags && { ...tags } }),
+      way: (id, refs, tags) => visited.ways.push({ id, refs: Array.from(refs), tags: { ...tags } }),
+      relation: (id, members, tags) => visited.relations.push({ id, members: members.map((member) => ({ ...member })), tags: { ...tags } }),
+    },
+    { nodes: true, ways: true, relations: true },
+  );
+  return { kinds: decoder.decode(data), entities: decoder.entities, visited };
+}
+
+/** Ids and coordinates up to 2^50 in magnitude: far beyond OSM's, exact as JS numbers, deltas included. */
+const bigInteger = fc.maxSafeInteger().map((value) => value % 2 ** 50);
+const word = fc.constantFrom('highway', 'name', 'name:ar', 'شارع الطيران', 'residential', '', 'yes', 'x'.repeat(300), 'building', 'outer', 'inner', 'via');
+// (a key is never string 0, the empty string: dense nodes use index 0 to end a node's tags)
+const tags = fc.dictionary(word.filter((key) => key !== ''), word, { maxKeys: 4 });
+const blocks = fc.record({
+  granularity: fc.integer({ min: 1, max: 1000 }),
+  latOffset: fc.integer({ min: -1e9, max: 1e9 }),
+  lonOffset: fc.integer({ min: -1e9, max: 1e9 }),
+  nodes: fc.array(fc.record({ id: bigInteger, lat: fc.integer({ min: -9e8, max: 9e8 }), lon: fc.integer({ min: -1.8e9, max: 1.8e9 }), tags }), { maxLength: 1500 }),
+  ways: fc.array(fc.record({ id: bigInteger, refs: fc.array(bigInteger, { maxLength: 700 }), tags }), { maxLength: 6 }),
+  relations: fc.array(
+    fc.record({ id: bigInteger, members: fc.array(fc.record({ type: fc.integer({ min: 0, max: 2 }), ref: bigInteger, role: word }), { maxLength: 100 }), tags }),
+    { maxLength: 4 },
+  ),
+});
+
+describe('BlockDecoder', () => {
+  it('visits exactly the dense nodes, ways and relations encoded in a block (ids, coordinates, references, members, tags)', () => {
+    fc.assert(
+      fc.property(blocks, (block) => {
+        const { kinds, entities, visited } = decodeBlock(encodeBlock(block));
+        const coordinate = (offset: number, value: number) => (offset + block.granularity * value) / 1e9;
+        expect(visited.nodes).toEqual(
+          block.nodes.map((node) => ({
+            id: node.id,
+            lat: coordinate(block.latOffset, node.lat),
+            lon: coordinate(block.lonOffset, node.lon),
+            tags: Object.keys(node.tags).length ? node.tags : null,
+          })),
+        );
+        expect(visited.ways).toEqual(block.ways);
+        expect(visited.relations).toEqual(block.relations);
+        expect(entities).toBe(block.nodes.length + block.ways.length + block.relations.length);
+        expect(kinds).toBe((block.nodes.length ? KIND_NODES : 0) | (block.ways.length ? KIND_WAYS : 0) | (block.relations.length ? KIND_RELATIONS : 0));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reads the negative ids some editors write (int64 as a 10-byte varint)', () => {
+    const { visited } = decodeBlock(encodeBlock({ granularity: 100, latOffset: 0, lonOffset: 0, nodes: [], ways: [{ id: -42, refs: [-1, -2], tags: {} }], relations: [] }));
+    expect(visited.ways).toEqual([{ id: -42, refs: [-1, -2], tags: {} }]);
+  });
+
+  it('refuses a block whose string index is out of range', () => {
+    const data = encodeBlock({ granularity: 100, latOffset: 0, lonOffset: 0, nodes: [], ways: [{ id: 1, refs: [1, 2], tags: { highway: 'residential' } }], relations: [] }, 2);
+    expect(() => decodeBlock(data)).toThrow(/string table index 2 out of range/);
+  });
+});
