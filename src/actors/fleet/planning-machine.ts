@@ -46,7 +46,10 @@ export function planningTransition(state: PlanningState, input: PlanningInput): 
       return wait(Math.min(input.nowMs + DEBOUNCE_MS, first + MAX_WAIT_MS), first);
     }
     case 'due':
-      if (state.kind !== 'waiting' || input.nowMs < state.dueAtMs) return { state, effects: [] };
+      if (state.kind !== 'waiting') return { state, effects: [] };
+      // a timer may fire a few ms early by the wall clock (Node times it from the event loop's clock, read at the
+      // start of a busy turn): wait out the rest rather than drop it, or the fleet would wait for ever
+      if (input.nowMs < state.dueAtMs) return { state, effects: [{ type: 'arm', atMs: state.dueAtMs }] };
       return { state: { kind: 'optimizing', changedSince: false, immediateAfter: false }, effects: [{ type: 'optimize' }] };
     case 'solved':
       if (state.kind !== 'optimizing') return { state, effects: [] };
