@@ -3,11 +3,10 @@
  * goes away or the budget runs out; a budget overrun is a clear 503.
  */
 import { ApiError } from '../../shared/errors.js';
-import type { SolverPool, SolverTaskName, SolverTasks } from '../../solvers/solver-pool.js';
+import type { SolverPool, SolverTaskName, SolverTasks, TaskOutput } from '../../solvers/solver-pool.js';
 import type { TaskResult } from '../../solvers/task-result.js';
 
 type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
-type TaskOutput<N extends SolverTaskName> = ReturnType<SolverTasks[N]> extends TaskResult<infer V> ? V : never;
 
 export async function runWithBudget<N extends SolverTaskName>(
   solvers: SolverPool,
