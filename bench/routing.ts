@@ -22,7 +22,7 @@ import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
-import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
+import { conditions, freePort, pinLoadGenerator, processCpuMs, round, startProcess } from './support.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
 const PACKS = fileURLToPath(new URL('../../data/packs/', import.meta.url));
@@ -164,8 +164,11 @@ export async function runRoutingBenchmark(): Promise<void> {
   speedup('bidirectional_dijkstra', 'hierarchy_query', false);
   console.log(`engine_route_with_guidance,p50_ms,${round(engineP50, 4)},target <= 0.5,${engineP50 <= 0.5 ? 'met' : 'missed'}`);
   if (!http) return;
-  console.log('http,req_per_s,p50_ms,p99_ms,non_2xx,errors');
-  console.log(`post_routing_route,${Math.round(http.result.requests.average)},${http.result.latency.p50},${http.result.latency.p99},${http.result.non2xx},${http.result.errors}`);
+  // server CPU per request: all its threads, and the main thread alone (independent of other load on the machine)
+  console.log('http,req_per_s,p50_ms,p99_ms,non_2xx,errors,server_cpu_ms_per_request,main_thread_cpu_ms_per_request');
+  console.log(
+    `post_routing_route,${Math.round(http.result.requests.average)},${http.result.latency.p50},${http.result.latency.p99},${http.result.non2xx},${http.result.errors},${round(http.cpu.processMs, 3)},${round(http.cpu.mainThreadMs, 3)}`,
+  );
   console.log(`http_p99,ms,${http.result.latency.p99},target <= 10,${http.result.latency.p99 <= 10 ? 'met' : 'missed'}`);
 }
 
@@ -220,7 +223,8 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     NATS_URL: '',
     TRUSTED_PROXIES: '127.0.0.1',
   };
-  const server = await startProcess(MAIN, [], port, { ...env, PORT: String(port) });
+  // BENCH_SERVER_SCRIPT runs another build's server under the same load (A/B)
+  const server = await startProcess(process.env.BENCH_SERVER_SCRIPT ?? MAIN, [], port, { ...env, PORT: String(port) });
   const base = `http://127.0.0.1:${port}/api/v1`;
   try {
     const { accessToken } = (await json(`${base}/auth/register`, { method: 'POST', body: JSON.stringify({ email: `bench.${suffix}@example.jo`, password: 'benchmark-password' }) })) as { accessToken: string };
@@ -251,8 +255,13 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
       ],
     };
     await autocannon({ ...options, duration: 2 });
+    const pid = server.child.pid!;
+    const before = { process: processCpuMs(pid), main: processCpuMs(pid, pid) };
     const result = await autocannon({ ...options, duration: DURATION_SECONDS });
-    return { result, conditions: `autocannon, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, API key, real Postgres and Redis, ${pinned}` };
+    const after = { process: processCpuMs(pid), main: processCpuMs(pid, pid) };
+    const perRequest = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? NaN : (to - from) / result.requests.total);
+    const cpu = { processMs: perRequest(before.process, after.process), mainThreadMs: perRequest(before.main, after.main) };
+    return { result, cpu, conditions: `autocannon, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, API key, real Postgres and Redis, ${pinned}` };
   } finally {
     await server.stop();
   }
