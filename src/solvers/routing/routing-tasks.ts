@@ -7,7 +7,7 @@ import type { MapPack } from '../../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from '../task-result.js';
 import type { MetricSpec } from './costing/profiles.js';
 import { buildHierarchy } from './hierarchy/contract.js';
-import { shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
+import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
 import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
 import { buildTrip } from './guidance/trip.js';
@@ -41,9 +41,7 @@ export function contractMetricTask(pack: MapPack | undefined, input: { metric: M
   const started = performance.now();
   const metric = routing.metric(input.metric);
   const hierarchy = shareHierarchy(buildHierarchy(metric.graph, routing.pack.sections['graph.edgeLength']));
-  let shortcuts = 0;
-  for (let arc = 0; arc < hierarchy.baseArc.length; arc++) if (hierarchy.baseArc[arc]! < 0) shortcuts++;
-  return ok({ hierarchy, buildMs: performance.now() - started, shortcuts });
+  return ok({ hierarchy, buildMs: performance.now() - started, shortcuts: addedArcCounts(hierarchy).shortcuts });
 }
 
 export interface MatrixTaskInput {

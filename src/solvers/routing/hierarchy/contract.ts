@@ -37,16 +37,21 @@ class ArcStore {
   hops: number[] = [];
 
   add(from: number, to: number, weight: number, seconds: number, meters: number, child1: number, child2: number, base: number): number {
-    this.hops.push(child1 < 0 ? 1 : this.hops[child1]! + this.hops[child2]!);
-    this.from.push(from);
-    this.to.push(to);
-    this.weight.push(weight);
-    this.seconds.push(seconds);
-    this.meters.push(meters);
-    this.child1.push(child1);
-    this.child2.push(child2);
-    this.base.push(base);
+    this.set(this.from.length, from, to, weight, seconds, meters, child1, child2, base);
     return this.from.length - 1;
+  }
+
+  /** Writes arc `id` (the next id appends one). */
+  set(id: number, from: number, to: number, weight: number, seconds: number, meters: number, child1: number, child2: number, base: number): void {
+    this.from[id] = from;
+    this.to[id] = to;
+    this.weight[id] = weight;
+    this.seconds[id] = seconds;
+    this.meters[id] = meters;
+    this.child1[id] = child1;
+    this.child2[id] = child2;
+    this.base[id] = base;
+    this.hops[id] = child1 < 0 ? 1 : this.hops[child1]! + this.hops[child2]!;
   }
 }
 
@@ -167,8 +172,13 @@ function keepCheapestLoops(v: number, arcs: ArcStore, outs: readonly number[], i
     for (const arcOut of outs) {
       if (arcs.to[arcOut] !== u) continue;
       const weight = arcs.weight[arcIn]! + arcs.weight[arcOut]!;
-      if (loopArc[u]! >= 0 && arcs.weight[loopArc[u]!]! <= weight) continue;
-      loopArc[u] = arcs.add(u, u, weight, arcs.seconds[arcIn]! + arcs.seconds[arcOut]!, arcs.meters[arcIn]! + arcs.meters[arcOut]!, arcIn, arcOut, -1);
+      const known = loopArc[u]!;
+      if (known >= 0 && arcs.weight[known]! <= weight) continue;
+      const seconds = arcs.seconds[arcIn]! + arcs.seconds[arcOut]!;
+      const meters = arcs.meters[arcIn]! + arcs.meters[arcOut]!;
+      // nothing else refers to a loop arc, so a cheaper loop takes over its id
+      if (known < 0) loopArc[u] = arcs.add(u, u, weight, seconds, meters, arcIn, arcOut, -1);
+      else arcs.set(known, u, u, weight, seconds, meters, arcIn, arcOut, -1);
     }
   }
 }

@@ -86,6 +86,18 @@ export function shareHierarchy(hierarchy: Hierarchy): Hierarchy {
   return shared;
 }
 
+/** Shortcuts (arcs over two arcs between two nodes) and loops (a node back to itself) the build added. */
+export function addedArcCounts(hierarchy: Hierarchy): { shortcuts: number; loops: number } {
+  let shortcuts = 0;
+  let loops = 0;
+  for (let arc = 0; arc < hierarchy.baseArc.length; arc++) {
+    if (hierarchy.baseArc[arc]! >= 0) continue;
+    if (hierarchy.arcFrom[arc] === hierarchy.arcTo[arc]) loops++;
+    else shortcuts++;
+  }
+  return { shortcuts, loops };
+}
+
 /**
  * Appends the search nodes an arc stands for (after its source) to `out`, walking the shortcut tree
  * depth first on `stack` (grown when too small; returned so the caller keeps the larger one).
