@@ -9,8 +9,7 @@
  * weight alone and `unpack` expands the shortcuts of the path it found, so the
  * two costs can be measured apart.
  */
-import { IndexedHeap } from '../search/indexed-heap.js';
-import type { Seed } from '../search/search-space.js';
+import { SearchSpace, type Seed } from '../search/search-space.js';
 import { unpackArc, type Hierarchy } from './hierarchy.js';
 
 export interface HierarchyPath {
@@ -29,15 +28,12 @@ export interface HierarchyMeeting {
   settled: number;
 }
 
-/** One direction: its labels by rank, its heap, the arcs it climbs and the arcs it stalls on. */
+/**
+ * One direction: its labels by rank, the arcs it climbs and the arcs it stalls on. It holds its
+ * search space rather than extending it, so the exact searches' hot code sees one object shape.
+ */
 class Direction {
-  readonly distance: Float64Array;
-  /** The arc that set the label; -1 for a seed. */
-  readonly parentArc: Int32Array;
-  readonly heap: IndexedHeap;
-  private readonly touched: Int32Array;
-  private touchedCount = 0;
-  settled = 0;
+  readonly space: SearchSpace;
 
   constructor(
     n: number,
@@ -49,31 +45,7 @@ class Direction {
     private readonly stallHead: Uint32Array,
     private readonly stallWeight: Float64Array,
   ) {
-    this.distance = new Float64Array(n).fill(Infinity);
-    this.parentArc = new Int32Array(n).fill(-1);
-    this.heap = new IndexedHeap(n);
-    this.touched = new Int32Array(n);
-  }
-
-  reset(): void {
-    const { distance, parentArc, touched } = this;
-    for (let index = 0; index < this.touchedCount; index++) {
-      const node = touched[index]!;
-      distance[node] = Infinity;
-      parentArc[node] = -1;
-    }
-    this.touchedCount = 0;
-    this.settled = 0;
-    this.heap.clear();
-  }
-
-  relax(node: number, distance: number, arc: number): void {
-    const current = this.distance[node]!;
-    if (distance >= current) return;
-    if (current === Infinity) this.touched[this.touchedCount++] = node;
-    this.distance[node] = distance;
-    this.parentArc[node] = arc;
-    this.heap.push(node, distance);
+    this.space = new SearchSpace(n);
   }
 
   /**
@@ -83,25 +55,21 @@ class Direction {
    * not queued.
    */
   settleNext(bound: number): number {
-    const node = this.heap.pop();
-    this.settled++;
-    const distance = this.distance;
+    const space = this.space;
+    const node = space.heap.pop();
+    space.settledCount++;
+    const distance = space.distance;
     const base = distance[node]!;
     const { stallFirst, stallHead, stallWeight } = this;
     // stall-on-demand: a higher node already labelled reaches this one more cheaply, so its label is not final
     for (let index = stallFirst[node]!, end = stallFirst[node + 1]!; index < end; index++) {
       if (distance[stallHead[index]!]! + stallWeight[index]! < base) return node;
     }
-    const { first, head, weight, arc, parentArc, heap, touched } = this;
+    const { first, head, weight, arc } = this;
     for (let index = first[node]!, end = first[node + 1]!; index < end; index++) {
       const next = head[index]!;
       const candidate = base + weight[index]!;
-      const current = distance[next]!;
-      if (candidate >= current) continue;
-      if (current === Infinity) touched[this.touchedCount++] = next;
-      distance[next] = candidate;
-      parentArc[next] = arc[index]!;
-      if (candidate < bound) heap.push(next, candidate);
+      if (space.label(next, candidate, arc[index]!) && candidate < bound) space.heap.push(next, candidate);
     }
     return node;
   }
@@ -126,7 +94,7 @@ export class HierarchyQuery {
 
   /** The least weight from a source seed to a target seed, without unpacking the path. */
   search(sources: readonly Seed[], targets: readonly Seed[]): HierarchyMeeting {
-    const { forward, backward } = this;
+    const [forward, backward] = [this.forward.space, this.backward.space];
     const rank = this.hierarchy.rank;
     forward.reset();
     backward.reset();
@@ -149,7 +117,7 @@ export class HierarchyQuery {
       if (!forwardOpen && !backwardOpen) break;
       const useForward = forwardOpen && (turn || !backwardOpen);
       turn = !turn;
-      const node = useForward ? forward.settleNext(best + shift) : backward.settleNext(best + shift);
+      const node = useForward ? this.forward.settleNext(best + shift) : this.backward.settleNext(best + shift);
       const other = useForward ? backwardDistance[node]! : forwardDistance[node]!;
       if (other === Infinity) continue;
       const total = forwardDistance[node]! + backwardDistance[node]! - shift;
@@ -162,15 +130,15 @@ export class HierarchyQuery {
         viaLoop = loop;
       }
     }
-    return { weight: best, meet, viaLoop, settled: forward.settled + backward.settled };
+    return { weight: best, meet, viaLoop, settled: forward.settledCount + backward.settledCount };
   }
 
   /** The search nodes (pack edges) of the path through `meet` (a rank) that the last search found. */
   unpack(meet: number, viaLoop = false): number[] {
     const h = this.hierarchy;
     const { rank, arcFrom, arcTo } = h;
-    const forwardParent = this.forward.parentArc;
-    const backwardParent = this.backward.parentArc;
+    const forwardParent = this.forward.space.parentArc;
+    const backwardParent = this.backward.space.parentArc;
     const upChain: number[] = [];
     let node = meet;
     for (let arc = forwardParent[node]!; arc >= 0; arc = forwardParent[node]!) {
