@@ -174,27 +174,26 @@ export async function runRoutingBenchmark(): Promise<void> {
 }
 
 /**
- * CPU ms per query of each search: one pass over all pairs per search in turn, 5 rounds (after a
- * warm-up round). On a shared machine the load changes from second to second, and ratios of
- * searches measured minutes apart would mostly measure that; whole passes (not small blocks) keep
- * each search's working set in cache as it is when that search runs alone.
+ * CPU ms per query of each search: passes over all pairs for each search in turn, 7 rounds after a
+ * warm-up round, the median round taken. On a shared machine the load changes from second to
+ * second, and ratios of searches measured minutes apart would mostly measure that; whole passes
+ * (not small blocks) keep each search's working set in cache as when it runs alone. A fast search
+ * repeats its pass until it has run for ~50 ms, so that a round is not a handful of scheduler ticks.
  */
 function interleavedCpuMs<K extends string>(searches: Record<K, (index: number) => unknown>, pairs: number): Record<K, number> {
   const names = Object.keys(searches) as K[];
-  const micros = Object.fromEntries(names.map((name) => [name, 0])) as Record<K, number>;
-  const BLOCK = pairs;
-  const ROUNDS = 5;
-  for (let round = 0; round <= ROUNDS; round++) {
-    for (let start = 0; start < pairs; start += BLOCK) {
-      for (const name of names) {
-        const before = process.cpuUsage();
-        for (let index = start; index < Math.min(start + BLOCK, pairs); index++) searches[name](index);
-        const used = process.cpuUsage(before);
-        if (round > 0) micros[name] += used.user + used.system;
-      }
-    }
-  }
-  return Object.fromEntries(names.map((name) => [name, micros[name] / 1000 / ROUNDS / pairs])) as Record<K, number>;
+  const ROUNDS = 7;
+  const ROUND_MS = 50;
+  const pass = (name: K, repeats: number) => {
+    const before = process.cpuUsage();
+    for (let repeat = 0; repeat < repeats; repeat++) for (let index = 0; index < pairs; index++) searches[name](index);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / repeats / pairs;
+  };
+  const repeats = Object.fromEntries(names.map((name) => [name, Math.max(1, Math.ceil(ROUND_MS / (pass(name, 1) * pairs)))])) as Record<K, number>;
+  const rounds = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < ROUNDS; round++) for (const name of names) rounds[name].push(pass(name, repeats[name]));
+  return Object.fromEntries(names.map((name) => [name, [...rounds[name]].sort((a, b) => a - b)[ROUNDS >> 1]!])) as Record<K, number>;
 }
 
 async function json(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
