@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
@@ -136,4 +137,23 @@ export function conditions(extra: Record<string, string | number>): string {
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** Clock ticks per second of /proc CPU times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU ms a process (or one of its threads: `thread` = its id; the main thread's is the pid) has
+ * used, from /proc: on a shared machine a server's CPU per request does not depend on what else
+ * runs, where its latency does. Undefined where /proc is not there.
+ */
+export function processCpuMs(pid: number, thread?: number): number | undefined {
+  try {
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+    // fields after the parenthesised command name; utime and stime are the 14th and 15th of the line
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }

@@ -31,4 +31,15 @@ describe('routing time budget', () => {
     const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
     expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
   });
+
+  it('cancels a computation the caller gave up on (a client gone away) without calling it a timeout', async () => {
+    const caller = new AbortController();
+    const pending = runWithBudget(pool, 'contractMetric', { metric: { costing: 'bicycle', preference: 'balanced', avoid: [] } }, 10_000, caller.signal).catch((caught: unknown) => caught);
+    setTimeout(() => caller.abort(), 20);
+    const error = await pending;
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(ApiError);
+    const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000, new AbortController().signal);
+    expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
+  });
 });

@@ -12,6 +12,7 @@ import type { MetricSpec } from '../src/solvers/routing/costing/profiles.js';
 import { buildHierarchy } from '../src/solvers/routing/hierarchy/contract.js';
 import type { Hierarchy } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query.js';
+import { findArc } from '../src/solvers/routing/edge-graph.js';
 import { legMeters, legSeconds } from '../src/solvers/routing/leg-builder.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
 import { routingPack } from './support/routing-packs.js';
@@ -65,6 +66,35 @@ describe.each([
       { numRuns: 1000, seed: 20261123 },
     );
     expect(routed).toBeGreaterThan(500);
+  }, 120_000);
+
+  it('reaches a point behind the start on the same edge by leaving and coming back, as cheaply as plain Dijkstra, along real turns', () => {
+    const engine = new RoutingEngine(packs[name]);
+    const metric = engine.metric(spec);
+    const graph = metric.graph;
+    const query = new HierarchyQuery(hierarchyFor(engine, name, spec));
+    const weight = graph.costs.weight;
+    let looped = 0;
+    for (let edge = 0; edge < engine.pack.edgeCount; edge += 7) {
+      if (!metric.inMainComponent[edge]) continue;
+      // start at 80 % of the edge, finish at 20 %
+      const sources = [{ node: edge, distance: 0.2 * weight[edge]! }];
+      const targets = [{ node: edge, distance: -0.8 * weight[edge]! }];
+      const fast = query.route(sources, targets);
+      const exact = metric.exactSearch().route(sources, targets);
+      expect(fast?.weight).toBeCloseTo(exact!.weight, 6);
+      const path = fast!.edges;
+      expect([path[0], path[path.length - 1]]).toEqual([edge, edge]);
+      let pathWeight = sources[0]!.distance + targets[0]!.distance;
+      for (let index = 1; index < path.length; index++) {
+        const arc = findArc(graph, path[index - 1]!, path[index]!);
+        expect(arc).toBeGreaterThanOrEqual(0);
+        pathWeight += graph.arcWeight[arc]!;
+      }
+      expect(pathWeight).toBeCloseTo(fast!.weight, 6);
+      looped++;
+    }
+    expect(looped).toBeGreaterThan(100);
   }, 120_000);
 });
 

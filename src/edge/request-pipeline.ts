@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../shared/errors.js';
+import { JsonText } from '../shared/json-text.js';
 import type { Logger } from '../shared/logger.js';
 import { corsHeaders } from './cors.js';
 import { toErrorResponse } from './error-response.js';
@@ -198,7 +199,7 @@ function toOutgoing(result: unknown, status: number): OutgoingResponse {
     status,
     headers: { 'content-type': JSON_CONTENT_TYPE },
     // A handler returning undefined answers JSON null, never an empty 200 body.
-    body: JSON.stringify(result ?? null),
+    body: result instanceof JsonText ? result.text : JSON.stringify(result ?? null),
   };
 }
 

@@ -10,7 +10,8 @@ import type * as workerTasks from './worker.js';
 export type SolverTasks = typeof workerTasks;
 export type SolverTaskName = keyof SolverTasks;
 type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
-type TaskOutput<N extends SolverTaskName> = ReturnType<SolverTasks[N]> extends TaskResult<infer V> ? V : never;
+/** What a task answers when it succeeds. */
+export type TaskOutput<N extends SolverTaskName> = ReturnType<SolverTasks[N]> extends TaskResult<infer V> ? V : never;
 
 export interface SolverPoolOptions {
   /** Worker threads; 0 = one per core. */

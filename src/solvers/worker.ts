@@ -9,7 +9,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from './task-result.js';
-import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripTask } from './routing/routing-tasks.js';
+import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
@@ -45,6 +45,10 @@ export function contractMetric(input: Parameters<typeof contractMetricTask>[1]):
 
 export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnType<typeof routeTripTask> {
   return routeTripTask(sharedMapPack(), input);
+}
+
+export function routeTripJson(input: Parameters<typeof routeTripJsonTask>[1]): ReturnType<typeof routeTripJsonTask> {
+  return routeTripJsonTask(sharedMapPack(), input);
 }
 
 export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {

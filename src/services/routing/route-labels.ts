@@ -5,7 +5,7 @@
  * highways). Deterministic: the same trip always gets the same words. A
  * language model may refine them only where one is configured (none is).
  */
-import type { Trip } from '../../solvers/routing/guidance/trip-types.js';
+import type { TripDigest } from '../../solvers/routing/routing-tasks.js';
 
 export interface RouteLabels {
   purpose: 'route_labels';
@@ -16,7 +16,8 @@ export interface RouteLabels {
 /** Maneuver types that are decisions (not start, destination, continue, becomes, stay). */
 const DECISION_TYPES = new Set([9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 26, 37, 38]);
 
-export function routeLabels(trip: Trip): RouteLabels {
+/** Labels from a trip, or from the digest a worker sends with a trip it serialised (the same words). */
+export function routeLabels(trip: TripDigest): RouteLabels {
   const arabic = trip.language.toLowerCase().startsWith('ar');
   const byStreet = new Map<string, number>();
   let total = 0;

@@ -17,6 +17,8 @@ import { orderStops } from '../../solvers/routing/stop-order/stop-order.js';
 import type { MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
 import { roundTo } from '../../shared/rounding.js';
+import { JsonText } from '../../shared/json-text.js';
+import { routeAnswerJson } from './route-envelope.js';
 
 export class RoutingEndpoints {
   constructor(
@@ -37,15 +39,15 @@ export class RoutingEndpoints {
     if (this.external) return withLabels(await this.external.call(path, payload, signal), includeLabels);
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
     const avoidAreas = areasOf(payload);
-    const outcome = await this.routing.trip(
+    const outcome = await this.routing.tripJson(
       metric,
       payload.locations.map(toRouteLocation),
       narrationOf(payload),
       { ...(avoidAreas ? { avoidAreas } : {}), ...(payload.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: payload.alternates } } : {}) },
       signal,
     );
-    const data = { trip: outcome.trip, ...(outcome.alternates.length ? { alternates: outcome.alternates } : {}), ...(payload.id ? { id: payload.id } : {}) };
-    return { ...availableEnvelope(path, data), labels: includeLabels ? routeLabels(outcome.trip) : SKIPPED_LABELS };
+    // the worker serialised the trip: its JSON goes into the answer as it is
+    return new JsonText(routeAnswerJson(path, outcome, payload.id, includeLabels ? routeLabels(outcome.digest) : SKIPPED_LABELS));
   }
 
   /**

@@ -9,9 +9,9 @@ import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/cos
 import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import type { NearestRoad, TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { NearestRoad, SerializedTripOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
 import type { TripOptions } from '../../solvers/routing/guidance/trip-types.js';
-import type { SolverPool } from '../../solvers/solver-pool.js';
+import type { SolverPool, TaskOutput } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import { runWithBudget } from './solver-call.js';
 import type { TaskResult } from '../../solvers/task-result.js';
@@ -42,6 +42,12 @@ const PROFILE_TEXT: Record<Costing, [string, string]> = {
   taxi: ['Taxi', 'Like a car, plus lanes and roads open to taxis'],
   truck: ['Truck', 'Heavy goods vehicles, respecting hgv access and weight, height, width and length limits'],
 };
+
+/** Avoided areas and alternatives of a trip request. */
+export interface TripExtras {
+  avoidAreas?: AreaAvoidance;
+  alternates?: AlternatesOptions;
+}
 
 export class RoutingService {
   constructor(private readonly options: RoutingServiceOptions) {}
@@ -75,19 +81,29 @@ export class RoutingService {
   }
 
   /** The route as a Valhalla trip with guidance (and alternatives), searched and narrated in a worker. */
-  async trip(
+  trip(metric: MetricSpec, locations: RouteLocation[], guidance: TripOptions, extras: TripExtras = {}, signal?: AbortSignal): Promise<TripOutcome> {
+    return this.runTrip('routeTrip', metric, locations, guidance, extras, signal);
+  }
+
+  /** As {@link trip}, with the trip and alternatives as JSON text (for answers that carry them unchanged). */
+  tripJson(metric: MetricSpec, locations: RouteLocation[], guidance: TripOptions, extras: TripExtras = {}, signal?: AbortSignal): Promise<SerializedTripOutcome> {
+    return this.runTrip('routeTripJson', metric, locations, guidance, extras, signal);
+  }
+
+  private async runTrip<N extends 'routeTrip' | 'routeTripJson'>(
+    task: N,
     metric: MetricSpec,
     locations: RouteLocation[],
     guidance: TripOptions,
-    extras: { avoidAreas?: AreaAvoidance; alternates?: AlternatesOptions } = {},
-    signal?: AbortSignal,
-  ): Promise<TripOutcome> {
+    extras: TripExtras,
+    signal: AbortSignal | undefined,
+  ): Promise<TaskOutput<N>> {
     this.assertAvailable(metric.costing);
     const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
     const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
-      runWithBudget(this.options.solvers, 'routeTrip', { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
+      runWithBudget(this.options.solvers, task, { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
     );
-    if (result.ok) return result.value;
+    if (result.ok) return result.value as TaskOutput<N>;
     throw this.engineError(metric, result.code, result.details);
   }
 

@@ -7,11 +7,11 @@ import type { MapPack } from '../../datapack/map-pack.js';
 import { fail, ok, type TaskResult } from '../task-result.js';
 import type { MetricSpec } from './costing/profiles.js';
 import { buildHierarchy } from './hierarchy/contract.js';
-import { shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
+import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
 import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
 import { buildTrip } from './guidance/trip.js';
-import type { Trip, TripOptions } from './guidance/trip-types.js';
+import type { Trip, TripManeuver, TripOptions, TripSummary } from './guidance/trip-types.js';
 import { legSpeedLimits, type SpeedLimitStretch } from './guidance/speed-limits.js';
 import { narrativeLanguage, wayName } from './guidance/street-names.js';
 
@@ -41,9 +41,7 @@ export function contractMetricTask(pack: MapPack | undefined, input: { metric: M
   const started = performance.now();
   const metric = routing.metric(input.metric);
   const hierarchy = shareHierarchy(buildHierarchy(metric.graph, routing.pack.sections['graph.edgeLength']));
-  let shortcuts = 0;
-  for (let arc = 0; arc < hierarchy.baseArc.length; arc++) if (hierarchy.baseArc[arc]! < 0) shortcuts++;
-  return ok({ hierarchy, buildMs: performance.now() - started, shortcuts });
+  return ok({ hierarchy, buildMs: performance.now() - started, shortcuts: addedArcCounts(hierarchy).shortcuts });
 }
 
 export interface MatrixTaskInput {
@@ -79,6 +77,57 @@ export interface TripOutcome {
 
 /** Searches the legs and turns them into the Valhalla trip (guidance runs here too, off the main thread). */
 export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<TripOutcome> {
+  const built = buildTrips(pack, input);
+  if (!built.ok) return built;
+  const { trip, alternates, outcome, routing, guidance } = built.value;
+  return ok({
+    trip,
+    alternates: alternates.map((alternate) => ({ trip: alternate })),
+    ...(guidance.includeAttributes ? { speedLimits: outcome.legs.map((leg) => legSpeedLimits(routing.pack, leg, narrativeLanguage(guidance.language))) } : {}),
+    usedHierarchy: outcome.usedHierarchy,
+  });
+}
+
+/** What a caller needs to describe a trip (route labels) without the trip itself. */
+export interface TripDigest {
+  language: string;
+  legs: { maneuvers: Pick<TripManeuver, 'type' | 'length' | 'street_names'>[] }[];
+  summary: Pick<TripSummary, 'has_toll' | 'has_ferry' | 'has_highway'>;
+}
+
+export interface SerializedTripOutcome {
+  /** JSON of the trip, exactly as `JSON.stringify(trip)`. */
+  tripJson: string;
+  /** JSON of `[{ trip }, …]` for the alternatives; undefined when there are none. */
+  alternatesJson: string | undefined;
+  digest: TripDigest;
+  usedHierarchy: boolean;
+}
+
+/**
+ * The trip as JSON text, for answers that carry it as it is: a string crosses the thread boundary
+ * as one copy, where the trip object (hundreds of small objects) costs the main thread a
+ * structured clone and then a JSON.stringify of its own.
+ */
+export function routeTripJsonTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<SerializedTripOutcome> {
+  const built = buildTrips(pack, input);
+  if (!built.ok) return built;
+  const { trip, alternates, outcome } = built.value;
+  return ok({
+    tripJson: JSON.stringify(trip),
+    alternatesJson: alternates.length ? JSON.stringify(alternates.map((alternate) => ({ trip: alternate }))) : undefined,
+    digest: {
+      language: trip.language,
+      legs: trip.legs.map((leg) => ({
+        maneuvers: leg.maneuvers.map(({ type, length, street_names }) => ({ type, length, ...(street_names?.length ? { street_names: [street_names[0]!] } : {}) })),
+      })),
+      summary: { has_toll: trip.summary.has_toll, has_ferry: trip.summary.has_ferry, has_highway: trip.summary.has_highway },
+    },
+    usedHierarchy: outcome.usedHierarchy,
+  });
+}
+
+function buildTrips(pack: MapPack | undefined, input: TripTaskInput) {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
   const resolved = resolveHierarchy(input);
@@ -92,12 +141,8 @@ export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): 
   }
   const options = { ...guidance, costing: request.metric.costing };
   const trip = buildTrip(routing.pack, outcome.legs, options);
-  return ok({
-    trip,
-    alternates: outcome.alternates.map((legs) => ({ trip: buildTrip(routing.pack, legs, options) })),
-    ...(guidance.includeAttributes ? { speedLimits: outcome.legs.map((leg) => legSpeedLimits(routing.pack, leg, narrativeLanguage(guidance.language))) } : {}),
-    usedHierarchy: outcome.usedHierarchy,
-  });
+  const alternates = outcome.alternates.map((legs) => buildTrip(routing.pack, legs, options));
+  return ok({ trip, alternates, outcome, routing, guidance });
 }
 
 export interface NearestRoadInput {

@@ -106,25 +106,27 @@ export function buildTripLeg(pack: MapPack, leg: GuidanceLeg, settings: LegSetti
       roundaboutExitCount: draft.roundaboutExitCount ?? 0,
       toward: draft.signWay !== undefined && SIGNED_TYPES.has(draft.type) ? wayDestinations(pack, draft.signWay, settings.language) : [],
       lengthMeters: meters[index]!,
-      ...(alertMeters !== undefined ? { alertMeters } : {}),
+      // absent and undefined read the same to the templates; no spread of a throw-away object per maneuver
+      alertMeters,
       units: settings.units,
-      ...(isDestination && leg.destination.name ? { locationName: leg.destination.name } : {}),
+      locationName: isDestination && leg.destination.name ? leg.destination.name : undefined,
     });
-    const maneuver: TripManeuver = {
+    // keys are assigned in the order the answer lists them (optional ones included)
+    const maneuver = {
       type: draft.type,
       instruction: phrases.instruction,
       verbal_transition_alert_instruction: phrases.alert,
       verbal_pre_transition_instruction: phrases.pre,
-      ...(phrases.post ? { verbal_post_transition_instruction: phrases.post } : {}),
-      ...(streetNames.length ? { street_names: streetNames } : {}),
-      time: times[index]!,
-      length: lengths[index]!,
-      cost: roundedCosts[index]!,
-      begin_shape_index: isDestination ? lastPoint : geometry.edgeBegin[draft.firstEdge]!,
-      end_shape_index: isDestination ? lastPoint : geometry.edgeEnd[draft.lastEdge]!,
-      travel_mode: settings.mode,
-      travel_type: settings.travelType,
-    };
+    } as TripManeuver;
+    if (phrases.post) maneuver.verbal_post_transition_instruction = phrases.post;
+    if (streetNames.length) maneuver.street_names = streetNames;
+    maneuver.time = times[index]!;
+    maneuver.length = lengths[index]!;
+    maneuver.cost = roundedCosts[index]!;
+    maneuver.begin_shape_index = isDestination ? lastPoint : geometry.edgeBegin[draft.firstEdge]!;
+    maneuver.end_shape_index = isDestination ? lastPoint : geometry.edgeEnd[draft.lastEdge]!;
+    maneuver.travel_mode = settings.mode;
+    maneuver.travel_type = settings.travelType;
     if (!isDestination && draft.firstEdge <= draft.lastEdge) {
       const firstWay = s['graph.edgeWay'][leg.edges[firstTravelled(draft)]!]!;
       if (firstWay !== draft.way) {

@@ -5,6 +5,7 @@
  * where it begins and ends (maneuvers take their shape indexes from these).
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
+import { COORDINATE_SCALE, EdgeFlag } from '../../../datapack/pack-layout.js';
 import type { LegPath } from '../leg-path.js';
 import { sliceLine, type LonLat } from './geometry.js';
 import { roundTo } from '../../../shared/rounding.js';
@@ -18,32 +19,46 @@ export interface LegGeometry {
   edgeEnd: number[];
 }
 
-function samePoint(a: LonLat, b: LonLat): boolean {
-  return a[0] === b[0] && a[1] === b[1];
-}
-
-/** The part of each edge the leg travels, as [lon, lat] lines (first and last cut at the fractions). */
-export function travelledEdgeLines(pack: MapPack, leg: LegPath): LonLat[][] {
+/** The part of the leg's `index`-th edge it travels, as a [lon, lat] line (the first and last edges cut at the fractions). */
+function travelledEdgeLine(pack: MapPack, leg: LegPath, index: number): LonLat[] {
+  const edge = leg.edges[index]!;
   const last = leg.edges.length - 1;
-  return leg.edges.map((edge, index) => {
-    const from = index === 0 ? leg.origin.fraction : 0;
-    const to = index === last ? leg.destination.fraction : 1;
-    const line = from <= 0 && to >= 1 ? pack.edgeShape(edge) : sliceLine(pack.edgeShape(edge), from, Math.max(from, to));
-    if (index === 0) line[0] = [leg.origin.snappedLon, leg.origin.snappedLat];
-    if (index === last) line[line.length - 1] = [leg.destination.snappedLon, leg.destination.snappedLat];
-    return line;
-  });
+  const from = index === 0 ? leg.origin.fraction : 0;
+  const to = index === last ? leg.destination.fraction : 1;
+  const line = from <= 0 && to >= 1 ? pack.edgeShape(edge) : sliceLine(pack.edgeShape(edge), from, Math.max(from, to));
+  if (index === 0) line[0] = [leg.origin.snappedLon, leg.origin.snappedLat];
+  if (index === last) line[line.length - 1] = [leg.destination.snappedLon, leg.destination.snappedLat];
+  return line;
 }
 
 export function buildLegGeometry(pack: MapPack, leg: LegPath): LegGeometry {
   const points: LonLat[] = [];
   const edgeBegin: number[] = [];
   const edgeEnd: number[] = [];
-  for (const line of travelledEdgeLines(pack, leg)) {
+  const append = (lon: number, lat: number) => {
+    const roundedLon = roundTo(lon, 6);
+    const roundedLat = roundTo(lat, 6);
+    const previous = points[points.length - 1];
+    if (!previous || previous[0] !== roundedLon || previous[1] !== roundedLat) points.push([roundedLon, roundedLat]);
+  };
+  const s = pack.sections;
+  const [shapeLon, shapeLat] = [s['graph.shapeLon'], s['graph.shapeLat']];
+  const last = leg.edges.length - 1;
+  for (let index = 0; index <= last; index++) {
     edgeBegin.push(Math.max(0, points.length - 1));
-    for (const [lon, lat] of line) {
-      const point: LonLat = [roundTo(lon, 6), roundTo(lat, 6)];
-      if (points.length === 0 || !samePoint(points[points.length - 1]!, point)) points.push(point);
+    const edge = leg.edges[index]!;
+    if (index === 0 || index === last) {
+      for (const [lon, lat] of travelledEdgeLine(pack, leg, index)) append(lon, lat);
+    } else {
+      // a whole edge inside the leg: its stored points in travel order, without an array per point
+      // (the same division pack.edgeShape does, so the same doubles)
+      const start = s['graph.edgeShapeStart'][edge]!;
+      const count = s['graph.edgeShapeCount'][edge]!;
+      const reversed = (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
+      for (let step = 0; step < count; step++) {
+        const at = start + (reversed ? count - 1 - step : step);
+        append(shapeLon[at]! / COORDINATE_SCALE, shapeLat[at]! / COORDINATE_SCALE);
+      }
     }
     edgeEnd.push(points.length - 1);
   }

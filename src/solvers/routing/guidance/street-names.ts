@@ -35,8 +35,30 @@ export function wayRef(pack: MapPack, way: number): string {
   return pack.strings.get(pack.sections['ways.ref'][way]!);
 }
 
+/**
+ * Street names per way and language, a pure function of the (immutable) pack that every maneuver
+ * of every trip asks for, often for the same ways: one memo per pack, keyed weakly like the edge
+ * bearings (junction.ts). The lists are frozen because trips share them.
+ */
+const streetNameMemos = new WeakMap<MapPack, Map<number, readonly string[]>>();
+
 /** Street names as Valhalla lists them: the name, then each ref (`ref` may hold several, `;`-separated). */
 export function wayStreetNames(pack: MapPack, way: number, language: NarrativeLanguage): string[] {
+  let memo = streetNameMemos.get(pack);
+  if (!memo) {
+    memo = new Map();
+    streetNameMemos.set(pack, memo);
+  }
+  const key = language === 'ar' ? -1 - way : way;
+  let names = memo.get(key);
+  if (!names) {
+    names = Object.freeze(listStreetNames(pack, way, language));
+    memo.set(key, names);
+  }
+  return names as string[];
+}
+
+function listStreetNames(pack: MapPack, way: number, language: NarrativeLanguage): string[] {
   const names: string[] = [];
   const name = wayName(pack, way, language);
   if (name) names.push(name);
@@ -71,6 +93,8 @@ export function wayUnnamed(pack: MapPack, way: number): boolean {
 }
 
 function splitList(text: string): string[] {
+  // most ways have no ref or destination: no need to split an empty string
+  if (!text) return [];
   return text
     .split(';')
     .map((part) => part.trim())

@@ -1,7 +1,8 @@
 /**
  * Builds a contraction hierarchy from an edge graph: nodes are contracted in
- * order of a lazily updated priority (edge difference and contracted
- * neighbours), and a shortcut u→x replaces u→v→x unless a local witness
+ * order of a lazily updated priority (edge difference, the ratio of original
+ * arcs the new shortcuts stand for to those removed, contracted neighbours
+ * and level), and a shortcut u→x replaces u→v→x unless a local witness
  * search finds a path u→x avoiding v that is no longer. Every arc a node has
  * when it is contracted goes to the search graph: those are exactly the arcs
  * to higher ranks.
@@ -9,6 +10,7 @@
 import type { EdgeGraph } from '../edge-graph.js';
 import { IndexedHeap } from '../search/indexed-heap.js';
 import type { Hierarchy } from './hierarchy.js';
+import { layoutHierarchy } from './hierarchy-layout.js';
 
 /**
  * Witness searches give up after this many settled nodes (a missed witness only adds a shortcut):
@@ -31,17 +33,25 @@ class ArcStore {
   child1: number[] = [];
   child2: number[] = [];
   base: number[] = [];
+  /** Original arcs the arc stands for. */
+  hops: number[] = [];
 
   add(from: number, to: number, weight: number, seconds: number, meters: number, child1: number, child2: number, base: number): number {
-    this.from.push(from);
-    this.to.push(to);
-    this.weight.push(weight);
-    this.seconds.push(seconds);
-    this.meters.push(meters);
-    this.child1.push(child1);
-    this.child2.push(child2);
-    this.base.push(base);
+    this.set(this.from.length, from, to, weight, seconds, meters, child1, child2, base);
     return this.from.length - 1;
+  }
+
+  /** Writes arc `id` (the next id appends one). */
+  set(id: number, from: number, to: number, weight: number, seconds: number, meters: number, child1: number, child2: number, base: number): void {
+    this.from[id] = from;
+    this.to[id] = to;
+    this.weight[id] = weight;
+    this.seconds[id] = seconds;
+    this.meters[id] = meters;
+    this.child1[id] = child1;
+    this.child2[id] = child2;
+    this.base[id] = base;
+    this.hops[id] = child1 < 0 ? 1 : this.hops[child1]! + this.hops[child2]!;
   }
 }
 
@@ -72,6 +82,7 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
   const deletedNeighbours = new Uint32Array(n);
   const level = new Uint32Array(n);
   const rank = new Uint32Array(n);
+  const loopArc = new Int32Array(n).fill(-1);
   const upLists: number[][] = Array.from({ length: n }, () => []);
   const downLists: number[][] = Array.from({ length: n }, () => []);
   const witness = new WitnessSearch(n);
@@ -81,7 +92,13 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
   const simulate = (v: number, settleLimit = SIMULATION_SETTLE_LIMIT): number => {
     shortcutsBuffer.length = 0;
     const added = collectShortcuts(v, arcs, outArcs, inArcs, contracted, witness, shortcutsBuffer, settleLimit);
-    return 2 * (added - outArcs[v]!.length - inArcs[v]!.length) + deletedNeighbours[v]! + level[v]!;
+    const removed = outArcs[v]!.length + inArcs[v]!.length;
+    let addedHops = 0;
+    for (let index = 0; index < shortcutsBuffer.length; index += 4) addedHops += arcs.hops[shortcutsBuffer[index + 2]!]! + arcs.hops[shortcutsBuffer[index + 3]!]!;
+    let removedHops = 0;
+    for (const arc of outArcs[v]!) removedHops += arcs.hops[arc]!;
+    for (const arc of inArcs[v]!) removedHops += arcs.hops[arc]!;
+    return 2 * (added - removed) + addedHops / Math.max(1, removedHops) + deletedNeighbours[v]! + level[v]!;
   };
   for (let v = 0; v < n; v++) queue.push(v, simulate(v));
 
@@ -114,6 +131,7 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
         inArcs[x]!.push(id);
       }
     }
+    keepCheapestLoops(v, arcs, outArcs[v]!, inArcs[v]!, loopArc);
     // detach v and update its neighbours' priorities
     const neighbours = new Set<number>();
     for (const arc of outArcs[v]!) {
@@ -139,7 +157,30 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
     if (options.onProgress && done % step === 0) options.onProgress(done / n);
   }
 
-  return toHierarchy(n, rank, arcs, upLists, downLists);
+  return layoutHierarchy(rank, arcs, upLists, downLists, loopArc);
+}
+
+/**
+ * u→v→u is no shortcut between two nodes, but it is the way back to u through lower nodes: a route
+ * from a point on an edge to a point behind it on the same edge has to leave and come back, and
+ * when every node of the shortest such loop ranks below u, no up-down path of the search graph
+ * contains it. The cheapest loop found at each node is kept as an arc of its own for the query.
+ */
+function keepCheapestLoops(v: number, arcs: ArcStore, outs: readonly number[], ins: readonly number[], loopArc: Int32Array): void {
+  for (const arcIn of ins) {
+    const u = arcs.from[arcIn]!;
+    for (const arcOut of outs) {
+      if (arcs.to[arcOut] !== u) continue;
+      const weight = arcs.weight[arcIn]! + arcs.weight[arcOut]!;
+      const known = loopArc[u]!;
+      if (known >= 0 && arcs.weight[known]! <= weight) continue;
+      const seconds = arcs.seconds[arcIn]! + arcs.seconds[arcOut]!;
+      const meters = arcs.meters[arcIn]! + arcs.meters[arcOut]!;
+      // nothing else refers to a loop arc, so a cheaper loop takes over its id
+      if (known < 0) loopArc[u] = arcs.add(u, u, weight, seconds, meters, arcIn, arcOut, -1);
+      else arcs.set(known, u, u, weight, seconds, meters, arcIn, arcOut, -1);
+    }
+  }
 }
 
 /** Finds (u, x) pairs through v that need a shortcut; pushes (u, x, arcIn, arcOut) to `out`; returns how many. */
@@ -232,35 +273,4 @@ function removeValue(list: number[], value: number): void {
     list[index] = list[list.length - 1]!;
     list.pop();
   }
-}
-
-let nextBuild = 0;
-
-function toHierarchy(n: number, rank: Uint32Array, arcs: ArcStore, upLists: number[][], downLists: number[][]): Hierarchy {
-  const csr = (lists: number[][]) => {
-    const first = new Uint32Array(n + 1);
-    for (let v = 0; v < n; v++) first[v + 1] = first[v]! + lists[v]!.length;
-    const flat = new Uint32Array(first[n]!);
-    for (let v = 0; v < n; v++) flat.set(lists[v]!, first[v]!);
-    return { first, flat };
-  };
-  const up = csr(upLists);
-  const down = csr(downLists);
-  return {
-    id: `ch-${(nextBuild++).toString(36)}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-    nodeCount: n,
-    rank,
-    upFirst: up.first,
-    upArcs: up.flat,
-    downFirst: down.first,
-    downArcs: down.flat,
-    arcFrom: Uint32Array.from(arcs.from),
-    arcTo: Uint32Array.from(arcs.to),
-    arcWeight: Float64Array.from(arcs.weight),
-    arcSeconds: Float64Array.from(arcs.seconds),
-    arcMeters: Float64Array.from(arcs.meters),
-    arcChild1: Int32Array.from(arcs.child1),
-    arcChild2: Int32Array.from(arcs.child2),
-    baseArc: Int32Array.from(arcs.base),
-  };
 }

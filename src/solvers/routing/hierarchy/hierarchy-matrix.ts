@@ -38,27 +38,27 @@ class UpwardSearch {
     this.heap = new IndexedHeap(n);
   }
 
+  /** Searches upward from the seeds; labels and `settled` are by rank. */
   run(h: Hierarchy, seeds: readonly MatrixSeed[], forward: boolean): void {
     for (const node of this.touched) this.weight[node] = Infinity;
     this.touched = [];
     this.settled.length = 0;
     this.heap.clear();
-    for (const seed of seeds) this.relax(seed.node, seed.weight, seed.seconds, seed.meters);
-    const [first, list, otherEnd] = forward ? [h.upFirst, h.upArcs, h.arcTo] : [h.downFirst, h.downArcs, h.arcFrom];
-    const [stallFirst, stallList, stallEnd] = forward ? [h.downFirst, h.downArcs, h.arcFrom] : [h.upFirst, h.upArcs, h.arcTo];
+    for (const seed of seeds) this.relax(h.rank[seed.node]!, seed.weight, seed.seconds, seed.meters);
+    const [first, head, arcWeight, arcs] = forward ? [h.upFirst, h.upHead, h.upWeight, h.upArc] : [h.downFirst, h.downHead, h.downWeight, h.downArc];
+    const [stallFirst, stallHead, stallWeight] = forward ? [h.downFirst, h.downHead, h.downWeight] : [h.upFirst, h.upHead, h.upWeight];
     while (this.heap.size) {
       const node = this.heap.pop();
       const base = this.weight[node]!;
       let stalled = false;
       for (let index = stallFirst[node]!; index < stallFirst[node + 1]! && !stalled; index++) {
-        const arc = stallList[index]!;
-        if (this.weight[stallEnd[arc]!]! + h.arcWeight[arc]! < base) stalled = true;
+        if (this.weight[stallHead[index]!]! + stallWeight[index]! < base) stalled = true;
       }
       if (stalled) continue;
       this.settled.push(node);
       for (let index = first[node]!; index < first[node + 1]!; index++) {
-        const arc = list[index]!;
-        this.relax(otherEnd[arc]!, base + h.arcWeight[arc]!, this.seconds[node]! + h.arcSeconds[arc]!, this.meters[node]! + h.arcMeters[arc]!);
+        const arc = arcs[index]!;
+        this.relax(head[index]!, base + arcWeight[index]!, this.seconds[node]! + h.arcSeconds[arc]!, this.meters[node]! + h.arcMeters[arc]!);
       }
     }
   }
@@ -103,13 +103,15 @@ export function hierarchyMatrix(h: Hierarchy, sources: readonly MatrixSeed[][], 
     for (const node of search.settled) {
       const w = search.weight[node]!;
       for (let entry = head[node]!; entry >= 0; entry = next[entry]!) {
-        const total = w + entryWeight[entry]!;
+        const direct = w + entryWeight[entry]!;
         const cell = row + entryTarget[entry]!;
-        // a negative total is a target behind the source on one edge: not a path
+        // a negative total is a target behind the source on one edge: the way there leaves the edge and comes back
+        const loop = direct < 0 ? h.loopArc[node]! : -1;
+        const total = loop >= 0 ? direct + h.loopWeight[node]! : direct;
         if (total < 0 || total >= weight[cell]!) continue;
         weight[cell] = total;
-        seconds[cell] = search.seconds[node]! + entrySeconds[entry]!;
-        meters[cell] = search.meters[node]! + entryMeters[entry]!;
+        seconds[cell] = search.seconds[node]! + entrySeconds[entry]! + (loop >= 0 ? h.arcSeconds[loop]! : 0);
+        meters[cell] = search.meters[node]! + entryMeters[entry]! + (loop >= 0 ? h.arcMeters[loop]! : 0);
       }
     }
   }

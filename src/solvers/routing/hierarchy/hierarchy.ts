@@ -11,14 +11,33 @@ export interface Hierarchy {
    */
   id: string;
   nodeCount: number;
-  /** Contraction order: a search only climbs to higher ranks. */
+  /** Contraction order (node → rank): a search only climbs in rank. Search labels are indexed by rank. */
   rank: Uint32Array;
-  /** Arcs leaving a node to higher ranks (forward search), CSR by node. */
+  /** The inverse of `rank` (rank → node). */
+  rankNode: Uint32Array;
+  /**
+   * Arcs to higher ranks leaving each node (forward search), CSR indexed by rank: the nodes of a
+   * query's search space sit near each other in these arrays, and each entry carries its head's
+   * rank and weight inline so a relaxation reads no other column.
+   */
   upFirst: Uint32Array;
-  upArcs: Uint32Array;
-  /** Arcs arriving at a node from higher ranks (backward search), CSR by node. */
+  /** Rank of the arc's head. */
+  upHead: Uint32Array;
+  upWeight: Float64Array;
+  /** The arc id, for unpacking. */
+  upArc: Uint32Array;
+  /** Arcs from higher ranks arriving at each node (backward search), CSR indexed by rank; `downHead` is the rank of the arc's tail. */
   downFirst: Uint32Array;
-  downArcs: Uint32Array;
+  downHead: Uint32Array;
+  downWeight: Float64Array;
+  downArc: Uint32Array;
+  /**
+   * By rank: the cheapest loop from the node back to itself through lower nodes (an arc id, -1 when
+   * none) and its weight (Infinity when none). A route to a point behind its start on the same
+   * edge takes it when no loop over higher nodes is cheaper.
+   */
+  loopArc: Int32Array;
+  loopWeight: Float64Array;
   arcFrom: Uint32Array;
   arcTo: Uint32Array;
   arcWeight: Float64Array;
@@ -33,10 +52,17 @@ export interface Hierarchy {
 
 export const HIERARCHY_COLUMNS = [
   'rank',
+  'rankNode',
   'upFirst',
-  'upArcs',
+  'upHead',
+  'upWeight',
+  'upArc',
   'downFirst',
-  'downArcs',
+  'downHead',
+  'downWeight',
+  'downArc',
+  'loopArc',
+  'loopWeight',
   'arcFrom',
   'arcTo',
   'arcWeight',
@@ -60,13 +86,40 @@ export function shareHierarchy(hierarchy: Hierarchy): Hierarchy {
   return shared;
 }
 
-/** Appends the search nodes an arc stands for (after its source) to `out`. */
-export function unpackArc(hierarchy: Hierarchy, arc: number, out: number[]): void {
-  const stack = [arc];
-  while (stack.length) {
-    const current = stack.pop()!;
-    const first = hierarchy.arcChild1[current]!;
-    if (first < 0) out.push(hierarchy.arcTo[current]!);
-    else stack.push(hierarchy.arcChild2[current]!, first);
+/** Shortcuts (arcs over two arcs between two nodes) and loops (a node back to itself) the build added. */
+export function addedArcCounts(hierarchy: Hierarchy): { shortcuts: number; loops: number } {
+  let shortcuts = 0;
+  let loops = 0;
+  for (let arc = 0; arc < hierarchy.baseArc.length; arc++) {
+    if (hierarchy.baseArc[arc]! >= 0) continue;
+    if (hierarchy.arcFrom[arc] === hierarchy.arcTo[arc]) loops++;
+    else shortcuts++;
   }
+  return { shortcuts, loops };
+}
+
+/**
+ * Appends the search nodes an arc stands for (after its source) to `out`, walking the shortcut tree
+ * depth first on `stack` (grown when too small; returned so the caller keeps the larger one).
+ */
+export function unpackArc(hierarchy: Hierarchy, arc: number, out: number[], stack: Int32Array = new Int32Array(64)): Int32Array {
+  const { arcChild1, arcChild2, arcTo } = hierarchy;
+  let top = 0;
+  stack[top++] = arc;
+  while (top > 0) {
+    const current = stack[--top]!;
+    const first = arcChild1[current]!;
+    if (first < 0) {
+      out.push(arcTo[current]!);
+      continue;
+    }
+    if (top + 2 > stack.length) {
+      const grown = new Int32Array(stack.length * 2);
+      grown.set(stack);
+      stack = grown;
+    }
+    stack[top++] = arcChild2[current]!;
+    stack[top++] = first;
+  }
+  return stack;
 }

@@ -1,10 +1,13 @@
 /**
  * A binary min-heap of node ids keyed by float, with decrease-key, over typed
  * arrays sized once for the graph. Searches reuse one heap: `clear()` costs
- * only the entries still queued.
+ * only the entries still queued. Keys sit beside their nodes in heap order, so
+ * sifting compares neighbouring slots instead of reading keys scattered by
+ * node id.
  */
 export class IndexedHeap {
   private readonly heap: Int32Array;
+  /** `keys[i]` is the key of `heap[i]`. */
   private readonly keys: Float64Array;
   /** Position of a node in `heap`, -1 when not queued. */
   private readonly position: Int32Array;
@@ -21,7 +24,7 @@ export class IndexedHeap {
   }
 
   get minKey(): number {
-    return this.count ? this.keys[this.heap[0]!]! : Infinity;
+    return this.count ? this.keys[0]! : Infinity;
   }
 
   has(node: number): boolean {
@@ -31,36 +34,23 @@ export class IndexedHeap {
   /** Inserts the node or lowers its key (a higher key is ignored). */
   push(node: number, key: number): void {
     const at = this.position[node]!;
-    if (at === -1) {
-      this.keys[node] = key;
-      this.heap[this.count] = node;
-      this.position[node] = this.count;
-      this.up(this.count++);
-    } else if (key < this.keys[node]!) {
-      this.keys[node] = key;
-      this.up(at);
-    }
+    if (at === -1) this.up(this.count++, node, key);
+    else if (key < this.keys[at]!) this.up(at, node, key);
   }
 
   /** Sets the key of a queued node, higher or lower. */
   update(node: number, key: number): void {
     const at = this.position[node]!;
     if (at === -1) return this.push(node, key);
-    const old = this.keys[node]!;
-    this.keys[node] = key;
-    if (key < old) this.up(at);
-    else this.down(at);
+    if (key < this.keys[at]!) this.up(at, node, key);
+    else this.down(at, node, key);
   }
 
   pop(): number {
     const top = this.heap[0]!;
     this.position[top] = -1;
-    const last = this.heap[--this.count]!;
-    if (this.count > 0) {
-      this.heap[0] = last;
-      this.position[last] = 0;
-      this.down(0);
-    }
+    const last = --this.count;
+    if (last > 0) this.down(0, this.heap[last]!, this.keys[last]!);
     return top;
   }
 
@@ -69,38 +59,46 @@ export class IndexedHeap {
     this.count = 0;
   }
 
-  private up(index: number): void {
-    const heap = this.heap;
-    const node = heap[index]!;
-    const key = this.keys[node]!;
+  /** Moves the hole at `index` up until `node` with `key` fits there. */
+  private up(index: number, node: number, key: number): void {
+    const { heap, keys, position } = this;
     while (index > 0) {
       const parentIndex = (index - 1) >> 1;
+      const parentKey = keys[parentIndex]!;
+      if (parentKey <= key) break;
       const parent = heap[parentIndex]!;
-      if (this.keys[parent]! <= key) break;
       heap[index] = parent;
-      this.position[parent] = index;
+      keys[index] = parentKey;
+      position[parent] = index;
       index = parentIndex;
     }
     heap[index] = node;
-    this.position[node] = index;
+    keys[index] = key;
+    position[node] = index;
   }
 
-  private down(index: number): void {
-    const heap = this.heap;
-    const node = heap[index]!;
-    const key = this.keys[node]!;
-    const half = this.count >> 1;
+  /** Moves the hole at `index` down until `node` with `key` fits there. */
+  private down(index: number, node: number, key: number): void {
+    const { heap, keys, position } = this;
+    const count = this.count;
+    const half = count >> 1;
     while (index < half) {
       let child = 2 * index + 1;
+      let childKey = keys[child]!;
       const right = child + 1;
-      if (right < this.count && this.keys[heap[right]!]! < this.keys[heap[child]!]!) child = right;
+      if (right < count && keys[right]! < childKey) {
+        child = right;
+        childKey = keys[right]!;
+      }
+      if (childKey >= key) break;
       const childNode = heap[child]!;
-      if (this.keys[childNode]! >= key) break;
       heap[index] = childNode;
-      this.position[childNode] = index;
+      keys[index] = childKey;
+      position[childNode] = index;
       index = child;
     }
     heap[index] = node;
-    this.position[node] = index;
+    keys[index] = key;
+    position[node] = index;
   }
 }

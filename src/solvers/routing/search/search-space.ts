@@ -35,12 +35,18 @@ export class SearchSpace {
 
   /** Sets a better label and queues the node; returns false when the label was not better. */
   relax(node: number, distance: number, arc: number): boolean {
+    if (!this.label(node, distance, arc)) return false;
+    this.heap.push(node, distance);
+    return true;
+  }
+
+  /** Sets a better label without queueing the node; returns false when the label was not better. */
+  label(node: number, distance: number, arc: number): boolean {
     const current = this.distance[node]!;
     if (distance >= current) return false;
     if (current === Infinity) this.touched[this.touchedCount++] = node;
     this.distance[node] = distance;
     this.parentArc[node] = arc;
-    this.heap.push(node, distance);
     return true;
   }
 }

@@ -62,7 +62,8 @@ export function englishPhrases(input: PhraseInput): ManeuverPhrases {
   const sentence = SENTENCES[kind](input, sideOfType(input.type));
   const instruction = `${sentence}.`;
   // "In 200 meters, turn right …": lower-case our own verb, never a street name ("Al Tayaran Street becomes …").
-  const lowered = VERBS.has(sentence.split(' ')[0]!) ? sentence.charAt(0).toLowerCase() + sentence.slice(1) : sentence;
+  const space = sentence.indexOf(' ');
+  const lowered = VERBS.has(space < 0 ? sentence : sentence.slice(0, space)) ? sentence.charAt(0).toLowerCase() + sentence.slice(1) : sentence;
   const alert = input.alertMeters ? `In ${distancePhrase(input.alertMeters, input.units, 'en')}, ${lowered}.` : instruction;
   // Inside a roundabout the exit maneuver follows at once: nothing to continue on.
   if (kind === 'roundaboutEnter') return { instruction, alert, pre: instruction };
