@@ -147,23 +147,26 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     headers['x-request-id'] = requestId;
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     deps.metrics.observe(incoming.method, label, response.status, seconds);
-    log.info(
-      {
-        requestId,
-        method: incoming.method,
-        // Routes with a secret in the path (share and push tokens) are logged by their pattern.
-        url: route?.path.includes('{token}')
-          ? label
-          : incoming.query
-            ? `${incoming.url}?${incoming.query}`.replace(SECRET_QUERY_PARAMS, '$1[redacted]')
-            : incoming.url,
-        route: label,
-        status: response.status,
-        durationMs: Math.round(seconds * 1e6) / 1e3,
-        remoteAddress: incoming.remoteAddress,
-      },
-      'request',
-    );
+    // the line (and the url's masking) is built only when it will be written
+    if (log.isLevelEnabled('info')) {
+      log.info(
+        {
+          requestId,
+          method: incoming.method,
+          // Routes with a secret in the path (share and push tokens) are logged by their pattern.
+          url: route?.path.includes('{token}')
+            ? label
+            : incoming.query
+              ? `${incoming.url}?${incoming.query}`.replace(SECRET_QUERY_PARAMS, '$1[redacted]')
+              : incoming.url,
+          route: label,
+          status: response.status,
+          durationMs: Math.round(seconds * 1e6) / 1e3,
+          remoteAddress: incoming.remoteAddress,
+        },
+        'request',
+      );
+    }
     return response;
   };
 }
