@@ -202,7 +202,8 @@ export async function runGeocodeBenchmark(): Promise<void> {
       HOST: '127.0.0.1',
       DATA_DIR: 'memory://',
       DATA_PACK: defaultPackPath,
-      LOG_LEVEL: 'warn',
+      // the production default: one JSON line per request (to /dev/null here, as a log shipper would take it)
+      LOG_LEVEL: 'info',
       TRUSTED_PROXIES: '127.0.0.1',
     });
     try {
@@ -231,6 +232,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
           load: `${rows[0]![1].tool}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, ${CLIENTS} client addresses (X-Forwarded-For, trusted proxy)`,
           requests: `autocomplete: ${typed.length} eval-set queries in turn (answers cached after the first pass); autocomplete_moving_bias: the same queries with a new bias point each request (20 000 distinct, every one a search); reverse: ${reverse.length} points on named streets`,
           cpus: pinned,
+          server: `LOG_LEVEL=info (a log line per request), node args: ${process.env.BENCH_SERVER_NODE_ARGS || 'none'}`,
           serverRssMiB: rss ? round(Number(rss) / 2 ** 20, 1) : 'n/a',
         }),
       );
