@@ -1,22 +1,68 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 
 export type { Logger };
 
-/**
- * One JSON logger for the process. Writes go through an asynchronous
- * destination so that the per-request log line never blocks the event loop.
- */
-/** Log lines are written in batches of this size under load... */
-const LOG_BATCH_BYTES = 4096;
+/** Log lines are written in batches of about this size under load... */
+const LOG_BATCH_CHARS = 4096;
 /** ...and at least this often when traffic is light, so a line never waits long. */
 const LOG_FLUSH_INTERVAL_MS = 200;
 
+type SonicBoom = ReturnType<typeof pino.destination>;
+
+/**
+ * Gathers lines and hands them to the destination a batch at a time. The destination's own batching (`minLength`)
+ * appends each line to a growing string and measures that string's UTF-8 length on every line, which flattens it:
+ * about 8 KB of garbage per 200-byte request line, a third of everything a request allocated. Here a batch is
+ * joined once.
+ */
+export class LineBatcher implements DestinationStream {
+  private lines: string[] = [];
+  private chars = 0;
+
+  constructor(
+    private readonly destination: SonicBoom,
+    private readonly batchChars = LOG_BATCH_CHARS,
+  ) {}
+
+  write(line: string): boolean {
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= this.batchChars) this.release();
+    return true;
+  }
+
+  /** Hands the waiting lines on, then flushes the destination (pino's `logger.flush(cb)` lands here). */
+  flush(callback?: (error?: Error) => void): void {
+    this.release();
+    if (this.destroyed) {
+      callback?.();
+      return;
+    }
+    this.destination.flush(callback);
+  }
+
+  get destroyed(): boolean {
+    return (this.destination as unknown as { destroyed: boolean }).destroyed;
+  }
+
+  private release(): void {
+    if (this.lines.length === 0 || this.destroyed) return;
+    const batch = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    this.lines = [];
+    this.chars = 0;
+    this.destination.write(batch);
+  }
+}
+
+/**
+ * One JSON logger for the process. Writes go through an asynchronous destination so that the per-request log line
+ * never blocks the event loop.
+ */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  const destination = pino.destination({ sync: false, minLength: LOG_BATCH_BYTES });
-  setInterval(() => {
-    if (!(destination as unknown as { destroyed: boolean }).destroyed) destination.flush();
-  }, LOG_FLUSH_INTERVAL_MS).unref();
+  // minLength 1: each batch is written at once, and flush(cb) still waits for the write in flight (exit keeps its lines)
+  const batcher = new LineBatcher(pino.destination({ sync: false, minLength: 1 }));
+  setInterval(() => batcher.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   return pino(
     {
       level: config.LOG_LEVEL,
@@ -24,6 +70,6 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
       // Epoch-ms timestamps and no redaction pass: the request log line is on the hot path.
       // Secrets never reach the logger (the pipeline masks key-bearing query parameters).
     },
-    destination,
+    batcher,
   );
 }

@@ -110,7 +110,7 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
     }
 
     const decision = await countLimits(limits(key), context);
-    for (const [name, value] of Object.entries(decision?.headers ?? {})) context.setHeader(name, value);
+    if (decision) for (const name in decision.headers) context.setHeader(name, decision.headers[name]!);
     // Refused requests count against quotas (rule 2) and show in usage too.
     if (key) deps.onKeyUsed?.(key.id, route, context);
     if (decision?.refusal) throw decision.refusal;

@@ -93,62 +93,72 @@ export interface LimitDecision {
   refusal: ApiError | undefined;
 }
 
+/** Quota counters checked after the throttle, in order, with the message of a refusal. Made once: this runs per request. */
+const QUOTA_CHECKS: ReadonlyArray<readonly [Role, (limit: number, scope: string) => string]> = [
+  ['key-minute', (limit, scope) => `key quota exceeded for scope ${scope}: ${limit}/minute`],
+  ['key-day', (limit, scope) => `key quota exceeded for scope ${scope}: ${limit}/day`],
+  ['ip-minute', (limit) => `IP rate limit exceeded: ${limit}/minute`],
+  ['ip-day', (limit) => `IP daily quota exceeded: ${limit}/day`],
+];
+
+/** The planned counter of a role and its count, or undefined (a request plans at most five: a scan beats a map). */
+function counted(planned: readonly PlannedCounter[], counts: readonly number[], role: Role): { counter: PlannedCounter; observed: number } | undefined {
+  for (let index = 0; index < planned.length; index++) {
+    if (planned[index]!.role === role) return { counter: planned[index]!, observed: counts[index] ?? 0 };
+  }
+  return undefined;
+}
+
 /** Turns the counts (this request included) into the response headers and, when over a limit, the refusal. */
 export function decide(request: LimitRequest, planned: readonly PlannedCounter[], counts: readonly number[]): LimitDecision {
   const headers: Record<string, string> = {};
-  const byRole = new Map(planned.map((counter, index) => [counter.role, { ...counter, observed: counts[index] ?? 0 }]));
   const nowMs = request.nowMs;
 
-  const throttle = byRole.get('throttle');
+  const throttle = counted(planned, counts, 'throttle');
   if (throttle) {
-    headers['x-ratelimit-limit'] = String(throttle.limit);
-    headers['x-ratelimit-remaining'] = String(Math.max(0, throttle.limit - throttle.observed));
-    headers['x-ratelimit-reset'] = String(secondsUntilReset(throttle.window, nowMs));
+    headers['x-ratelimit-limit'] = String(throttle.counter.limit);
+    headers['x-ratelimit-remaining'] = String(Math.max(0, throttle.counter.limit - throttle.observed));
+    headers['x-ratelimit-reset'] = String(secondsUntilReset(throttle.counter.window, nowMs));
   }
-  const keyMinute = byRole.get('key-minute');
-  const keyDay = byRole.get('key-day');
+  const keyMinute = counted(planned, counts, 'key-minute');
+  const keyDay = counted(planned, counts, 'key-day');
   if (request.key && keyMinute && keyDay) {
     const unlimited = request.key.unlimited;
-    headers['x-svc-quota-limit-minute'] = unlimited ? 'unlimited' : String(keyMinute.limit);
-    headers['x-svc-quota-remaining-minute'] = unlimited ? 'unlimited' : String(Math.max(0, keyMinute.limit - keyMinute.observed));
-    headers['x-svc-quota-limit-day'] = unlimited ? 'unlimited' : String(keyDay.limit);
-    headers['x-svc-quota-remaining-day'] = unlimited ? 'unlimited' : String(Math.max(0, keyDay.limit - keyDay.observed));
-    headers['x-svc-quota-reset-minute'] = String(secondsUntilReset(keyMinute.window, nowMs));
+    headers['x-svc-quota-limit-minute'] = unlimited ? 'unlimited' : String(keyMinute.counter.limit);
+    headers['x-svc-quota-remaining-minute'] = unlimited ? 'unlimited' : String(Math.max(0, keyMinute.counter.limit - keyMinute.observed));
+    headers['x-svc-quota-limit-day'] = unlimited ? 'unlimited' : String(keyDay.counter.limit);
+    headers['x-svc-quota-remaining-day'] = unlimited ? 'unlimited' : String(Math.max(0, keyDay.counter.limit - keyDay.observed));
+    headers['x-svc-quota-reset-minute'] = String(secondsUntilReset(keyMinute.counter.window, nowMs));
     if (unlimited) headers['x-svc-quota-unlimited'] = 'true';
   }
 
-  if (throttle && throttle.observed > throttle.limit) {
-    const retryAfterSeconds = secondsUntilReset(throttle.window, nowMs);
+  if (throttle && throttle.observed > throttle.counter.limit) {
+    const retryAfterSeconds = secondsUntilReset(throttle.counter.window, nowMs);
     return {
       headers: { ...headers, 'retry-after': String(retryAfterSeconds) },
       refusal: new ApiError('RATE_LIMITED', {
-        message: `Too many requests to this endpoint: ${throttle.limit}/minute`,
-        details: { limit: throttle.limit, window: 'minute', observed: throttle.observed, retryAfterSeconds },
+        message: `Too many requests to this endpoint: ${throttle.counter.limit}/minute`,
+        details: { limit: throttle.counter.limit, window: 'minute', observed: throttle.observed, retryAfterSeconds },
       }),
     };
   }
   const scope = request.scope ?? 'none';
-  const checks: Array<[Role, (limit: number) => string]> = [
-    ['key-minute', (limit) => `key quota exceeded for scope ${scope}: ${limit}/minute`],
-    ['key-day', (limit) => `key quota exceeded for scope ${scope}: ${limit}/day`],
-    ['ip-minute', (limit) => `IP rate limit exceeded: ${limit}/minute`],
-    ['ip-day', (limit) => `IP daily quota exceeded: ${limit}/day`],
-  ];
-  for (const [role, message] of checks) {
-    const counter = byRole.get(role);
-    if (!counter || counter.observed <= counter.limit) continue;
+  for (const [role, message] of QUOTA_CHECKS) {
+    const found = counted(planned, counts, role);
+    if (!found || found.observed <= found.counter.limit) continue;
+    const { counter, observed } = found;
     const perMinute = counter.window.kind === 'minute';
     const retryAfterSeconds = secondsUntilReset(counter.window, nowMs);
     const details: Record<string, unknown> = {
       ...(role.startsWith('key') ? { scope } : {}),
       limit: counter.limit,
       window: counter.window.kind,
-      observed: counter.observed,
+      observed,
       ...(perMinute ? { retryAfterSeconds } : {}),
     };
     return {
       headers: perMinute ? { ...headers, 'retry-after': String(retryAfterSeconds) } : headers,
-      refusal: new ApiError('QUOTA_EXCEEDED', { message: message(counter.limit), details }),
+      refusal: new ApiError('QUOTA_EXCEEDED', { message: message(counter.limit, scope), details }),
     };
   }
   return { headers, refusal: undefined };
