@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LineBatcher } from './logger.js';
@@ -21,5 +23,21 @@ describe('LineBatcher', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { index: number; text: string });
     expect(lines.map((line) => line.index)).toEqual(Array.from({ length: 50 }, (_, index) => index));
     expect(lines[7]!.text).toBe('شارع عباس العقاد');
+  });
+
+  it('writes the lines still gathered when the process ends: process.exit(), an uncaught error, the loop running dry', () => {
+    // the built logger, as the server runs it (npm test builds first)
+    const built = fileURLToPath(new URL('../../dist/shared/logger.js', import.meta.url));
+    const ending = ['process.exit(3)', "throw new Error('boom')", ''];
+    for (const end of ending) {
+      const script = `import { createLogger } from ${JSON.stringify(built)}; createLogger({ LOG_LEVEL: 'info' }).error({ end: ${JSON.stringify(end)} }, 'last words'); ${end}`;
+      let output: string;
+      try {
+        output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch (error) {
+        output = (error as { stdout: string }).stdout;
+      }
+      expect(output, end || 'natural end').toContain('"msg":"last words"');
+    }
   });
 });

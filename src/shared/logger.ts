@@ -1,4 +1,9 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import sonicBoom from 'sonic-boom';
+
+// a CommonJS module: its class is a property of the default export
+const { SonicBoom } = sonicBoom;
+type SonicBoom = InstanceType<typeof SonicBoom>;
 import type { Config } from './config.js';
 
 export type { Logger };
@@ -7,8 +12,6 @@ export type { Logger };
 const LOG_BATCH_CHARS = 4096;
 /** ...and at least this often when traffic is light, so a line never waits long. */
 const LOG_FLUSH_INTERVAL_MS = 200;
-
-type SonicBoom = ReturnType<typeof pino.destination>;
 
 /**
  * Gathers lines and hands them to the destination a batch at a time. The destination's own batching (`minLength`)
@@ -42,12 +45,28 @@ export class LineBatcher implements DestinationStream {
     this.destination.flush(callback);
   }
 
+  /** Writes everything still waiting, synchronously: the process is ending and no callback will run. */
+  flushSync(): void {
+    this.release();
+    if (this.destroyed) return;
+    try {
+      this.destination.flushSync();
+    } catch {
+      // a write in flight or a closed descriptor at exit: nothing more can be done
+    }
+  }
+
   get destroyed(): boolean {
     return (this.destination as unknown as { destroyed: boolean }).destroyed;
   }
 
   private release(): void {
-    if (this.lines.length === 0 || this.destroyed) return;
+    if (this.lines.length === 0) return;
+    if (this.destroyed) {
+      this.lines = [];
+      this.chars = 0;
+      return;
+    }
     const batch = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
     this.chars = 0;
@@ -60,9 +79,12 @@ export class LineBatcher implements DestinationStream {
  * never blocks the event loop.
  */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  // minLength 1: each batch is written at once, and flush(cb) still waits for the write in flight (exit keeps its lines)
-  const batcher = new LineBatcher(pino.destination({ sync: false, minLength: 1 }));
+  // minLength 1: each batch is written at once, and flush(cb) still waits for the write in flight. Made directly (not
+  // pino.destination, which ends itself at exit before the lines gathered here could reach it).
+  const batcher = new LineBatcher(new SonicBoom({ fd: 1, sync: false, minLength: 1 }));
   setInterval(() => batcher.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  // an uncaught error, process.exit() or the loop running dry: the last lines are the ones worth having
+  process.once('exit', () => batcher.flushSync());
   return pino(
     {
       level: config.LOG_LEVEL,

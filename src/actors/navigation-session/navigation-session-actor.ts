@@ -92,6 +92,7 @@ export class NavigationSessionActor {
   /** When the store last received this session's state; progress applied since then is not written yet. */
   private persistedAtMs: number;
   private unsaved = false;
+  private writeAlways = false;
   /** When a command last changed the session (undefined: not since it was loaded; the record's text holds). */
   private updatedAtMs: number | undefined;
   lastActivityMs: number;
@@ -134,7 +135,12 @@ export class NavigationSessionActor {
 
   /** Whether progress not yet written has waited `olderThanMs` (the host's checkpoint sweep, shutdown). */
   hasUnsavedProgress(olderThanMs = 0): boolean {
-    return this.unsaved && this.deps.now() - this.persistedAtMs >= olderThanMs;
+    return this.lifecycle === 'live' && this.unsaved && this.deps.now() - this.persistedAtMs >= olderThanMs;
+  }
+
+  /** From now on every command is written before it is answered (the process is handing its sessions back). */
+  writeEveryCommand(): void {
+    this.writeAlways = true;
   }
 
   /** Writes progress not yet written (before the actor leaves memory or the process stops). */
@@ -260,7 +266,8 @@ export class NavigationSessionActor {
     draft.expiresAtMs = nowMs + SESSION_IDLE_TTL_MS;
     const applied: AppliedCommand = { id: commandId, fromSeq, toSeq: draft.eventSeq, accepted, rerouted };
     this.remember(draft, applied);
-    const durable = draft.events.length > 0 || draft.status !== this.record.status || draft.routeChanged || nowMs - this.persistedAtMs >= CHECKPOINT_INTERVAL_MS;
+    const durable =
+      this.writeAlways || draft.events.length > 0 || draft.status !== this.record.status || draft.routeChanged || nowMs - this.persistedAtMs >= CHECKPOINT_INTERVAL_MS;
     if (durable) await this.commit(draft);
     else this.adopt(draft, {}, false);
     return this.fixAnswer(applied, draft.events);

@@ -116,9 +116,15 @@ export class NavigationSessionHost {
 
   /** Writes the progress of every session here that is `olderThanMs` unsaved (all of it on shutdown). */
   private async checkpoint(olderThanMs: number): Promise<void> {
-    const due = [...this.directory.actors()].filter(([, actor]) => actor.isLive && actor.hasUnsavedProgress(olderThanMs));
+    const due = [...this.directory.actors()].filter(([, actor]) => actor.hasUnsavedProgress(olderThanMs));
     const results = await Promise.allSettled(due.map(([, actor]) => actor.checkpoint()));
-    const failed = results.filter((result) => result.status === 'rejected' && !(result.reason instanceof SessionFencedError)).length;
+    let failed = 0;
+    results.forEach((result, index) => {
+      if (result.status === 'fulfilled') return;
+      // taken over meanwhile: let it go as a fenced command would (webhook delivery stops here too)
+      if (result.reason instanceof SessionFencedError) this.directory.lose(due[index]![0]);
+      else failed++;
+    });
     if (failed > 0) this.options.logger.warn({ failed }, 'navigation session checkpoint failed; retried at the next one');
   }
 
@@ -126,6 +132,8 @@ export class NavigationSessionHost {
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
     clearInterval(this.checkpointTimer);
+    // commands still arriving over the bus while the last progress is written are written too, not only answered
+    for (const [, actor] of this.directory.actors()) actor.writeEveryCommand();
     await this.checkpoint(0);
     this.directory.close();
   }
@@ -139,7 +147,11 @@ export class NavigationSessionHost {
         const idle = now - actor.lastActivityMs >= (this.options.idleEvictMs ?? DEFAULT_IDLE_EVICT_MS);
         if (!((idle || !actor.isActive) && actor.pending === 0 && !this.directory.isWatched(id))) continue;
         // progress not yet written goes to the store first; the actor leaves at the next sweep
-        if (actor.hasUnsavedProgress()) await actor.checkpoint().catch(() => undefined);
+        if (actor.hasUnsavedProgress()) {
+          await actor.checkpoint().catch((error: unknown) => {
+            if (error instanceof SessionFencedError) this.directory.lose(id);
+          });
+        }
         else this.directory.drop(id);
       }
       await this.options.repository.expireIdle(new Date(now));

@@ -111,6 +111,11 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
     };
   }
 
+  /** Another process owns `id` now (found by a fenced write outside a command): let it go, as a command would. */
+  lose(id: string): void {
+    this.kind.lose(id);
+  }
+
   /** This process's actors, for sweeps. */
   actors(): [string, A][] {
     return [...this.hosted].map(([id, hosted]) => [id, hosted.actor]);
