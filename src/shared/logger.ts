@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import sonicBoom from 'sonic-boom';
 
@@ -45,14 +46,25 @@ export class LineBatcher implements DestinationStream {
     this.destination.flush(callback);
   }
 
-  /** Writes everything still waiting, synchronously: the process is ending and no callback will run. */
+  /**
+   * Writes everything still waiting, synchronously: the process is ending and no callback will run (an asynchronous
+   * write started now would never finish). The destination's pending data first, then the lines gathered here.
+   */
   flushSync(): void {
-    this.release();
     if (this.destroyed) return;
     try {
       this.destination.flushSync();
     } catch {
-      // a write in flight or a closed descriptor at exit: nothing more can be done
+      // a write in flight or a closed descriptor at exit: what it holds cannot be rescued
+    }
+    if (this.lines.length === 0) return;
+    const batch = this.lines.join('');
+    this.lines = [];
+    this.chars = 0;
+    try {
+      writeSync((this.destination as unknown as { fd: number }).fd, batch);
+    } catch {
+      // stdout closed or full at exit: nothing more can be done
     }
   }
 
