@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { Agent, get as httpGet } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
+import { clientAddress, conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
 
 const CONNECTIONS = 100;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
@@ -60,7 +60,7 @@ async function run(url: string, headers: Record<string, string>) {
       {
         setupRequest: (request: autocannon.Request) => {
           counter = (counter + 1) % ADDRESSES;
-          const address = `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+          const address = clientAddress(counter);
           return { ...request, headers: { ...(request.headers as Record<string, string>), 'x-forwarded-for': address } };
         },
       },

@@ -23,7 +23,7 @@ import { addedArcCounts } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
-import { conditions, freePort, pinLoadGenerator, processCpuMs, round, startProcess } from './support.js';
+import { clientAddress, conditions, freePort, pinLoadGenerator, processCpuMs, round, startProcess } from './support.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
 const PACKS = fileURLToPath(new URL('../../data/packs/', import.meta.url));
@@ -250,7 +250,7 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
         {
           setupRequest: (request: autocannon.Request) => {
             counter++;
-            const address = `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+            const address = clientAddress(counter);
             return { ...request, body: bodies[counter % bodies.length], headers: { ...(request.headers as Record<string, string>), 'x-forwarded-for': address } };
           },
         },

@@ -122,6 +122,11 @@ export async function startProcess(script: string, args: string[], port: number,
   };
 }
 
+/** A client address (X-Forwarded-For behind the trusted proxy) for request or client number `counter`. */
+export function clientAddress(counter: number): string {
+  return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+}
+
 export function conditions(extra: Record<string, string | number>): string {
   const all = cpus();
   // cpus() lists every CPU of the machine, whatever this process is pinned to.

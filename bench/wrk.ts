@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { clientAddress } from './support.js';
 
 export interface HttpLoadOptions {
   url: string;
@@ -42,10 +43,6 @@ export function wrkAvailable(): boolean {
     // wrk prints its usage and exits 1 on --version: it is there
     return (error as { status?: number }).status === 1;
   }
-}
-
-export function clientAddress(counter: number): string {
-  return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
 }
 
 export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {

@@ -14,7 +14,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import polyline from '@mapbox/polyline';
 import WebSocket from 'ws';
-import { conditions, freePort, pinLoadGenerator, round, startProcess, type StartedProcess } from '../bench/support.js';
+import { clientAddress, conditions, freePort, pinLoadGenerator, round, startProcess, type StartedProcess } from '../bench/support.js';
 
 const SESSIONS = (process.env.LOAD_NAV_SESSIONS ?? '1000,5000,10000').split(',').map(Number);
 const BACKENDS = (process.env.LOAD_NAV_BACKENDS ?? 'embedded,nats').split(',') as Backend[];
@@ -143,7 +143,6 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-const addressOf = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
 
 async function post(base: string, path: string, body: unknown, headers: Record<string, string>): Promise<any> {
   const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -209,7 +208,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     const auth = { authorization: `Bearer ${accessToken}` };
     // the first route of each process builds its car hierarchy
     for (const [index, processBase] of bases.entries()) {
-      await post(processBase, '/navigation/sessions', { origin: { lat: PAIRS[0]![0], lng: PAIRS[0]![1] }, destination: { lat: PAIRS[0]![2], lng: PAIRS[0]![3] } }, { ...auth, 'x-forwarded-for': addressOf(index) });
+      await post(processBase, '/navigation/sessions', { origin: { lat: PAIRS[0]![0], lng: PAIRS[0]![1] }, destination: { lat: PAIRS[0]![2], lng: PAIRS[0]![3] } }, { ...auth, 'x-forwarded-for': clientAddress(index) });
     }
     const rssBefore = sum(pids.map(rssBytes));
     const walks = new Map<string, RouteWalk>();
@@ -219,14 +218,14 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
       SETUP_CONCURRENCY,
       async (index) => {
         const [a, b, c, d] = PAIRS[index % PAIRS.length]!;
-        const session = await post(bases[index % processes]!, '/navigation/sessions', { origin: { lat: a, lng: b }, destination: { lat: c, lng: d } }, { ...auth, 'x-forwarded-for': addressOf(index + 1) });
+        const session = await post(bases[index % processes]!, '/navigation/sessions', { origin: { lat: a, lng: b }, destination: { lat: c, lng: d } }, { ...auth, 'x-forwarded-for': clientAddress(index + 1) });
         let walk = walks.get(session.routeShape);
         if (!walk) walks.set(session.routeShape, (walk = walkOf(session.routeShape)));
         created[index] = { id: session.sessionId, walk };
       },
     );
     await inBatches(created, SETUP_CONCURRENCY, async ({ id, walk }, index) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${servers[index % processes]!.port}/api/v1/navigation/sessions/${id}/stream`, { headers: { ...auth, 'x-forwarded-for': addressOf(index + 1) }, perMessageDeflate: false });
+      const socket = new WebSocket(`ws://127.0.0.1:${servers[index % processes]!.port}/api/v1/navigation/sessions/${id}/stream`, { headers: { ...auth, 'x-forwarded-for': clientAddress(index + 1) }, perMessageDeflate: false });
       // each starts somewhere along its route, so the fleet is spread over the map
       const client: Client = { socket, walk, meters: (index * 37) % Math.max(1, walk.along[walk.along.length - 1]! / 3), sent: 0, sentAt: new Float64Array(RING), progressSeen: 0, lastEventSeq: 0, serverEventSeq: 0, duplicates: 0, gaps: 0, ended: false };
       await new Promise<void>((resolve, reject) => {
