@@ -57,10 +57,8 @@ export class LineBatcher implements DestinationStream {
     } catch {
       // a write in flight or a closed descriptor at exit: what it holds cannot be rescued
     }
-    if (this.lines.length === 0) return;
-    const batch = this.lines.join('');
-    this.lines = [];
-    this.chars = 0;
+    const batch = this.take();
+    if (batch === undefined) return;
     try {
       writeSync((this.destination as unknown as { fd: number }).fd, batch);
     } catch {
@@ -72,17 +70,19 @@ export class LineBatcher implements DestinationStream {
     return (this.destination as unknown as { destroyed: boolean }).destroyed;
   }
 
-  private release(): void {
-    if (this.lines.length === 0) return;
-    if (this.destroyed) {
-      this.lines = [];
-      this.chars = 0;
-      return;
-    }
+  /** The waiting lines as one text (undefined when none), and none waiting after. */
+  private take(): string | undefined {
+    if (this.lines.length === 0) return undefined;
     const batch = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
     this.chars = 0;
-    this.destination.write(batch);
+    return batch;
+  }
+
+  /** Hands the waiting lines to the destination; once it is closed they are dropped, not kept growing. */
+  private release(): void {
+    const batch = this.take();
+    if (batch !== undefined && !this.destroyed) this.destination.write(batch);
   }
 }
 
