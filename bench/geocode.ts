@@ -15,6 +15,7 @@ import { ingestToFile } from '../src/ingest/ingest.js';
 import { Geocoder } from '../src/services/geocoding/geocoder.js';
 import { GeoIndex } from '../src/services/geocoding/geo-index.js';
 import { searchIndex } from '../src/services/geocoding/search.js';
+import { Random } from '../src/solvers/random.js';
 import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
 import { httpLoad, type HttpLoadResult } from './wrk.js';
 
@@ -95,11 +96,10 @@ function load(url: string, paths: string[]): Promise<HttpLoadResult> {
 
 /** Typed queries with a bias point that moves every request (a phone on the move): no two alike, so no cached answers. */
 function movingBiasPaths(queries: string[], count: number): string[] {
-  let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = new Random(42);
   return Array.from({ length: count }, (_, index) => {
-    const lat = (30.04 + random() * 0.06).toFixed(6);
-    const lon = (31.3 + random() * 0.08).toFixed(6);
+    const lat = (30.04 + random.next() * 0.06).toFixed(6);
+    const lon = (31.3 + random.next() * 0.08).toFixed(6);
     return `/api/v1/geocode/autocomplete?q=${encodeURIComponent(queries[index % queries.length]!)}&lat=${lat}&lon=${lon}`;
   });
 }
