@@ -16,7 +16,7 @@ import { Geocoder } from '../src/services/geocoding/geocoder.js';
 import { GeoIndex } from '../src/services/geocoding/geo-index.js';
 import { searchIndex } from '../src/services/geocoding/search.js';
 import { Random } from '../src/solvers/random.js';
-import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
+import { conditions, freePort, pinLoadGenerator, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
 import { httpLoad, type HttpLoadResult } from './wrk.js';
 
 const CONNECTIONS = 100;
@@ -200,7 +200,9 @@ export async function runGeocodeBenchmark(): Promise<void> {
 
     // HTTP: the server builds its own default pack and index
     const port = await freePort();
-    const server = await startProcess(productMain, [], port, {
+    // BENCH_SERVER_PROCESSES=2: a deployment of two processes on one port (REUSE_PORT) over the real services
+    const deployment = SERVER_PROCESSES > 1 ? sharedDeploymentEnv('bench_geocode') : {};
+    const server = await startProcessGroup(SERVER_PROCESSES, productMain, port, {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: 'memory://',
@@ -208,6 +210,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
       // the production default: one JSON line per request (to /dev/null here, as a log shipper would take it)
       LOG_LEVEL: 'info',
       TRUSTED_PROXIES: '127.0.0.1',
+      ...deployment,
     });
     try {
       const base = `http://127.0.0.1:${port}`;
@@ -235,7 +238,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
           load: `${rows[0]![1].tool}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, ${CLIENTS} client addresses (X-Forwarded-For, trusted proxy)`,
           requests: `autocomplete: ${typed.length} eval-set queries in turn (answers cached after the first pass); autocomplete_moving_bias: the same queries with a new bias point each request (20 000 distinct, every one a search); reverse: ${reverse.length} points on named streets`,
           cpus: pinned,
-          server: `LOG_LEVEL=info (a log line per request), node args: ${process.env.BENCH_SERVER_NODE_ARGS || 'none'}`,
+          server: `${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} processes on one port (REUSE_PORT) over Postgres, Redis and NATS` : '1 process, embedded stores'}; LOG_LEVEL=info (a log line per request), node args: ${process.env.BENCH_SERVER_NODE_ARGS || 'none'}`,
           serverRssMiB: rss ? round(Number(rss) / 2 ** 20, 1) : 'n/a',
         }),
       );

@@ -13,7 +13,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { MapPack } from '../src/datapack/map-pack.js';
 import { ingestToFile } from '../src/ingest/ingest.js';
 import type { MetricSpec } from '../src/solvers/routing/costing/profiles.js';
@@ -23,7 +22,8 @@ import { addedArcCounts } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
-import { clientAddress, conditions, freePort, pinLoadGenerator, processCpuMs, round, startProcess } from './support.js';
+import { httpLoad } from './wrk.js';
+import { conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
 const PACKS = fileURLToPath(new URL('../../data/packs/', import.meta.url));
@@ -31,6 +31,8 @@ const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const ADMIN = fileURLToPath(new URL('../../dist/cli/admin.js', import.meta.url));
 const PAIRS = 1_000;
 const HTTP_CONNECTIONS = 32;
+/** Client addresses the requests come from (X-Forwarded-For behind the trusted proxy), reused as real clients' are. */
+const CLIENTS = 2000;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const METRIC: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
 
@@ -170,9 +172,9 @@ export async function runRoutingBenchmark(): Promise<void> {
   // server CPU per request: all its threads, and the main thread alone (independent of other load on the machine)
   console.log('http,req_per_s,p50_ms,p99_ms,non_2xx,errors,server_cpu_ms_per_request,main_thread_cpu_ms_per_request');
   console.log(
-    `post_routing_route,${Math.round(http.result.requests.average)},${http.result.latency.p50},${http.result.latency.p99},${http.result.non2xx},${http.result.errors},${round(http.cpu.processMs, 3)},${round(http.cpu.mainThreadMs, 3)}`,
+    `post_routing_route,${Math.round(http.result.requestsPerSecond)},${http.result.p50Ms},${http.result.p99Ms},${http.result.non2xx},${http.result.errors},${round(http.cpu.processMs, 3)},${round(http.cpu.mainThreadMs, 3)}`,
   );
-  console.log(`http_p99,ms,${http.result.latency.p99},target <= 10,${http.result.latency.p99 <= 10 ? 'met' : 'missed'}`);
+  console.log(`http_p99,ms,${http.result.p99Ms},target <= 10,${http.result.p99Ms <= 10 ? 'met' : 'missed'}`);
 }
 
 /**
@@ -196,6 +198,11 @@ function interleavedCpuMs<K extends string>(searches: Record<K, (index: number) 
   const rounds = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let round = 0; round < ROUNDS; round++) for (const name of names) rounds[name].push(pass(name, repeats[name]));
   return Object.fromEntries(names.map((name) => [name, [...rounds[name]].sort((a, b) => a - b)[ROUNDS >> 1]!])) as Record<K, number>;
+}
+
+/** The sum, or undefined when any part is unknown (a process gone). */
+function sumDefined(values: (number | undefined)[]): number | undefined {
+  return values.some((value) => value === undefined) ? undefined : values.reduce<number>((sum, value) => sum + value!, 0);
 }
 
 async function json(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
@@ -226,7 +233,9 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     TRUSTED_PROXIES: '127.0.0.1',
   };
   // BENCH_SERVER_SCRIPT runs another build's server under the same load (A/B)
-  const server = await startProcess(process.env.BENCH_SERVER_SCRIPT ?? MAIN, [], port, { ...env, PORT: String(port) });
+  // BENCH_SERVER_PROCESSES=2: two processes on one port (REUSE_PORT), sharing Postgres, Redis and NATS
+  const deployment = SERVER_PROCESSES > 1 ? sharedDeploymentEnv('bench_routing') : {};
+  const server = await startProcessGroup(SERVER_PROCESSES, process.env.BENCH_SERVER_SCRIPT ?? MAIN, port, { ...env, ...deployment, PORT: String(port) });
   const base = `http://127.0.0.1:${port}/api/v1`;
   try {
     const { accessToken } = (await json(`${base}/auth/register`, { method: 'POST', body: JSON.stringify({ email: `bench.${suffix}@example.jo`, password: 'benchmark-password' }) })) as { accessToken: string };
@@ -235,35 +244,37 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     const organization = await json(`${base}/developer/organizations`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench' }) });
     const project = await json(`${base}/developer/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench', organizationId: organization.id }) });
     const key = (await json(`${base}/developer/api-keys`, { method: 'POST', headers: auth, body: JSON.stringify({ projectId: project.id, label: 'bench', scopes: { routing: true } }) })) as { id: string; key: string };
-    execFileSync(process.execPath, [ADMIN, 'key-quotas', key.id, '--per-minute', '1000000000', '--per-day', '2000000000'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    execFileSync(process.execPath, [ADMIN, 'key-quotas', key.id, '--per-minute', '1000000000', '--per-day', '2000000000'], { env: { ...process.env, ...env, ...deployment }, stdio: 'ignore' });
     const headers = { 'content-type': 'application/json', 'x-api-key': key.key };
     // a matrix waits for the car hierarchy, so the measured routes all use it
     await json(`${base}/routing/matrix`, { method: 'POST', headers, body: JSON.stringify({ payload: { locations: [pairs[0]![0], pairs[0]![1]] } }) });
     const bodies = pairs.map(([from, to]) => JSON.stringify({ payload: { locations: [from, to], costing: 'auto' }, includeLabels: true }));
-    let counter = 0;
-    const options = {
+    const pids = server.pids ?? [server.child.pid!];
+    // all threads of every server process, and their main threads alone
+    const cpuNow = () => ({ process: sumDefined(pids.map((pid) => processCpuMs(pid))), main: sumDefined(pids.map((pid) => processCpuMs(pid, pid))) });
+    let before = { process: NaN as number | undefined, main: NaN as number | undefined };
+    // the CPU counters are read after the warm-up, just before the measured run starts
+    const result = await httpLoad({
       url: `${base}/routing/route`,
-      method: 'POST' as const,
-      connections: HTTP_CONNECTIONS,
+      paths: ['/api/v1/routing/route'],
+      method: 'POST',
+      bodies,
       headers,
-      requests: [
-        {
-          setupRequest: (request: autocannon.Request) => {
-            counter++;
-            const address = clientAddress(counter);
-            return { ...request, body: bodies[counter % bodies.length], headers: { ...(request.headers as Record<string, string>), 'x-forwarded-for': address } };
-          },
-        },
-      ],
-    };
-    await autocannon({ ...options, duration: 2 });
-    const pid = server.child.pid!;
-    const before = { process: processCpuMs(pid), main: processCpuMs(pid, pid) };
-    const result = await autocannon({ ...options, duration: DURATION_SECONDS });
-    const after = { process: processCpuMs(pid), main: processCpuMs(pid, pid) };
-    const perRequest = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? NaN : (to - from) / result.requests.total);
+      connections: HTTP_CONNECTIONS,
+      durationSeconds: DURATION_SECONDS,
+      clients: CLIENTS,
+      beforeMeasuring: () => {
+        before = cpuNow();
+      },
+    });
+    const after = cpuNow();
+    const perRequest = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? NaN : (to - from) / result.requests);
     const cpu = { processMs: perRequest(before.process, after.process), mainThreadMs: perRequest(before.main, after.main) };
-    return { result, cpu, conditions: `autocannon, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, API key, real Postgres and Redis, ${pinned}` };
+    return {
+      result,
+      cpu,
+      conditions: `${result.tool}, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, ${CLIENTS} client addresses, API key, real Postgres and Redis, ${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} server processes on one port (REUSE_PORT, NATS)` : '1 server process'}, ${pinned}`,
+    };
   } finally {
     await server.stop();
   }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
@@ -42,6 +42,8 @@ export async function measure(name: string, options: LoadOptions): Promise<LoadR
 export interface StartedProcess {
   port: number;
   child: ChildProcess;
+  /** Every process of a group started by startProcessGroup (the first is `child`). */
+  pids?: number[];
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,9 @@ const LOAD_CPU = 1;
  */
 export function pinLoadGenerator(): string {
   if (availableParallelism() < 2) return 'not pinned (one CPU)';
+  if (SERVER_PROCESSES > 1) return `not pinned: ${SERVER_PROCESSES} server processes and the load generator share every CPU`;
+  // BENCH_PIN=0: the server's threads may use every core, as a deployment's would (the load generator shares them)
+  if (process.env.BENCH_PIN === '0') return 'not pinned (BENCH_PIN=0): server and load generator share every core';
   try {
     execFileSync('taskset', ['-cp', String(LOAD_CPU), String(process.pid)], { stdio: 'ignore' });
     pinning = true;
@@ -78,10 +83,48 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Inodes of the sockets listening on `port` (/proc/net/tcp and tcp6, state 0A). */
+function listeningInodes(port: number): Set<string> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A') inodes.add(fields[9]!);
+    }
+  }
+  return inodes;
+}
+
+/** Whether process `pid` itself holds a socket listening on `port` (with REUSE_PORT another may hold one too). */
+function processListens(pid: number, port: number): boolean {
+  try {
+    const inodes = listeningInodes(port);
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        return target.startsWith('socket:[') && inodes.has(target.slice(8, -1));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
+  // where /proc tells, wait for this very process to listen (a port shared with REUSE_PORT is open already)
+  const canTell = existsSync('/proc/net/tcp');
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (canTell) {
+      if (processListens(child.pid!, port)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
@@ -119,6 +162,44 @@ export async function startProcess(script: string, args: string[], port: number,
         child.once('exit', () => done());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/** Server processes of the product behind one port, from BENCH_SERVER_PROCESSES (default 1). */
+export const SERVER_PROCESSES = Math.max(1, Number(process.env.BENCH_SERVER_PROCESSES ?? 1) || 1);
+
+/**
+ * The environment of a deployment of several processes on one port: shared Postgres, Redis and NATS (names of
+ * this run's own) and REUSE_PORT, so the kernel spreads the load generator's connections over the processes.
+ */
+export function sharedDeploymentEnv(label: string): Record<string, string> {
+  const suffix = `${label}_${process.pid}_${Date.now().toString(36)}`;
+  return {
+    DATABASE_URL: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    DATABASE_SCHEMA: suffix,
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `${suffix}:`,
+    NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
+    BUS_NAMESPACE: suffix,
+    JWT_SECRET: `${suffix}-0123456789abcdef0123456789abcdef`,
+    REUSE_PORT: 'true',
+  };
+}
+
+/**
+ * Starts `count` processes of `script` on one port (the first creates the schema, the others join it); with more
+ * than one they may run on both CPUs, as the OS places them. Stopping the group stops every process.
+ */
+export async function startProcessGroup(count: number, script: string, port: number, env: Record<string, string>): Promise<StartedProcess> {
+  const processes: StartedProcess[] = [];
+  for (let index = 0; index < count; index++) processes.push(await startProcess(script, [], port, env, count > 1 ? `${SERVER_CPU},${LOAD_CPU}` : String(SERVER_CPU)));
+  return {
+    port,
+    child: processes[0]!.child,
+    pids: processes.map((started) => started.child.pid!),
+    stop: async () => {
+      await Promise.all(processes.map((started) => started.stop()));
+    },
   };
 }
 

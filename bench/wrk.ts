@@ -18,11 +18,18 @@ import { clientAddress } from './support.js';
 export interface HttpLoadOptions {
   url: string;
   paths: readonly string[];
+  method?: 'GET' | 'POST';
+  /** Request bodies, cycled independently of the paths (POST). */
+  bodies?: readonly string[];
+  /** Headers every request carries (besides X-Forwarded-For). */
+  headers?: Readonly<Record<string, string>>;
   connections: number;
   durationSeconds: number;
   /** Distinct client addresses the requests come from (X-Forwarded-For). */
   clients: number;
   warmupSeconds?: number;
+  /** Called between the warm-up and the measured run (e.g. to read CPU counters). */
+  beforeMeasuring?: () => void;
 }
 
 export interface HttpLoadResult {
@@ -31,6 +38,8 @@ export interface HttpLoadResult {
   p50Ms: number;
   p90Ms: number;
   p99Ms: number;
+  /** Requests completed in the measured run. */
+  requests: number;
   non2xx: number;
   errors: number;
 }
@@ -46,18 +55,27 @@ export function wrkAvailable(): boolean {
 }
 
 export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
-  return wrkAvailable() ? runWrk(options) : runAutocannon(options);
+  // BENCH_HTTP_TOOL=autocannon compares the two load generators on the same server
+  return process.env.BENCH_HTTP_TOOL !== 'autocannon' && wrkAvailable() ? runWrk(options) : runAutocannon(options);
 }
 
-function luaScript(paths: readonly string[], clients: number): string {
-  const list = paths.map((path) => JSON.stringify(path)).join(',\n');
-  return `local paths = {\n${list}\n}
+const luaList = (values: readonly string[]) => values.map((value) => JSON.stringify(value)).join(',\n');
+
+function luaScript(options: HttpLoadOptions): string {
+  const fixed = Object.entries(options.headers ?? {})
+    .map(([name, value]) => `[${JSON.stringify(name.toLowerCase())}] = ${JSON.stringify(value)}`)
+    .join(', ');
+  const bodies = options.bodies ?? [];
+  return `local paths = {\n${luaList(options.paths)}\n}
+local bodies = {\n${luaList(bodies)}\n}
 local counter = 0
 request = function()
   counter = counter + 1
-  local c = counter % ${clients}
-  local headers = { ["x-forwarded-for"] = string.format("10.%d.%d.%d", math.floor(c / 65536) % 256, math.floor(c / 256) % 256, c % 256) }
-  return wrk.format("GET", paths[(counter % #paths) + 1], headers)
+  local c = counter % ${options.clients}
+  local headers = { ${fixed ? `${fixed}, ` : ''}["x-forwarded-for"] = string.format("10.%d.%d.%d", math.floor(c / 65536) % 256, math.floor(c / 256) % 256, c % 256) }
+  local body = nil
+  if #bodies > 0 then body = bodies[(counter % #bodies) + 1] end
+  return wrk.format("${options.method ?? 'GET'}", paths[(counter % #paths) + 1], headers, body)
 end
 `;
 }
@@ -79,12 +97,14 @@ export function parseWrkReport(report: string): Omit<HttpLoadResult, 'tool'> {
   };
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(report);
   if (!rate) throw new Error(`wrk: no Requests/sec in\n${report}`);
+  const requests = /(\d+) requests in/.exec(report);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
   return {
     requestsPerSecond: Number(rate[1]),
     p50Ms: percentile('50'),
     p90Ms: percentile('90'),
     p99Ms: percentile('99'),
+    requests: Number(requests?.[1] ?? NaN),
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(report)?.[1] ?? 0),
     errors: socketErrors ? socketErrors.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0,
   };
@@ -94,9 +114,10 @@ async function runWrk(options: HttpLoadOptions): Promise<HttpLoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   try {
     const script = join(dir, 'requests.lua');
-    writeFileSync(script, luaScript(options.paths, options.clients));
+    writeFileSync(script, luaScript(options));
     const args = (seconds: number, latency: boolean) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, ...(latency ? ['--latency'] : []), '-s', script, options.url];
     execFileSync('wrk', args(options.warmupSeconds ?? 2, false), { stdio: 'ignore' });
+    options.beforeMeasuring?.();
     const report = execFileSync('wrk', args(options.durationSeconds, true), { encoding: 'utf8' });
     return { tool: 'wrk', ...parseWrkReport(report) };
   } finally {
@@ -113,12 +134,19 @@ async function runAutocannon(options: HttpLoadOptions): Promise<HttpLoadResult> 
       {
         setupRequest: (request: autocannon.Request) => {
           counter++;
-          return { ...request, path: options.paths[counter % options.paths.length]!, headers: { 'x-forwarded-for': clientAddress(counter % options.clients) } };
+          return {
+            ...request,
+            method: options.method ?? 'GET',
+            path: options.paths[counter % options.paths.length]!,
+            ...(options.bodies?.length ? { body: options.bodies[counter % options.bodies.length] } : {}),
+            headers: { ...options.headers, 'x-forwarded-for': clientAddress(counter % options.clients) },
+          };
         },
       },
     ],
   };
   await autocannon({ ...settings, duration: options.warmupSeconds ?? 2 });
+  options.beforeMeasuring?.();
   const result = await autocannon({ ...settings, duration: options.durationSeconds });
   return {
     tool: 'autocannon',
@@ -126,6 +154,7 @@ async function runAutocannon(options: HttpLoadOptions): Promise<HttpLoadResult> 
     p50Ms: result.latency.p50,
     p90Ms: result.latency.p90,
     p99Ms: result.latency.p99,
+    requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
   };

@@ -92,6 +92,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const server = new EdgeServer({
     host: config.HOST,
     port: config.PORT,
+    reusePort: config.REUSE_PORT,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     logger,
     metrics,

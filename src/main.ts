@@ -1,3 +1,5 @@
+// first: V8 flags that must be set before other modules allocate
+import './gc-tuning.js';
 import { ConfigError, loadConfig } from './shared/config.js';
 import { createLogger } from './shared/logger.js';
 import { startApplication } from './application.js';

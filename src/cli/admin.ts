@@ -7,6 +7,7 @@
  *   key-unlimited <keyId> <on|off>     key-quotas <keyId> [--per-minute N] [--per-day N]
  *   broadcast --title T --body B [--url U]
  */
+import { DataDirInUseError } from '../store/sql/data-dir-lock.js';
 import { parseArgs } from 'node:util';
 import { openSql } from '../backends.js';
 import { ApiError } from '../shared/errors.js';
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error)}\n`);
+  const expected = error instanceof ConfigError || error instanceof DataDirInUseError;
+  process.stderr.write(`${expected ? error.message : (error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });

@@ -10,6 +10,8 @@ import type { WebSocketEndpoint } from './ws/websocket-endpoint.js';
 export interface EdgeServerOptions {
   host: string;
   port: number;
+  /** Share the port with other processes (SO_REUSEPORT); otherwise a port already taken is an error. */
+  reusePort?: boolean;
   /** Default body limit; routes may override. */
   bodyLimitBytes: number;
   logger: Logger;
@@ -18,6 +20,10 @@ export interface EdgeServerOptions {
   routes: readonly RouteDefinition[];
   webSockets?: readonly WebSocketEndpoint[];
 }
+
+/** uSockets' listen options (LIBUS_LISTEN_DEFAULT, LIBUS_LISTEN_EXCLUSIVE_PORT); the package exports only the second, as a value. */
+const LISTEN_SHARED = 0;
+const LISTEN_EXCLUSIVE = 1;
 
 type UwsMethod = 'get' | 'post' | 'put' | 'patch' | 'del';
 const UWS_METHOD: Record<RouteDefinition['method'], UwsMethod> = {
@@ -79,9 +85,13 @@ export class EdgeServer {
   /** Starts listening; resolves with the bound port (useful with PORT=0). */
   listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(this.options.host, this.options.port, (socket) => {
+      // uWS binds with SO_REUSEPORT unless told otherwise: a second server on the same port would start silently
+      const mode = this.options.reusePort ? LISTEN_SHARED : LISTEN_EXCLUSIVE;
+      // the native listen takes (host, port, options, callback); the published typings miss that overload
+      const listen = this.app.listen as unknown as (host: string, port: number, options: number, callback: (socket: us_listen_socket | false) => void) => void;
+      listen.call(this.app, this.options.host, this.options.port, mode, (socket) => {
         if (!socket) {
-          reject(new Error(`Cannot listen on ${this.options.host}:${this.options.port}`));
+          reject(new Error(`Cannot listen on ${this.options.host}:${this.options.port} (in use by another process? several processes may share a port only with REUSE_PORT=true)`));
           return;
         }
         this.listenSocket = socket;

@@ -31,6 +31,12 @@ const optionalUrl = (protocols: string[]) =>
 const integer = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => ['true', '1', 'yes', 'on'].includes(value));
+
 const identifier = (fallback: string) =>
   z
     .string()
@@ -83,6 +89,13 @@ export const configSchema = z.object({
   /** TCP port of the edge; 0 picks a free port (tests). */
   PORT: integer(0, 65535, 8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * `true` lets several server processes listen on one PORT (SO_REUSEPORT: the kernel spreads connections over
+   * them, e.g. one process per core). Off by default, so a second server started by mistake fails to listen
+   * instead of silently taking half the traffic; on only with shared state (DATABASE_URL, REDIS_URL, NATS_URL).
+   * The port must be named: uSockets binds port 0 exclusively.
+   */
+  REUSE_PORT: flag('false'),
   /** Postgres connection string; unset = embedded PGlite. */
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   /** Postgres schema the product's tables live in (lets parallel test runs share a database). */
@@ -131,10 +144,7 @@ export const configSchema = z.object({
   /** Public site origin for share links (Plus Code `shareUrl` = SITE_URL/a/<code>); unset = PUBLIC_BASE_URL, else http://localhost:PORT. */
   SITE_URL: optionalUrl(['https:', 'http:']).transform((value) => value?.replace(/\/+$/, '')),
   /** `false` switches geocoding off: its endpoints answer `available: false, status: 502` (spec part 2 §4.2). */
-  GEOCODING_ENABLED: z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
-    .default('true')
-    .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
+  GEOCODING_ENABLED: flag('true'),
   /** Captcha site key shown to the browser sign-in form; captcha is enabled when set. */
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -176,6 +186,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       // Behind TLS and proxies the Host header is neither trustworthy nor https: production names its origin.
       if (config.NODE_ENV === 'production' && config.OIDC_PROVIDERS.length > 0 && !config.PUBLIC_BASE_URL) {
         context.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production when OIDC_PROVIDERS are configured' });
+      }
+      // processes sharing a port must share their state: embedded stores would give each its own accounts, quotas and sessions
+      const embedded = [!config.DATABASE_URL && 'DATABASE_URL', !config.REDIS_URL && 'REDIS_URL', !config.NATS_URL && 'NATS_URL'].filter(Boolean);
+      if (config.REUSE_PORT && embedded.length > 0) {
+        context.addIssue({ code: 'custom', path: ['REUSE_PORT'], message: `needs shared state: set ${embedded.join(', ')} (processes on one port cannot share embedded stores)` });
       }
     })
     .safeParse(env);

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { DataDirLock } from './data-dir-lock.js';
 import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
 
 export interface PgliteClientOptions {
@@ -25,8 +26,18 @@ function executorFor(db: PGlite | Transaction): SqlExecutor {
  * DATABASE_URL is configured. Same SQL, same migrations as production.
  */
 export async function createPgliteClient(options: PgliteClientOptions): Promise<SqlClient> {
-  if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
-  const db = await PGlite.create(options.dataDir);
+  let lock: DataDirLock | undefined;
+  if (!options.dataDir.startsWith('memory://')) {
+    await mkdir(options.dataDir, { recursive: true });
+    lock = DataDirLock.acquire(options.dataDir);
+  }
+  let db: PGlite;
+  try {
+    db = await PGlite.create(options.dataDir);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   await db.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
   const base = executorFor(db);
   return {
@@ -39,7 +50,11 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
       await db.query('select 1');
     },
     async close(): Promise<void> {
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
