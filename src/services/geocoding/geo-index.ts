@@ -8,7 +8,7 @@ import type { MapPack } from '../../datapack/map-pack.js';
 import { NO_INDEX } from '../../datapack/pack-layout.js';
 import { isLocality, polygonRings, readEntries, type GeoEntry } from './geo-entries.js';
 import { NameIndex } from './name-index.js';
-import { distanceMetres, pointSegmentDistance, ringsContain, SpatialGrid } from './spatial-grid.js';
+import { distanceMetres, metresPerDegree, ringsContain, segmentDistanceSquared, SpatialGrid } from './spatial-grid.js';
 
 /** ~110 m cells for streets and addresses, ~5.5 km for areas and localities. */
 const FINE_CELL = 0.001;
@@ -160,22 +160,39 @@ export class GeoIndex {
 
   /** The named street closest to the point within `maxMetres`, with the closest point on it. */
   nearestStreet(lon: number, lat: number, maxMetres: number): NearestStreet | undefined {
-    let best: { segment: number; distance: number } | undefined;
+    // every reverse call runs this: one metres-per-degree scale for the point, squared distances, no closure
+    const scale = metresPerDegree(lat);
+    const c = this.segmentCoordinates;
+    const grid = this.segmentGrid;
+    const column = grid.cellOf(lon);
+    const row = grid.cellOf(lat);
+    const limitSquared = maxMetres * maxMetres;
+    let bestSegment = -1;
+    let bestSquared = Infinity;
     // nearby cells first; the wider search only when nothing is that close
     for (const rings of [1, Math.max(1, Math.ceil(maxMetres / 100))]) {
-      this.segmentGrid.near(lon, lat, rings, (segment) => {
-        const at = segment * 4;
-        const c = this.segmentCoordinates;
-        const distance = pointSegmentDistance(lon, lat, c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!);
-        if (distance <= maxMetres && (!best || distance < best.distance)) best = { segment, distance };
-      });
-      if (best) break;
+      for (let dc = -rings; dc <= rings; dc++) {
+        for (let dr = -rings; dr <= rings; dr++) {
+          const items = grid.cell(column + dc, row + dr);
+          if (!items) continue;
+          for (let index = 0; index < items.length; index++) {
+            const segment = items[index]!;
+            const at = segment * 4;
+            const squared = segmentDistanceSquared(lon, lat, c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!, scale.lon, scale.lat);
+            if (squared <= limitSquared && squared < bestSquared) {
+              bestSquared = squared;
+              bestSegment = segment;
+            }
+          }
+        }
+      }
+      if (bestSegment >= 0) break;
     }
-    if (!best) return undefined;
-    const at = best.segment * 4;
-    const [ax, ay, bx, by] = [this.segmentCoordinates[at]!, this.segmentCoordinates[at + 1]!, this.segmentCoordinates[at + 2]!, this.segmentCoordinates[at + 3]!];
+    if (bestSegment < 0) return undefined;
+    const at = bestSegment * 4;
+    const [ax, ay, bx, by] = [c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!];
     const t = projection(lon, lat, ax, ay, bx, by);
-    return { entry: this.entries[this.segmentStreet[best.segment]!]!, distance: best.distance, lon: ax + (bx - ax) * t, lat: ay + (by - ay) * t };
+    return { entry: this.entries[this.segmentStreet[bestSegment]!]!, distance: Math.sqrt(bestSquared), lon: ax + (bx - ax) * t, lat: ay + (by - ay) * t };
   }
 
   /** The address point or named building under the point, else the closest one within `maxMetres`. */

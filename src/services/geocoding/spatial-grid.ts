@@ -41,6 +41,16 @@ export class SpatialGrid {
     }
   }
 
+  /** The cell index (column or row) of a coordinate; with `cell` below, for loops too hot for a visitor closure. */
+  cellOf(coordinate: number): number {
+    return Math.floor(coordinate / this.cellDegrees);
+  }
+
+  /** The items filed in one cell, or undefined. */
+  cell(column: number, row: number): readonly number[] | undefined {
+    return this.cells.get(this.key(column, row));
+  }
+
   get cellCount(): number {
     return this.cells.size;
   }
@@ -51,18 +61,17 @@ export function metresPerDegree(lat: number): { lat: number; lon: number } {
   return { lat: 111_320, lon: 111_320 * Math.cos((lat * Math.PI) / 180) };
 }
 
-/** Distance in metres from a point to a segment, and the closest point's position along it (0..1). */
-export function pointSegmentDistance(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): number {
-  const scale = metresPerDegree(lat);
-  const px = (lon - ax) * scale.lon;
-  const py = (lat - ay) * scale.lat;
-  const dx = (bx - ax) * scale.lon;
-  const dy = (by - ay) * scale.lat;
+/** Squared distance in metres² from a point to a segment, with the point's metres per degree given (hot loops). */
+export function segmentDistanceSquared(lon: number, lat: number, ax: number, ay: number, bx: number, by: number, metresPerLon: number, metresPerLat: number): number {
+  const px = (lon - ax) * metresPerLon;
+  const py = (lat - ay) * metresPerLat;
+  const dx = (bx - ax) * metresPerLon;
+  const dy = (by - ay) * metresPerLat;
   const lengthSquared = dx * dx + dy * dy;
   const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, (px * dx + py * dy) / lengthSquared));
   const ex = px - t * dx;
   const ey = py - t * dy;
-  return Math.sqrt(ex * ex + ey * ey);
+  return ex * ex + ey * ey;
 }
 
 export function distanceMetres(lon1: number, lat1: number, lon2: number, lat2: number): number {
