@@ -73,11 +73,6 @@ export class TagList {
     this.key.clear();
     this.value.clear();
   }
-
-  release(): void {
-    this.key.release();
-    this.value.release();
-  }
 }
 
 /** One layer's staged features: per-feature, per-part and per-point columns, and the features' tags. */
@@ -286,8 +281,6 @@ export class FeatureStage {
   build(strings: StringTableBuilder, unclosedRelations: number): BuiltFeatures {
     const stages = this.stages as LayerStage[];
     this.stages = [];
-    for (const scratch of [this.lon, this.lat, this.partEnd, this.partInner]) scratch.release();
-    this.scratchTags.release();
     return assembleFeatureSections(stages, this.strings.values, strings, unclosedRelations);
   }
 }

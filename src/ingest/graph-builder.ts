@@ -7,7 +7,6 @@
 import { EdgeFlag, NO_INDEX } from '../datapack/pack-layout.js';
 import { haversineMeters } from '../solvers/graph/geodesy.js';
 import { GrowableArray } from './growable-array.js';
-import { releaseBuffer } from './release-buffer.js';
 import type { WayTable } from './kept-ways.js';
 import type { CollectedOsm } from './osm-collector.js';
 import { binarySearch } from './sorted-ids.js';
@@ -196,8 +195,6 @@ export function buildGraph(collected: CollectedOsm): BuiltGraph {
     restrictions: emptyRestrictions(),
     truckTaggedWays: roads.truckTagged,
   };
-  edges.release(); // permuted into the graph's sections
-  releaseBuffer(position);
   for (let node = 0; node < nodeCount; node++) {
     const slot = nodeSlots.array[node]!;
     graph.nodeLat[node] = coordinates.fixedLat(slot);
@@ -206,9 +203,7 @@ export function buildGraph(collected: CollectedOsm): BuiltGraph {
     graph.nodeBlockedModes[node] = nodeBlocked[slot]!;
     graph.nodeOsmId[node] = nodeIds[slot]!;
   }
-  nodeSlots.release();
   graph.restrictions = resolveRestrictions(collected, graph, graphNodeOf);
-  for (const perSlot of [uses, isGraphNode, graphNodeOf]) releaseBuffer(perSlot);
   return graph;
 }
 
@@ -241,10 +236,6 @@ class EdgeList {
     this.shapeStart.push(shapeStart);
     this.shapeCount.push(shapeCount);
     return edge;
-  }
-
-  release(): void {
-    for (const column of [this.source, this.target, this.twin, this.way, this.length, this.speed, this.access, this.flags, this.shapeStart, this.shapeCount]) column.release();
   }
 }
 

@@ -6,14 +6,7 @@
  *
  * Hot loops call `reserve(n)` once and write `array[length++]` themselves: the
  * call site then sees one concrete typed-array type and stays monomorphic.
- *
- * Growing releases the outgrown array at once (release-buffer.ts): a column
- * that doubles leaves its old array behind, and once promoted to old space it
- * would wait for a full GC (Monaco's columns outgrow ~5 MiB). So `array`
- * must not be held across a `reserve` or `push`: it may read as empty after.
  */
-import { releaseBuffer } from './release-buffer.js';
-
 /**
  * Four element types only, so `push` sees at most four array kinds and its
  * store stays a fast polymorphic one (six kinds made it megamorphic: 16 % of
@@ -25,8 +18,6 @@ type NumericArray = Float64Array | Int32Array | Uint32Array | Uint8Array;
 export class GrowableArray<T extends NumericArray> {
   array: T;
   length = 0;
-  /** Set once `toArray` handed out a view of `array`: that array is then never released. */
-  private viewed = false;
 
   constructor(
     private readonly Type: new (length: number) => T,
@@ -41,8 +32,6 @@ export class GrowableArray<T extends NumericArray> {
     if (needed > this.array.length) {
       const grown = new this.Type(Math.max(needed, this.array.length * 2));
       grown.set(this.array.subarray(0, this.length) as never);
-      if (!this.viewed) releaseBuffer(this.array);
-      this.viewed = false;
       this.array = grown;
     }
     return this.array;
@@ -63,10 +52,7 @@ export class GrowableArray<T extends NumericArray> {
   toArray(): T;
   toArray<U extends Float32Array | Uint16Array>(As: new (length: number) => U): U;
   toArray(As?: new (length: number) => Float32Array | Uint16Array): T | Float32Array | Uint16Array {
-    if (!As) {
-      this.viewed = true;
-      return this.array.subarray(0, this.length) as T;
-    }
+    if (!As) return this.array.subarray(0, this.length) as T;
     const converted = new As(this.length);
     converted.set(this.array.subarray(0, this.length));
     return converted;
@@ -74,13 +60,5 @@ export class GrowableArray<T extends NumericArray> {
 
   clear(): void {
     this.length = 0;
-  }
-
-  /** Frees the backing array (its values were copied elsewhere) and leaves the list empty. */
-  release(): void {
-    if (!this.viewed) releaseBuffer(this.array);
-    this.array = new this.Type(0);
-    this.length = 0;
-    this.viewed = false;
   }
 }

@@ -25,7 +25,7 @@ import { buildFeatures } from './feature-builder.js';
 import { FeatureStage } from './feature-stage.js';
 import { buildGraph, type BuiltGraph } from './graph-builder.js';
 import { IngestError } from './ingest-error.js';
-import { collectOsm, releaseCollected, type Bbox } from './osm-collector.js';
+import { collectOsm, type Bbox } from './osm-collector.js';
 import { openOsmSource } from './osm/osm-source.js';
 import { silentProgress, type IngestProgress } from './progress.js';
 import { StringTableBuilder } from './string-table-builder.js';
@@ -71,7 +71,6 @@ export async function buildPack(options: IngestOptions): Promise<BuiltPack> {
   progress.phase('building graph and features', 0);
   const graph = buildGraph(collected);
   const features = buildFeatures(collected, stage, admin.areas, strings, options.bbox);
-  releaseCollected(collected);
   if (graph.edgeSource.length === 0 && features.count === 0) {
     throw new IngestError(
       'empty_selection',

@@ -173,10 +173,4 @@ export class FeatureWays {
     this.tagStart.push(this.tags.length);
     this.tagCount.push(this.strings.stageKept(tags, this.tags));
   }
-
-  /** Frees the columns and tags once the features are staged (release-buffer.ts). */
-  release(): void {
-    for (const column of [this.osmId, this.refStart, this.refCount, this.matchStart, this.matchCount, this.matches, this.tagStart, this.tagCount]) column.release();
-    this.tags.release();
-  }
 }

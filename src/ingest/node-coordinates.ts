@@ -12,7 +12,6 @@
  * the pack does not depend on which storage was used.
  */
 import { COORDINATE_SCALE } from '../datapack/pack-layout.js';
-import { releaseBuffer } from './release-buffer.js';
 
 /** Marks a slot whose node was not found (no coordinate is this far out: |lon × 1e7| ≤ 1.8e9 < 2^31). */
 const MISSING = -0x80000000;
@@ -72,19 +71,8 @@ export class NodeCoordinates {
     return this.scale === 1 ? Math.round(this.longitudes[slot]! * COORDINATE_SCALE) : this.longitudes[slot]!;
   }
 
-  /** Frees both columns (release-buffer.ts); the coordinates are not read after. */
-  release(): void {
-    releaseBuffer(this.latitudes);
-    releaseBuffer(this.longitudes);
-    this.latitudes = this.longitudes = new Int32Array(0);
-  }
-
   private toFloat64(): void {
-    const widen = (fixed: Int32Array | Float64Array) => {
-      const wide = Float64Array.from(fixed, (value) => (value === MISSING ? Number.NaN : value / COORDINATE_SCALE));
-      releaseBuffer(fixed);
-      return wide;
-    };
+    const widen = (fixed: Int32Array | Float64Array) => Float64Array.from(fixed, (value) => (value === MISSING ? Number.NaN : value / COORDINATE_SCALE));
     this.latitudes = widen(this.latitudes);
     this.longitudes = widen(this.longitudes);
     this.scale = 1;

@@ -18,7 +18,6 @@ import { TagList, type FeatureStage } from './feature-stage.js';
 import { GrowableArray } from './growable-array.js';
 import { FeatureWays, KeptRoads } from './kept-ways.js';
 import { NodeCoordinates } from './node-coordinates.js';
-import { releaseBuffer } from './release-buffer.js';
 import { MemberType, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
 import type { OsmSource } from './osm/osm-source.js';
 import type { IngestProgress } from './progress.js';
@@ -158,8 +157,8 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   const roads = new KeptRoads(options.strings);
   const featureWays = new FeatureWays(new TagList(), features.strings);
   const memberWayRefs = new Map<number, Float64Array>();
-  // closures of this function share one context, which would keep the list alive to the end: released below
-  const refs = new GrowableArray(Float64Array, 1 << 16);
+  // closures of this function share one context, which would keep the list alive to the end: cleared below
+  let refs = new GrowableArray(Float64Array, 1 << 16);
   progress.phase('ways', source.size);
   await source.scan(
     {
@@ -190,7 +189,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   );
   // the node ids of the kept ways are needed only to find their coordinate slots
   const { ids: nodeIds, slotOf: wayRefIndex } = indexIds(refs.array.subarray(0, refs.length));
-  refs.release(); // Monaco: 2 MiB (239 k references, capacity 256 k)
+  refs = new GrowableArray(Float64Array, 0);
 
   // pass 3: nodes
   const coordinates = new NodeCoordinates(nodeIds.length);
@@ -257,19 +256,6 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     entities,
     skippedRestrictions,
   };
-}
-
-/**
- * Frees what only the graph and feature builders read (the kept nodes' ids,
- * coordinates and flags, the way references' slots, the feature ways and their
- * tags: Monaco ~5 MiB) before the pack is written, when the ingest's memory
- * peaks (release-buffer.ts); `collected` is spent afterwards. The roads'
- * columns stay: the graph's `ways.*` sections are views of them.
- */
-export function releaseCollected(collected: CollectedOsm): void {
-  for (const array of [collected.nodeIds, collected.nodeFlags, collected.nodeBlocked, collected.wayRefIndex]) releaseBuffer(array);
-  collected.coordinates.release();
-  collected.featureWays.release();
 }
 
 function nodeFlagsOf(tags: OsmTags): number {

@@ -11,19 +11,12 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { PbfReader as Pbf } from 'pbf';
 import { IngestError } from '../ingest-error.js';
-import { releaseBuffer } from '../release-buffer.js';
 import type { OsmPassKinds, OsmVisitor } from './osm-visitor.js';
 import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readTag } from './pbf-block.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;
 const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes']);
-/**
- * A block is inflated into one output chunk one byte longer than its declared
- * size (zlib asks for another chunk when the output fills the chunk exactly);
- * that byte is the only part of the chunk's buffer outside the block's view.
- */
-const INFLATE_SPARE_BYTES = 1;
 
 
 interface BlobEntry {
@@ -67,9 +60,6 @@ export class PbfReader {
     } catch {
       // already closed
     }
-    // the read buffer is as large as the largest compressed block (Monaco: 0.9 MiB) and the reader lives to the pack's end
-    releaseBuffer(this.scratch);
-    this.scratch = Buffer.alloc(0);
   }
 
   /**
@@ -89,8 +79,6 @@ export class PbfReader {
       if (blob.kinds !== 0 && (blob.kinds & wanted) === 0) continue;
       const data = this.inflateBlob(blob);
       blob.kinds = decoder.decode(data);
-      // decoded: nothing reads the block again (Monaco's blocks are 1.6–2.3 MiB each, 8 MiB per run)
-      releaseBuffer(data, INFLATE_SPARE_BYTES);
       onProgress?.(bytesDone, this.size, decoder.entities);
       if (Date.now() - lastYield > 50) {
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -102,10 +90,7 @@ export class PbfReader {
   }
 
   private readExactly(position: number, length: number): Buffer {
-    if (length > this.scratch.length) {
-      releaseBuffer(this.scratch);
-      this.scratch = Buffer.alloc(Math.max(length, this.scratch.length * 2));
-    }
+    if (length > this.scratch.length) this.scratch = Buffer.alloc(Math.max(length, this.scratch.length * 2));
     const target = this.scratch.subarray(0, length);
     let done = 0;
     while (done < length) {
@@ -198,15 +183,7 @@ export class PbfReader {
    */
   private classifySorted(blobs: BlobEntry[]): void {
     const probe = new BlockDecoder({}, { nodes: false, ways: false, relations: false });
-    const kindsOf = (index: number): number => {
-      const blob = blobs[index]!;
-      if (!blob.kinds) {
-        const data = this.inflateBlob(blob);
-        blob.kinds = probe.decode(data);
-        releaseBuffer(data, INFLATE_SPARE_BYTES);
-      }
-      return blob.kinds;
-    };
+    const kindsOf = (index: number): number => (blobs[index]!.kinds ||= probe.decode(this.inflateBlob(blobs[index]!)));
     /** The first block whose highest kind is at least `kind` (blobs.length when none). */
     const firstReaching = (kind: number, from: number): number => {
       let low = from;
@@ -247,7 +224,7 @@ export class PbfReader {
     if (zlib) {
       try {
         // one output chunk of the declared size: no 16 KiB chunks to concatenate
-        return inflateSync(zlib, rawSize > 0 && rawSize <= MAX_BLOB_BYTES ? { chunkSize: Math.max(64, rawSize + INFLATE_SPARE_BYTES) } : {});
+        return inflateSync(zlib, rawSize > 0 && rawSize <= MAX_BLOB_BYTES ? { chunkSize: Math.max(64, rawSize + 1) } : {});
       } catch (error) {
         throw new IngestError('corrupt', `${this.path}: a data block at byte ${blob.offset} does not decompress (${(error as Error).message})`);
       }
