@@ -46,16 +46,35 @@ function varintLength(buf: Uint8Array, pos: number): number {
   return length;
 }
 
+/** Where the decoding of a packed run stands: the next byte, the run's end, and the running sum so far. */
+export interface DeltaRun {
+  pos: number;
+  end: number;
+  sum: number;
+}
+
+/** Points `run` at the packed field in [start, end), from its first value. */
+export function startDeltaRun(run: DeltaRun, start: number, end: number): DeltaRun {
+  run.pos = start;
+  run.end = end;
+  run.sum = 0;
+  return run;
+}
+
 /**
- * Decodes the packed zigzag varints in [start, end) as running sums (PBF's
- * delta coding) into `out` from index 0; returns how many. `out` must hold
- * `end - start` values (a varint takes at least a byte): see `withCapacity`.
+ * Decodes the next packed zigzag varints of `run` as running sums (PBF's delta
+ * coding) into `out` from index 0, at most `out.length` of them, and advances
+ * `run`; returns how many (0 at the run's end). A run decoded whole needs
+ * `out` to hold `end - start` values (a varint takes at least a byte): see
+ * `withCapacity`; a long run (a dense node column) can be decoded in chunks.
  */
-export function readDeltaSVarints(buf: Uint8Array, start: number, end: number, out: Float64Array): number {
-  let pos = start;
+export function readDeltaSVarints(buf: Uint8Array, run: DeltaRun, out: Float64Array): number {
+  const end = run.end;
+  const max = out.length;
+  let pos = run.pos;
   let count = 0;
-  let sum = 0;
-  while (pos < end) {
+  let sum = run.sum;
+  while (pos < end && count < max) {
     // a loop rather than unrolled: optimized code then has type feedback for every site once any multi-byte varint was seen
     const first = pos;
     let byte = buf[pos++]!;
@@ -72,6 +91,8 @@ export function readDeltaSVarints(buf: Uint8Array, start: number, end: number, o
     sum += value < 0x80000000 ? (value >>> 1) ^ -(value & 1) : value % 2 === 1 ? (value + 1) / -2 : value / 2;
     out[count++] = sum;
   }
-  if (pos !== end) throw new IngestError('corrupt', 'a packed varint runs past its field');
+  if (pos > end) throw new IngestError('corrupt', 'a packed varint runs past its field');
+  run.pos = pos;
+  run.sum = sum;
   return count;
 }

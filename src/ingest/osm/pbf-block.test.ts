@@ -83,7 +83,8 @@ function encodeBlock(block: Block, tableSize = Infinity): Uint8Array {
   return groups.finish();
 }
 
-function decodeBlock(data: Uint8Array) {
+/** Decodes with the ingest's chunk of dense nodes, or a tiny one so that blocks span many chunks. */
+function decodeBlock(data: Uint8Array, denseChunkNodes?: number) {
   const visited: { nodes: unknown[]; ways: unknown[]; relations: unknown[] } = { nodes: [], ways: [], relations: [] };
   const decoder = new BlockDecoder(
     {
@@ -92,6 +93,7 @@ function decodeBlock(data: Uint8Array) {
       relation: (id, members, tags) => visited.relations.push({ id, members: members.map((member) => ({ ...member })), tags: { ...tags } }),
     },
     { nodes: true, ways: true, relations: true },
+    denseChunkNodes,
   );
   return { kinds: decoder.decode(data), entities: decoder.entities, visited };
 }
@@ -116,8 +118,8 @@ const blocks = fc.record({
 describe('BlockDecoder', () => {
   it('visits exactly the dense nodes, ways and relations encoded in a block (ids, coordinates, references, members, tags)', () => {
     fc.assert(
-      fc.property(blocks, (block) => {
-        const { kinds, entities, visited } = decodeBlock(encodeBlock(block));
+      fc.property(blocks, fc.constantFrom(undefined, 1, 7), (block, denseChunkNodes) => {
+        const { kinds, entities, visited } = decodeBlock(encodeBlock(block), denseChunkNodes);
         const coordinate = (offset: number, value: number) => (offset + block.granularity * value) / 1e9;
         expect(visited.nodes).toEqual(
           block.nodes.map((node) => ({
@@ -139,6 +141,19 @@ describe('BlockDecoder', () => {
   it('reads the negative ids some editors write (int64 as a 10-byte varint)', () => {
     const { visited } = decodeBlock(encodeBlock({ granularity: 100, latOffset: 0, lonOffset: 0, nodes: [], ways: [{ id: -42, refs: [-1, -2], tags: {} }], relations: [] }));
     expect(visited.ways).toEqual([{ id: -42, refs: [-1, -2], tags: {} }]);
+  });
+
+  it('refuses a dense node block whose lat column is shorter than its ids, in any chunk', () => {
+    const dense = new PbfWriter();
+    dense.writePackedSVarint(1, [1, 1, 1, 1, 1]);
+    dense.writePackedSVarint(8, [1, 1, 1, 1]);
+    dense.writePackedSVarint(9, [1, 1, 1, 1, 1]);
+    const group = new PbfWriter();
+    group.writeBytesField(2, dense.finish());
+    const block = new PbfWriter();
+    block.writeBytesField(2, group.finish());
+    const data = block.finish();
+    for (const chunk of [undefined, 2, 4]) expect(() => decodeBlock(data, chunk)).toThrow(/coordinates do not match its ids/);
   });
 
   it('refuses a block whose string index is out of range', () => {
