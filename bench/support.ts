@@ -192,7 +192,13 @@ export function sharedDeploymentEnv(label: string): Record<string, string> {
  */
 export async function startProcessGroup(count: number, script: string, port: number, env: Record<string, string>): Promise<StartedProcess> {
   const processes: StartedProcess[] = [];
-  for (let index = 0; index < count; index++) processes.push(await startProcess(script, [], port, env, count > 1 ? `${SERVER_CPU},${LOAD_CPU}` : String(SERVER_CPU)));
+  try {
+    for (let index = 0; index < count; index++) processes.push(await startProcess(script, [], port, env, count > 1 ? `${SERVER_CPU},${LOAD_CPU}` : String(SERVER_CPU)));
+  } catch (error) {
+    // one that did not start leaves none running behind the bench
+    await Promise.all(processes.map((started) => started.stop()));
+    throw error;
+  }
   return {
     port,
     child: processes[0]!.child,

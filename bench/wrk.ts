@@ -98,6 +98,8 @@ export function parseWrkReport(report: string): Omit<HttpLoadResult, 'tool'> {
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(report);
   if (!rate) throw new Error(`wrk: no Requests/sec in\n${report}`);
   const requests = /(\d+) requests in/.exec(report);
+  // a run where nothing was answered is a failed run, not a latency of 0
+  if (!requests || Number(requests[1]) === 0) throw new Error(`wrk: no request completed:\n${report}`);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
   return {
     requestsPerSecond: Number(rate[1]),

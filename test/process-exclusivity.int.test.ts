@@ -83,7 +83,10 @@ describe('one port, one process by default', () => {
     // the kernel spreads connections over both (each of 40 lands on either: all on one has odds 2^-39)
     expect(requestLines(first)).toBeGreaterThan(0);
     expect(requestLines(second)).toBeGreaterThan(0);
-    await first.stop('SIGKILL');
+    // killed, not stopped: stop() would drop the schema the second process still uses
+    const gone = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await gone;
     for (let index = 0; index < 5; index++) expect(await healthOnNewConnection(first.port)).toBe(200);
   });
 });

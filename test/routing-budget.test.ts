@@ -37,8 +37,9 @@ describe('routing time budget', () => {
     const pending = runWithBudget(pool, 'contractMetric', { metric: { costing: 'bicycle', preference: 'balanced', avoid: [] } }, 10_000, caller.signal).catch((caught: unknown) => caught);
     setTimeout(() => caller.abort(), 20);
     const error = await pending;
-    expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('CLIENT_CLOSED_REQUEST');
+    expect((error as ApiError).statusCode).toBe(499);
     const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000, new AbortController().signal);
     expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
   });

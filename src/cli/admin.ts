@@ -7,9 +7,9 @@
  *   key-unlimited <keyId> <on|off>     key-quotas <keyId> [--per-minute N] [--per-day N]
  *   broadcast --title T --body B [--url U]
  */
-import { DataDirInUseError } from '../store/sql/data-dir-lock.js';
 import { parseArgs } from 'node:util';
 import { openSql } from '../backends.js';
+import { DataDirInUseError } from '../store/sql/data-dir-lock.js';
 import { ApiError } from '../shared/errors.js';
 import { ConfigError, loadConfig } from '../shared/config.js';
 import { OperatorActions, ROLES, type Role } from '../services/admin/operator-actions.js';

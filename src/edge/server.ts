@@ -21,7 +21,11 @@ export interface EdgeServerOptions {
   webSockets?: readonly WebSocketEndpoint[];
 }
 
-/** uSockets' listen options (LIBUS_LISTEN_DEFAULT, LIBUS_LISTEN_EXCLUSIVE_PORT); the package exports only the second, as a value. */
+/**
+ * uSockets' listen options: LIBUS_LISTEN_DEFAULT (SO_REUSEPORT on a named port) and LIBUS_LISTEN_EXCLUSIVE_PORT.
+ * At run time the package exports only the second as `uWS.LIBUS_LISTEN_EXCLUSIVE_PORT`, and its typings declare
+ * both in an enum the module does not export, so they are restated here.
+ */
 const LISTEN_SHARED = 0;
 const LISTEN_EXCLUSIVE = 1;
 

@@ -192,6 +192,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (config.REUSE_PORT && embedded.length > 0) {
         context.addIssue({ code: 'custom', path: ['REUSE_PORT'], message: `needs shared state: set ${embedded.join(', ')} (processes on one port cannot share embedded stores)` });
       }
+      if (config.REUSE_PORT && config.PORT === 0) {
+        context.addIssue({ code: 'custom', path: ['REUSE_PORT'], message: 'needs a named PORT (port 0 gives every process a port of its own)' });
+      }
     })
     .safeParse(env);
   if (!parsed.success) {

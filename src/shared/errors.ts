@@ -23,6 +23,8 @@ export const errorCodes = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  // nginx's 499: the client went away before its answer; never sent (nobody is listening), it names the outcome in logs and metrics
+  CLIENT_CLOSED_REQUEST: { status: 499, message: 'The client closed the request before its answer' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
   COMPUTATION_TIMEOUT: { status: 503, message: 'The computation exceeded its time budget' },

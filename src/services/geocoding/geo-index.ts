@@ -160,15 +160,14 @@ export class GeoIndex {
 
   /** The named street closest to the point within `maxMetres`, with the closest point on it. */
   nearestStreet(lon: number, lat: number, maxMetres: number): NearestStreet | undefined {
-    // every reverse call runs this: one metres-per-degree scale for the point, squared distances, no closure
+    // every reverse call runs this: one metres-per-degree scale for the point, no visitor closure
     const scale = metresPerDegree(lat);
     const c = this.segmentCoordinates;
     const grid = this.segmentGrid;
     const column = grid.cellOf(lon);
     const row = grid.cellOf(lat);
-    const limitSquared = maxMetres * maxMetres;
     let bestSegment = -1;
-    let bestSquared = Infinity;
+    let bestDistance = Infinity;
     // nearby cells first; the wider search only when nothing is that close
     for (const rings of [1, Math.max(1, Math.ceil(maxMetres / 100))]) {
       for (let dc = -rings; dc <= rings; dc++) {
@@ -178,9 +177,10 @@ export class GeoIndex {
           for (let index = 0; index < items.length; index++) {
             const segment = items[index]!;
             const at = segment * 4;
-            const squared = segmentDistanceSquared(lon, lat, c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!, scale.lon, scale.lat);
-            if (squared <= limitSquared && squared < bestSquared) {
-              bestSquared = squared;
+            // compared as metres (a square root is one instruction), so ties at shared vertices resolve as they always did
+            const distance = Math.sqrt(segmentDistanceSquared(lon, lat, c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!, scale.lon, scale.lat));
+            if (distance <= maxMetres && distance < bestDistance) {
+              bestDistance = distance;
               bestSegment = segment;
             }
           }
@@ -192,7 +192,7 @@ export class GeoIndex {
     const at = bestSegment * 4;
     const [ax, ay, bx, by] = [c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!];
     const t = projection(lon, lat, ax, ay, bx, by);
-    return { entry: this.entries[this.segmentStreet[bestSegment]!]!, distance: Math.sqrt(bestSquared), lon: ax + (bx - ax) * t, lat: ay + (by - ay) * t };
+    return { entry: this.entries[this.segmentStreet[bestSegment]!]!, distance: bestDistance, lon: ax + (bx - ax) * t, lat: ay + (by - ay) * t };
   }
 
   /** The address point or named building under the point, else the closest one within `maxMetres`. */

@@ -1,6 +1,7 @@
 /**
  * Runs a solver task under the routing time budget: cancelled when the client
- * goes away or the budget runs out; a budget overrun is a clear 503.
+ * goes away (CLIENT_CLOSED_REQUEST, 499 in the request log) or the budget runs
+ * out (a clear 503).
  */
 import { ApiError } from '../../shared/errors.js';
 import type { SolverPool, SolverTaskName, SolverTasks, TaskOutput } from '../../solvers/solver-pool.js';
@@ -37,6 +38,8 @@ export async function runWithBudget<N extends SolverTaskName>(
         headers: { 'retry-after': '1' },
       });
     }
+    // the client went away and its task was cancelled: an outcome, not a server fault to log as one
+    if (signal?.aborted) throw new ApiError('CLIENT_CLOSED_REQUEST', { message: `The client closed the request while its ${name} computation ran` });
     throw error;
   } finally {
     clearTimeout(timer);

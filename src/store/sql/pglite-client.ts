@@ -29,16 +29,17 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
   let lock: DataDirLock | undefined;
   if (!options.dataDir.startsWith('memory://')) {
     await mkdir(options.dataDir, { recursive: true });
-    lock = DataDirLock.acquire(options.dataDir);
+    lock = await DataDirLock.acquire(options.dataDir);
   }
-  let db: PGlite;
+  let db: PGlite | undefined;
   try {
     db = await PGlite.create(options.dataDir);
+    await db.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
   } catch (error) {
-    lock?.release();
+    await db?.close().catch(() => undefined);
+    await lock?.release();
     throw error;
   }
-  await db.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
   const base = executorFor(db);
   return {
     kind: 'pglite',
@@ -53,7 +54,7 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
       try {
         await db.close();
       } finally {
-        lock?.release();
+        await lock?.release();
       }
     },
   };
