@@ -202,7 +202,8 @@ export async function runGeocodeBenchmark(): Promise<void> {
     const port = await freePort();
     // BENCH_SERVER_PROCESSES=2: a deployment of two processes on one port (REUSE_PORT) over the real services
     const deployment = SERVER_PROCESSES > 1 ? sharedDeploymentEnv('bench_geocode') : {};
-    const server = await startProcessGroup(SERVER_PROCESSES, productMain, port, {
+    // BENCH_SERVER_SCRIPT runs another build's server under the same load (A/B)
+    const server = await startProcessGroup(SERVER_PROCESSES, process.env.BENCH_SERVER_SCRIPT ?? productMain, port, {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: 'memory://',
