@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { realServices, uniqueName } from './support/services.js';
+import { sharedDeployment } from './support/services.js';
 import { connectStream, fleetStreamUrl, type Frame } from './support/stream-client.js';
 
 /** Nasr City streets. */
@@ -18,12 +18,7 @@ const STOPS = [
   { id: 'c', lat: 30.0675, lng: 31.3285 },
 ];
 const shared = {
-  DATABASE_URL: realServices.databaseUrl,
-  REDIS_URL: realServices.redisUrl,
-  NATS_URL: realServices.natsUrl,
-  DATABASE_SCHEMA: uniqueName('fleet'),
-  REDIS_PREFIX: `${uniqueName('fleet')}:`,
-  BUS_NAMESPACE: uniqueName('fleet'),
+  ...sharedDeployment('fleet'),
   JWT_SECRET: 'fleet-failover-test-secret-0123456789abcdef',
 };
 const servers: ServerProcess[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiClient, registerUser, type ApiClient } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
 import { startServerProcess } from './support/server-process.js';
-import { readJson, realServices, uniqueName } from './support/services.js';
+import { readJson, sharedDeployment } from './support/services.js';
 
 const fixture = useServer();
 const api = fixture.api;
@@ -87,15 +87,7 @@ describe('keys on a scoped endpoint', () => {
 describe('several edge processes on the real services', () => {
   it('give exactly the quota across two processes, the per-IP limit across two keys, and apply key changes at once', async () => {
     // Each phase comes from its own client address (through a trusted proxy), so their per-IP budgets stay apart.
-    const shared = {
-      DATABASE_URL: realServices.databaseUrl,
-      REDIS_URL: realServices.redisUrl,
-      NATS_URL: realServices.natsUrl,
-      DATABASE_SCHEMA: uniqueName('t'),
-      REDIS_PREFIX: `${uniqueName('t')}:`,
-      BUS_NAMESPACE: uniqueName('t'),
-      TRUSTED_PROXIES: '127.0.0.1',
-    };
+    const shared = { ...sharedDeployment('t'), TRUSTED_PROXIES: '127.0.0.1' };
     const first = await startServerProcess(shared);
     const second = await startServerProcess(shared);
     const either = (index: number) => (index % 2 ? first.baseUrl : second.baseUrl);

@@ -1,11 +1,11 @@
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runServerToExit, startServerProcess, type ServerProcess } from './support/server-process.js';
-import { realServices, uniqueName } from './support/services.js';
+import { freePort } from '../bench/support.js';
+import { realServices, sharedDeployment } from './support/services.js';
 
 // Which process owns a port and a database directory: one, unless the operator asks for several with shared state.
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '', NATS_URL: '' };
@@ -36,18 +36,6 @@ function healthOnNewConnection(port: number): Promise<number> {
   });
 }
 
-/** A port free a moment ago (uSockets shares a port only when it is named: port 0 is always bound exclusively). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 const requestLines = (server: ServerProcess) => server.output.filter((line) => line.includes('"msg":"request"') && line.includes('/health')).length;
 
 describe('one port, one process by default', () => {
@@ -67,13 +55,9 @@ describe('one port, one process by default', () => {
 
   it('with REUSE_PORT=true and shared services, two processes serve one port and either carries on alone', async () => {
     const shared = {
-      DATABASE_URL: realServices.databaseUrl,
-      REDIS_URL: realServices.redisUrl,
-      NATS_URL: realServices.natsUrl,
-      DATABASE_SCHEMA: uniqueName('t'),
-      REDIS_PREFIX: `${uniqueName('t')}:`,
-      BUS_NAMESPACE: uniqueName('t'),
+      ...sharedDeployment('t'),
       REUSE_PORT: 'true',
+      // uSockets shares a port only when it is named: port 0 is always bound exclusively
       PORT: String(await freePort()),
     };
     const first = await start(shared);

@@ -1,6 +1,6 @@
 import { afterAll } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-import { realServices, uniqueName } from './services.js';
+import { sharedDeployment } from './services.js';
 
 /**
  * Server processes of one deployment on the real services (Postgres, Redis,
@@ -10,15 +10,7 @@ import { realServices, uniqueName } from './services.js';
  * Every server still running is stopped after the file's tests.
  */
 export function useServerCluster(label: string, jwtSecret: string): { start(): Promise<ServerProcess>; live(): ServerProcess[] } {
-  const shared = {
-    DATABASE_URL: realServices.databaseUrl,
-    REDIS_URL: realServices.redisUrl,
-    NATS_URL: realServices.natsUrl,
-    DATABASE_SCHEMA: uniqueName(label),
-    REDIS_PREFIX: `${uniqueName(label)}:`,
-    BUS_NAMESPACE: uniqueName(label),
-    JWT_SECRET: jwtSecret,
-  };
+  const shared = { ...sharedDeployment(label), JWT_SECRET: jwtSecret };
   const servers: ServerProcess[] = [];
   afterAll(async () => {
     // the last one to stop drops the shared schema

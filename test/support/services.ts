@@ -17,6 +17,18 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** The environment of one deployment of several server processes: the real services under names of its own. */
+export function sharedDeployment(label: string): Record<string, string> {
+  return {
+    DATABASE_URL: realServices.databaseUrl,
+    REDIS_URL: realServices.redisUrl,
+    NATS_URL: realServices.natsUrl,
+    DATABASE_SCHEMA: uniqueName(label),
+    REDIS_PREFIX: `${uniqueName(label)}:`,
+    BUS_NAMESPACE: uniqueName(label),
+  };
+}
+
 /** Parses a JSON response body for assertions (tests inspect arbitrary shapes). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function readJson(response: Response): Promise<any> {
