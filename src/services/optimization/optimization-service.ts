@@ -3,6 +3,7 @@ import type { BinPackResult } from '../../solvers/binpack/model.js';
 import type { RosterResult } from '../../solvers/roster/model.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { TaskResult } from '../../solvers/task-result.js';
+import { unlessClientLeft } from '../client-closed.js';
 import { PROVIDER } from './route-plans.js';
 import type { RouteOptimizer } from './route-optimizer.js';
 
@@ -41,12 +42,12 @@ export class OptimizationService {
   }
 
   async binPack(request: BinPackRequest, signal?: AbortSignal) {
-    const result = unwrap(await this.pool.run('solveBinPack', request, signal));
+    const result = unwrap(await unlessClientLeft(this.pool.run('solveBinPack', request, signal), signal, 'bin packing'));
     return binPackResponse(result, request);
   }
 
   async roster(request: RosterRequest, signal?: AbortSignal) {
-    const result = unwrap(await this.pool.run('solveRoster', request, signal));
+    const result = unwrap(await unlessClientLeft(this.pool.run('solveRoster', request, signal), signal, 'rostering'));
     return rosterResponse(result);
   }
 }

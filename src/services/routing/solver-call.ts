@@ -4,6 +4,7 @@
  * out (a clear 503).
  */
 import { ApiError } from '../../shared/errors.js';
+import { clientClosedRequest } from '../client-closed.js';
 import type { SolverPool, SolverTaskName, SolverTasks, TaskOutput } from '../../solvers/solver-pool.js';
 import type { TaskResult } from '../../solvers/task-result.js';
 
@@ -39,7 +40,7 @@ export async function runWithBudget<N extends SolverTaskName>(
       });
     }
     // the client went away and its task was cancelled: an outcome, not a server fault to log as one
-    if (signal?.aborted) throw new ApiError('CLIENT_CLOSED_REQUEST', { message: `The client closed the request while its ${name} computation ran` });
+    if (signal?.aborted) throw clientClosedRequest(name);
     throw error;
   } finally {
     clearTimeout(timer);
