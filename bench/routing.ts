@@ -11,6 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MapPack } from '../src/datapack/map-pack.js';
@@ -210,6 +211,18 @@ function interleavedCpuMs<K extends string>(searches: Record<K, (index: number) 
   return Object.fromEntries(names.map((name) => [name, [...rounds[name]].sort((a, b) => a - b)[ROUNDS >> 1]!])) as Record<K, number>;
 }
 
+/** POST on a connection of its own (no keep-alive pool), failing on any status but 2xx. */
+function postOnNewConnection(url: string, body: string, headers: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const call = request(url, { method: 'POST', agent: false, headers: { ...headers, connection: 'close' } }, (response) => {
+      response.resume();
+      response.once('end', () => ((response.statusCode ?? 500) < 300 ? resolve() : reject(new Error(`POST ${url}: ${response.statusCode}`))));
+    });
+    call.once('error', reject);
+    call.end(body);
+  });
+}
+
 /** The sum, or undefined when any part is unknown (a process gone). */
 function sumDefined(values: (number | undefined)[]): number | undefined {
   return values.some((value) => value === undefined) ? undefined : values.reduce<number>((sum, value) => sum + value!, 0);
@@ -256,8 +269,10 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     const key = (await json(`${base}/developer/api-keys`, { method: 'POST', headers: auth, body: JSON.stringify({ projectId: project.id, label: 'bench', scopes: { routing: true } }) })) as { id: string; key: string };
     execFileSync(process.execPath, [ADMIN, 'key-quotas', key.id, '--per-minute', '1000000000', '--per-day', '2000000000'], { env: { ...process.env, ...env, ...deployment }, stdio: 'ignore' });
     const headers = { 'content-type': 'application/json', 'x-api-key': key.key };
-    // a matrix waits for the car hierarchy, so the measured routes all use it
-    await json(`${base}/routing/matrix`, { method: 'POST', headers, body: JSON.stringify({ payload: { locations: [pairs[0]![0], pairs[0]![1]] } }) });
+    // a matrix waits for the car hierarchy, so the measured routes all use it; on fresh connections, so that
+    // every process of a group (REUSE_PORT spreads connections) builds its own before the load starts
+    const matrixBody = JSON.stringify({ payload: { locations: [pairs[0]![0], pairs[0]![1]] } });
+    for (let call = 0; call < (SERVER_PROCESSES > 1 ? 16 * SERVER_PROCESSES : 1); call++) await postOnNewConnection(`${base}/routing/matrix`, matrixBody, headers);
     const bodies = pairs.map(([from, to]) => JSON.stringify({ payload: { locations: [from, to], costing: 'auto' }, includeLabels: true }));
     const pids = server.pids ?? [server.child.pid!];
     // all threads of every server process, and their main threads alone
