@@ -127,7 +127,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
       state.delivery.sendControl({ type: 'pong', ...(message.id ? { id: message.id } : {}) });
       return;
     }
-    await channel.handle(message as Exclude<M, { type: 'auth' | 'ping' }>, state, (route) => authorizeMessage(route, state, randomUUID()));
+    await channel.handle(message as Exclude<M, { type: 'auth' | 'ping' }>, state, (route) => authorizeMessage(route, state));
   };
 
   return {
