@@ -26,6 +26,8 @@ export interface GuardContext {
   readonly actAsKeyId: string | undefined;
   /** The client's address as the access gate resolved it (trusted proxies); the peer until then. */
   clientAddress: string;
+  /** The gate has resolved `clientAddress` (now, or earlier on the same connection: a socket's messages are not resolved again). */
+  clientAddressResolved: boolean;
   /** Guards that authenticate the caller record who it is here. */
   principal: Principal | undefined;
   setHeader(name: string, value: string): void;
@@ -89,6 +91,7 @@ class PipelineRequest implements GuardContext, RequestContext {
   readonly remoteAddress: string;
   readonly actAsKeyId: string | undefined;
   clientAddress: string;
+  clientAddressResolved = false;
 
   constructor(
     private readonly incoming: IncomingRequest,
@@ -209,32 +212,65 @@ function toOutgoing(result: unknown, status: number): OutgoingResponse {
 
 /** A request that is not an HTTP call of a route table entry (a WebSocket handshake or message). */
 export interface GuardedCall {
-  requestId: string;
+  /** Absent: one is made if a guard asks for it (a stream message, which rarely needs one). */
+  requestId?: string | undefined;
   headers: Readonly<Record<string, string>>;
   query: Readonly<Record<string, string | string[]>>;
   remoteAddress: string;
+  /** The client's address as the guards resolved it earlier on the same connection (not resolved again). */
+  clientAddress?: string | undefined;
   log: Logger;
+}
+
+/** Who made a guarded call, and from where (the client's address behind trusted proxies). */
+export interface AuthorizedCall {
+  principal: Principal | undefined;
+  /** Undefined when no guard resolved it (e.g. an operations route outside the access gate). */
+  clientAddress: string | undefined;
 }
 
 /**
  * Runs the guards for a call made outside the HTTP pipeline — a WebSocket handshake or each
  * message on it — as if it were a request of `route`: the same credentials, scopes, key
- * restrictions and quotas. Answers who the caller is; throws the guards' ApiError.
+ * restrictions and quotas. Answers who the caller is and from where; throws the guards' ApiError.
  */
-export async function authorizeCall(route: RouteDefinition, call: GuardedCall, guards: readonly RequestGuard[], established?: Principal): Promise<Principal | undefined> {
-  const context: GuardContext = {
-    requestId: call.requestId,
-    headers: call.headers,
-    rawQuery: call.query,
-    remoteAddress: call.remoteAddress,
-    log: call.log,
-    actAsKeyId: undefined,
-    clientAddress: call.remoteAddress,
-    // a user authenticated earlier on the same connection: the guards skip re-authenticating, still count quotas
-    principal: established,
-    // quota headers have nowhere to go on a socket
-    setHeader: () => {},
-  };
-  for (const guard of guards) await guard(route, context);
-  return context.principal;
+export async function authorizeCall(route: RouteDefinition, call: GuardedCall, guards: readonly RequestGuard[], established?: Principal): Promise<AuthorizedCall> {
+  const context = new GuardedCallContext(call, established);
+  for (const guard of guards) {
+    const pending = guard(route, context);
+    if (pending) await pending;
+  }
+  return { principal: context.principal, clientAddress: context.clientAddressResolved ? context.clientAddress : undefined };
+}
+
+/** The guards' view of a guarded call: a class (one shape, no closures), since one is made per stream message. */
+class GuardedCallContext implements GuardContext {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly rawQuery: Readonly<Record<string, string | string[]>>;
+  readonly remoteAddress: string;
+  readonly log: Logger;
+  readonly actAsKeyId = undefined;
+  clientAddress: string;
+  clientAddressResolved: boolean;
+  /** A user authenticated earlier on the same connection: the guards skip re-authenticating, still count quotas. */
+  principal: Principal | undefined;
+  private id: string | undefined;
+
+  constructor(call: GuardedCall, established: Principal | undefined) {
+    this.id = call.requestId;
+    this.headers = call.headers;
+    this.rawQuery = call.query;
+    this.remoteAddress = call.remoteAddress;
+    this.log = call.log;
+    this.clientAddress = call.clientAddress ?? call.remoteAddress;
+    this.clientAddressResolved = call.clientAddress !== undefined;
+    this.principal = established;
+  }
+
+  get requestId(): string {
+    return (this.id ??= randomUUID());
+  }
+
+  /** Quota headers have nowhere to go on a socket. */
+  setHeader(): void {}
 }

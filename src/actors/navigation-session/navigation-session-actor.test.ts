@@ -145,6 +145,20 @@ describe('NavigationSessionActor', () => {
     expect(writes).toHaveLength(1);
   });
 
+  it("answers the stream's three-field ack, the same frames published, and a retried ack from memory", async () => {
+    const full = harness();
+    const stream = harness();
+    const fixes = fixesNorth(30, 30.006);
+    const answer = (await full.actor.handle({ op: 'fixes', fixes, caller: owner, commandId: 'f' })) as { accepted: number; eventSeq: number; status: string };
+    const command = { op: 'fixes' as const, fixes, answer: 'ack' as const, caller: owner, commandId: 's' };
+    const ack = await stream.actor.handle(command);
+    expect(ack).toStrictEqual({ accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
+    expect(stream.published).toEqual(full.published);
+    expect(stream.writes.map((write) => write.events)).toEqual(full.writes.map((write) => write.events));
+    expect(await stream.actor.handle(command)).toStrictEqual(ack);
+    expect(stream.writes).toHaveLength(1);
+  });
+
   it('leaves the session unchanged when the write fails, and retires when the write is fenced', async () => {
     let mode: 'fail' | 'fence' | 'ok' = 'fail';
     const { actor, published } = harness({

@@ -25,7 +25,7 @@ import {
   type SessionStatus,
   type SessionTracking,
 } from './session-model.js';
-import type { FeedFrame, FixInput, ProgressSummary, SessionCommand } from './session-protocol.js';
+import type { FeedFrame, FixAck, FixInput, ProgressSummary, SessionCommand } from './session-protocol.js';
 import type { SessionWrite } from '../../store/pg/navigation-sessions.js';
 
 /** Plans a route for the session (in a solver worker); throws ApiError when none exists. */
@@ -174,9 +174,9 @@ export class NavigationSessionActor {
       case 'watch':
         return { sessionId: record.id, status: record.status, eventSeq: record.eventSeq };
       case 'fixes':
-        if (remembered) return this.fixAnswer(remembered, null);
+        if (remembered) return command.answer === 'ack' ? this.fixAck(remembered) : this.fixAnswer(remembered, null);
         this.assertActive();
-        return this.acceptFixes(command.fixes, command.commandId);
+        return this.acceptFixes(command.fixes, command.commandId, command.answer === 'ack');
       case 'recalculate':
         if (remembered) return this.recalculateAnswer();
         this.assertActive();
@@ -240,7 +240,7 @@ export class NavigationSessionActor {
     draft.tracking = { ...draft.tracking, recentCommands: [...draft.tracking.recentCommands, applied].slice(-REMEMBERED_COMMANDS) };
   }
 
-  private async acceptFixes(inputs: FixInput[], commandId: string) {
+  private async acceptFixes(inputs: FixInput[], commandId: string, ackOnly: boolean) {
     const nowMs = this.deps.now();
     const at = new Date(nowMs).toISOString();
     const draft = this.draft();
@@ -249,7 +249,7 @@ export class NavigationSessionActor {
     let rerouted = false;
     for (const input of inputs) {
       if (draft.status !== 'active') break;
-      const fix: AcceptedFix = { ...input, receivedAt: at };
+      const fix = acceptedFix(input, at);
       if (isStaleFix(draft.tracking, fix)) continue;
       const previous = draft.tracking.lastFix;
       const step = applyFix(draft.tracking, draft.line, draft.route, this.record.plan, fix);
@@ -261,7 +261,7 @@ export class NavigationSessionActor {
       else if (step.leftRoute || (offRoute && nowMs - this.lastReplanAttemptMs >= REPLAN_RETRY_MS)) {
         rerouted = (await this.replan(draft, { lat: fix.lat, lng: fix.lng, ...optionalHeading(travelHeading(fix, previous)) }, at)) || rerouted;
       }
-      draft.frames.push({ type: 'progress', fixSeq: draft.tracking.fixCount, ...this.summaryOf(draft) });
+      draft.frames.push(this.progressFrame(draft));
     }
     draft.expiresAtMs = nowMs + SESSION_IDLE_TTL_MS;
     const applied: AppliedCommand = { id: commandId, fromSeq, toSeq: draft.eventSeq, accepted, rerouted };
@@ -270,7 +270,7 @@ export class NavigationSessionActor {
       this.writeAlways || draft.events.length > 0 || draft.status !== this.record.status || draft.routeChanged || nowMs - this.persistedAtMs >= CHECKPOINT_INTERVAL_MS;
     if (durable) await this.commit(draft);
     else this.adopt(draft, {}, false);
-    return this.fixAnswer(applied, draft.events);
+    return ackOnly ? this.fixAck(applied) : this.fixAnswer(applied, draft.events);
   }
 
   /** Re-plans from the traveller's position; false (and the session stays off route) when no route is found. */
@@ -360,20 +360,34 @@ export class NavigationSessionActor {
     if (draft.events.length > 0) this.deps.onEvents?.(this.record);
   }
 
-  private summaryOf(state: { status: SessionStatus; tracking: SessionTracking; route: NavigationRoute; eventSeq: number }): ProgressSummary {
-    const progress = state.tracking.progress;
-    const arrived = state.status === 'arrived';
-    const distance = arrived ? 0 : (progress?.distanceRemainingMeters ?? state.route.distanceMeters);
-    const duration = arrived ? 0 : (progress?.durationRemainingSeconds ?? state.route.etaSeconds);
+  private summaryOf(state: SummarySource): ProgressSummary {
+    const duration = durationLeft(state);
     return {
       sessionId: this.id,
       status: state.status,
-      maneuverIndex: progress?.maneuverIndex ?? 0,
+      maneuverIndex: state.tracking.progress?.maneuverIndex ?? 0,
       eventSeq: state.eventSeq,
       etaSeconds: duration,
-      distanceRemainingMeters: distance,
+      distanceRemainingMeters: distanceLeft(state),
       durationRemainingSeconds: duration,
-      progress,
+      progress: state.tracking.progress,
+    };
+  }
+
+  /** The summary as a progress frame, made as one object (not a spread copy of the summary: one per fix). */
+  private progressFrame(draft: Draft): FeedFrame {
+    const duration = durationLeft(draft);
+    return {
+      type: 'progress',
+      fixSeq: draft.tracking.fixCount,
+      sessionId: this.id,
+      status: draft.status,
+      maneuverIndex: draft.tracking.progress?.maneuverIndex ?? 0,
+      eventSeq: draft.eventSeq,
+      etaSeconds: duration,
+      distanceRemainingMeters: distanceLeft(draft),
+      durationRemainingSeconds: duration,
+      progress: draft.tracking.progress,
     };
   }
 
@@ -395,6 +409,11 @@ export class NavigationSessionActor {
       accepted: applied.accepted,
       newEvents: events,
     };
+  }
+
+  /** The stream's answer to a fix message: its progress frames already carry the rest. */
+  private fixAck(applied: AppliedCommand): FixAck {
+    return { accepted: applied.accepted, eventSeq: this.record.eventSeq, status: this.record.status };
   }
 
   private routeView() {
@@ -453,6 +472,24 @@ export class NavigationSessionActor {
       route: this.routeView(),
     };
   }
+}
+
+type SummarySource = { status: SessionStatus; tracking: SessionTracking; route: NavigationRoute; eventSeq: number };
+
+function distanceLeft(state: SummarySource): number {
+  return state.status === 'arrived' ? 0 : (state.tracking.progress?.distanceRemainingMeters ?? state.route.distanceMeters);
+}
+
+function durationLeft(state: SummarySource): number {
+  return state.status === 'arrived' ? 0 : (state.tracking.progress?.durationRemainingSeconds ?? state.route.etaSeconds);
+}
+
+/**
+ * The fix as the session keeps it, every field named (absent ones undefined, which JSON omits): one object
+ * shape for every fix, built without a spread copy.
+ */
+function acceptedFix(input: FixInput, receivedAt: string): AcceptedFix {
+  return { lat: input.lat, lng: input.lng, speed: input.speed, heading: input.heading, accuracy: input.accuracy, capturedAt: input.capturedAt, receivedAt };
 }
 
 function optionalHeading(heading: number | undefined): { heading?: number } {

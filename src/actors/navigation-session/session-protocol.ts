@@ -15,7 +15,12 @@ export interface FixInput extends LatLng {
 
 export type SessionCommandBody =
   | { op: 'get' }
-  | { op: 'fixes'; fixes: FixInput[] }
+  /**
+   * `answer: 'ack'` (the stream, which reads only these three fields per fix message) answers `{ accepted,
+   * eventSeq, status }` instead of the whole progress answer: building, copying and (from a remote owner)
+   * encoding the full answer for every fix was a few per cent of the server's CPU per fix.
+   */
+  | { op: 'fixes'; fixes: FixInput[]; answer?: 'ack' }
   | { op: 'events'; since: number }
   | { op: 'eta' }
   | { op: 'recalculate'; from: LatLng & { heading?: number }; costing?: Costing; preference?: Preference; avoid?: Avoidance[] }
@@ -30,6 +35,13 @@ export type SessionCommand = SessionCommandBody & {
   /** Set by a process that streams this session to sockets of its own: it wants the feed. */
   watcherProcess?: string;
 };
+
+/** What a fix message on the stream is answered with (`answer: 'ack'`). */
+export interface FixAck {
+  accepted: number;
+  eventSeq: number;
+  status: SessionStatus;
+}
 
 /** The summary every fix answer and progress frame carries. */
 export interface ProgressSummary {

@@ -49,6 +49,13 @@ function assertKeyAllowed(key: KeyGrant, route: RouteDefinition, context: GuardC
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
   let lastOutageLogMs = 0;
+  /** What follows from the route alone, made once per route rather than once per request (or stream message). */
+  const routeLimits = new WeakMap<RouteDefinition, { endpoint: string; row: EndpointAccess | undefined }>();
+  const limitsOfRoute = (route: RouteDefinition) => {
+    let known = routeLimits.get(route);
+    if (!known) routeLimits.set(route, (known = { endpoint: `${route.method} ${route.path}`, row: deps.endpointOf(route.method, route.path) }));
+    return known;
+  };
 
   /**
    * Counts one request's limits in one round trip and answers the decision, or
@@ -74,14 +81,15 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   return async (route: RouteDefinition, context: GuardContext) => {
     // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
     if (route.mount === 'root') return;
-    const clientIp = clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
+    const clientIp = context.clientAddressResolved ? context.clientAddress : clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
     context.clientAddress = clientIp;
+    context.clientAddressResolved = true;
     const scopes = route.scopes ?? [];
-    const row = deps.endpointOf(route.method, route.path);
+    const { endpoint, row } = limitsOfRoute(route);
     const limits = (key: KeyGrant | undefined): LimitRequest => ({
       nowMs: now(),
       clientIp,
-      endpoint: `${route.method} ${route.path}`,
+      endpoint,
       scoped: scopes.length > 0,
       scope: scopes[0],
       ...(row?.throttlePerMinute !== undefined ? { throttlePerMinute: row.throttlePerMinute } : {}),

@@ -64,7 +64,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       const principal = await authorize(deps.fixRoute);
       // per-message logging is debug-level: at thousands of fixes a second even building the line costs
       const startedAt = log.isLevelEnabled('debug') ? performance.now() : 0;
-      const answer = (await deps.sessions.positions(principal, state.target, fixes)) as { accepted: number; eventSeq: number; status: string };
+      const answer = await deps.sessions.streamFixes(principal, state.target, fixes);
       if (startedAt) log.debug({ requestId: randomUUID(), sessionId: state.target, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');
       // progress frames already report each fix; an ack answers only a message that asked (gave an id)
       if (message.id) state.delivery?.sendControl({ type: 'ack', id: message.id, accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });

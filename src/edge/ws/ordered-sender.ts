@@ -12,6 +12,8 @@ export interface FrameSocket {
   bufferedAmount(): number;
   /** Closes the socket with a code and a short reason. */
   end(code: number, reason: string): void;
+  /** Runs `work`, packing the frames it sends into one write (uWS cork); without it each send is its own write. */
+  cork?(work: () => void): void;
 }
 
 export const TOO_SLOW_CLOSE_CODE = 4408;

@@ -82,6 +82,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
       send: (text) => (state.open ? ws.send(text, false) : 2),
       bufferedAmount: () => (state.open ? ws.getBufferedAmount() : 0),
       end: (code, reason) => state.open && ws.end(code, reason),
+      cork: (work) => (state.open ? ws.cork(work) : work()),
     };
   };
 
@@ -127,7 +128,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
       state.delivery.sendControl({ type: 'pong', ...(message.id ? { id: message.id } : {}) });
       return;
     }
-    await channel.handle(message as Exclude<M, { type: 'auth' | 'ping' }>, state, (route) => authorizeMessage(route, state, randomUUID()));
+    await channel.handle(message as Exclude<M, { type: 'auth' | 'ping' }>, state, (route) => authorizeMessage(route, state));
   };
 
   return {

@@ -57,6 +57,12 @@ export class StreamDelivery {
       this.held.push(...frames);
       return;
     }
+    // a fix that raised events comes with several frames: one write for all of them, not a syscall each
+    if (frames.length > 1 && this.socket.cork) this.socket.cork(() => this.deliverAll(frames));
+    else this.deliverAll(frames);
+  }
+
+  private deliverAll(frames: readonly FeedFrame[]): void {
     for (let index = 0; index < frames.length; index++) {
       const frame = frames[index]!;
       if (frame.type === 'event' && frame.event.seq > this.lastEventSeq + 1) {

@@ -163,6 +163,13 @@ export interface StreamIdentity {
   principal: Principal | undefined;
   /** When the user's bearer session is next checked (ms). */
   recheckAtMs: number;
+  /**
+   * The headers the guards read (origin headers and credentials) and the client's address they resolved, kept
+   * from the socket's first message on: neither changes on a socket once it streams, and rebuilding them was
+   * part of the guards' cost per message.
+   */
+  guardHeaders?: Readonly<Record<string, string>>;
+  clientAddress?: string;
 }
 
 /**
@@ -171,14 +178,18 @@ export interface StreamIdentity {
  * user's bearer session only when its re-check is due.
  */
 export function streamAuthorizer(guards: readonly RequestGuard[], log: Logger) {
-  const authorize = (route: RouteDefinition, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string, established?: Principal) =>
-    authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: NO_QUERY, remoteAddress: identity.remoteAddress, log }, guards, established);
-  const authorizeMessage = async (route: RouteDefinition, identity: StreamIdentity, requestId: string): Promise<Principal | undefined> => {
+  const authorize = async (route: RouteDefinition, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string): Promise<Principal | undefined> =>
+    (await authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: NO_QUERY, remoteAddress: identity.remoteAddress, log }, guards)).principal;
+  /** A message on a streaming socket (its credentials are settled: an `auth` message comes before any other). */
+  const authorizeMessage = async (route: RouteDefinition, identity: StreamIdentity): Promise<Principal | undefined> => {
     const now = Date.now();
     const recheck = identity.principal?.kind !== 'user' || now >= identity.recheckAtMs;
-    const principal = await authorize(route, identity, requestId, recheck ? undefined : identity.principal);
+    const headers = (identity.guardHeaders ??= { ...identity.origin, ...identity.credentials });
+    const call = { headers, query: NO_QUERY, remoteAddress: identity.remoteAddress, clientAddress: identity.clientAddress, log };
+    const authorized = await authorizeCall(route, call, guards, recheck ? undefined : identity.principal);
+    identity.clientAddress = authorized.clientAddress;
     if (recheck) identity.recheckAtMs = nextRecheck(now);
-    return principal;
+    return authorized.principal;
   };
   return { authorize, authorizeMessage };
 }

@@ -22,7 +22,7 @@ import {
   type SessionPlan,
   type SessionRecord,
 } from '../../actors/navigation-session/session-model.js';
-import type { FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
+import type { FixAck, FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
 
 export interface CreateSessionInput {
@@ -123,6 +123,11 @@ export class NavigationSessions {
 
   positions(principal: Principal | undefined, id: string, fixes: FixInput[], commandId?: string) {
     return this.send(principal, id, { op: 'fixes', fixes }, commandId);
+  }
+
+  /** A fix message of the stream: answers only what its ack needs (the progress frames carry the rest). */
+  streamFixes(principal: Principal | undefined, id: string, fixes: FixInput[]): Promise<FixAck> {
+    return this.send(principal, id, { op: 'fixes', fixes, answer: 'ack' }) as Promise<FixAck>;
   }
 
   events(principal: Principal | undefined, id: string, since: number) {
