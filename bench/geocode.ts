@@ -17,7 +17,7 @@ import { GeoIndex } from '../src/services/geocoding/geo-index.js';
 import { searchIndex } from '../src/services/geocoding/search.js';
 import { Random } from '../src/solvers/random.js';
 import { conditions, freePort, pinLoadGenerator, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
-import { httpLoad, type HttpLoadResult } from './wrk.js';
+import { httpLoad, WARMUP_SECONDS, type HttpLoadResult } from './wrk.js';
 
 const CONNECTIONS = 100;
 const CLIENTS = 2_000;
@@ -236,7 +236,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
       console.log(
         conditions({
           benchmark: 'geocode HTTP',
-          load: `${rows[0]![1].tool}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, ${CLIENTS} client addresses (X-Forwarded-For, trusted proxy)`,
+          load: `${rows[0]![1].tool}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s after ${WARMUP_SECONDS} s warm-up, ${CLIENTS} client addresses (X-Forwarded-For, trusted proxy)`,
           requests: `autocomplete: ${typed.length} eval-set queries in turn (answers cached after the first pass); autocomplete_moving_bias: the same queries with a new bias point each request (20 000 distinct, every one a search); reverse: ${reverse.length} points on named streets`,
           cpus: pinned,
           server: `${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} processes on one port (REUSE_PORT) over Postgres, Redis and NATS` : '1 process, embedded stores'}; LOG_LEVEL=info (a log line per request), node args: ${process.env.BENCH_SERVER_NODE_ARGS || 'none'}`,

@@ -23,7 +23,7 @@ import { addedArcCounts } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
-import { httpLoad } from './wrk.js';
+import { httpLoad, WARMUP_SECONDS } from './wrk.js';
 import { conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
@@ -298,7 +298,7 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     return {
       result,
       cpu,
-      conditions: `${result.tool}, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after 2 s warm-up, ${CLIENTS} client addresses, API key, real Postgres and Redis, ${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} server processes on one port (REUSE_PORT, NATS)` : '1 server process'}, ${pinned}`,
+      conditions: `${result.tool}, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after ${WARMUP_SECONDS} s warm-up, ${CLIENTS} client addresses, API key, real Postgres and Redis, ${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} server processes on one port (REUSE_PORT, NATS)` : '1 server process'}, ${pinned}`,
     };
   } finally {
     await server.stop();

@@ -29,6 +29,20 @@ describe('SolverPool', () => {
     await expect(pool.probe(60_000)).resolves.toBeUndefined();
   });
 
+  it('runs tasks that carry a signal first come, first served when every worker is busy', async () => {
+    const single = new SolverPool({ threads: 1, shared: { graph } });
+    try {
+      await single.run('describeSharedData', undefined);
+      const order: number[] = [];
+      await Promise.all(
+        Array.from({ length: 12 }, (_, index) => single.run('describeSharedData', undefined, new AbortController().signal).then(() => order.push(index))),
+      );
+      expect(order).toEqual(Array.from({ length: 12 }, (_, index) => index));
+    } finally {
+      await single.close();
+    }
+  });
+
   it('cancels a task whose caller gave up', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { FifoSlots } from './fifo-slots.js';
 import type { SharedDataSet } from './shared-data.js';
 import type { TaskResult } from './task-result.js';
 import type * as workerTasks from './worker.js';
@@ -37,12 +38,15 @@ function defaultWorkerFile(): string {
 /** Named solver tasks on piscina worker threads, sharing read-only data by reference. */
 export class SolverPool {
   private readonly piscina: Piscina;
+  /** One slot per worker: tasks wait here, first come first served, not in piscina's queue (see FifoSlots). */
+  private readonly slots: FifoSlots;
   private inFlight = 0;
   /** When a task last started or finished (ms since epoch): the pool's sign of progress. */
   private lastActivityAt = 0;
 
   constructor(options: SolverPoolOptions) {
     const threads = options.threads > 0 ? options.threads : availableParallelism();
+    this.slots = new FifoSlots(threads);
     this.piscina = new Piscina({
       filename: options.workerFile ?? defaultWorkerFile(),
       minThreads: Math.min(options.minThreads ?? 1, threads),
@@ -65,7 +69,12 @@ export class SolverPool {
     this.inFlight++;
     this.lastActivityAt = Date.now();
     try {
-      return (await this.piscina.run(input, { name, ...(signal ? { signal } : {}) })) as TaskResult<TaskOutput<N>>;
+      await this.slots.acquire(signal);
+      try {
+        return (await this.piscina.run(input, { name, ...(signal ? { signal } : {}) })) as TaskResult<TaskOutput<N>>;
+      } finally {
+        this.slots.release();
+      }
     } finally {
       this.inFlight--;
       this.lastActivityAt = Date.now();
