@@ -4,11 +4,12 @@
  *
  * `--no-allocation-site-pretenuring`: under load V8 sees a request's short-lived objects (parsed query, zod
  * results, log line, counter plan) still alive at a scavenge — a hundred requests are in flight at any moment —
- * and starts allocating them straight into the old generation. They die a millisecond later, but only a
- * mark-compact can free them there: on the geocoding server at 100 connections the old generation then took
- * ~4 KB per request instead of ~0.5 KB, scavenges grew slow (they scan every old object pointing to a young
- * one) and mark-compacts came every few seconds; the pauses of both set the tail latency. Measured in
- * docs/benchmarks.md (geocode, "Pretenuring").
+ * and starts allocating them straight into the old generation, where only a mark-compact frees them. A GC trace
+ * of the geocoding server at 100 connections showed the old generation taking ~4 KB per request with it and
+ * ~0.5 KB without, and far fewer mark-compacts. In one A/B pair on a quiet machine (docs/benchmarks.md,
+ * "Session 6") every geocode row was faster without it (moving-bias autocomplete 2 306 → 3 853 req/s, p99
+ * 119 → 59 ms) and routing unchanged within noise; session 4's navigation A/B was mixed. One pair is thin
+ * evidence: re-measure when the machine is quiet, and drop this module if it does not hold.
  */
 import { setFlagsFromString } from 'node:v8';
 
