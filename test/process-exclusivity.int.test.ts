@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runServerToExit, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { freePort } from '../bench/support.js';
 import { realServices, sharedDeployment } from './support/services.js';
@@ -65,8 +65,15 @@ describe('one port, one process by default', () => {
     expect(second.port).toBe(first.port);
     for (let index = 0; index < 40; index++) expect(await healthOnNewConnection(first.port)).toBe(200);
     // the kernel spreads connections over both (each of 40 lands on either: all on one has odds 2^-39)
-    expect(requestLines(first)).toBeGreaterThan(0);
-    expect(requestLines(second)).toBeGreaterThan(0);
+    // request lines reach stdout in batches (4 KiB or every 200 ms): wait for them
+    await vi.waitFor(
+      () => {
+        expect(requestLines(first) + requestLines(second)).toBe(40);
+        expect(requestLines(first)).toBeGreaterThan(0);
+        expect(requestLines(second)).toBeGreaterThan(0);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
     // killed, not stopped: stop() would drop the schema the second process still uses
     const gone = new Promise((resolve) => first.child.once('exit', resolve));
     first.child.kill('SIGKILL');
