@@ -201,7 +201,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
     // HTTP: the server builds its own default pack and index
     const port = await freePort();
     // BENCH_SERVER_PROCESSES=2: a deployment of two processes on one port (REUSE_PORT) over the real services
-    const deployment = SERVER_PROCESSES > 1 ? sharedDeploymentEnv('bench_geocode') : {};
+    const deployment = SERVER_PROCESSES > 1 ? { ...sharedDeploymentEnv('bench_geocode'), REUSE_PORT: 'true' } : {};
     // BENCH_SERVER_SCRIPT runs another build's server under the same load (A/B)
     const server = await startProcessGroup(SERVER_PROCESSES, process.env.BENCH_SERVER_SCRIPT ?? productMain, port, {
       PORT: String(port),

@@ -257,7 +257,7 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
   };
   // BENCH_SERVER_SCRIPT runs another build's server under the same load (A/B)
   // BENCH_SERVER_PROCESSES=2: two processes on one port (REUSE_PORT), sharing Postgres, Redis and NATS
-  const deployment = SERVER_PROCESSES > 1 ? sharedDeploymentEnv('bench_routing') : {};
+  const deployment = SERVER_PROCESSES > 1 ? { ...sharedDeploymentEnv('bench_routing'), REUSE_PORT: 'true' } : {};
   const server = await startProcessGroup(SERVER_PROCESSES, process.env.BENCH_SERVER_SCRIPT ?? MAIN, port, { ...env, ...deployment, PORT: String(port) });
   const base = `http://127.0.0.1:${port}/api/v1`;
   try {

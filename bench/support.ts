@@ -169,8 +169,8 @@ export async function startProcess(script: string, args: string[], port: number,
 export const SERVER_PROCESSES = Math.max(1, Number(process.env.BENCH_SERVER_PROCESSES ?? 1) || 1);
 
 /**
- * The environment of a deployment of several processes on one port: shared Postgres, Redis and NATS (names of
- * this run's own) and REUSE_PORT, so the kernel spreads the load generator's connections over the processes.
+ * The environment of one deployment of several processes: shared Postgres, Redis and NATS under names of this
+ * run's own, and one JWT secret (every process verifies the others' tokens). Processes on one port add REUSE_PORT.
  */
 export function sharedDeploymentEnv(label: string): Record<string, string> {
   const suffix = `${label}_${process.pid}_${Date.now().toString(36)}`;
@@ -182,7 +182,6 @@ export function sharedDeploymentEnv(label: string): Record<string, string> {
     NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
     BUS_NAMESPACE: suffix,
     JWT_SECRET: `${suffix}-0123456789abcdef0123456789abcdef`,
-    REUSE_PORT: 'true',
   };
 }
 

@@ -14,7 +14,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import polyline from '@mapbox/polyline';
 import WebSocket from 'ws';
-import { clientAddress, conditions, freePort, pinLoadGenerator, round, startProcess, type StartedProcess } from '../bench/support.js';
+import { clientAddress, conditions, freePort, pinLoadGenerator, round, sharedDeploymentEnv, startProcess, type StartedProcess } from '../bench/support.js';
 
 const SESSIONS = (process.env.LOAD_NAV_SESSIONS ?? '1000,5000,10000').split(',').map(Number);
 const BACKENDS = (process.env.LOAD_NAV_BACKENDS ?? 'embedded,nats').split(',') as Backend[];
@@ -182,15 +182,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     JWT_SECRET: `navigation-load-${suffix}-0123456789abcdef0123456789abcdef`,
     ...(backend === 'embedded'
       ? { DATA_DIR: 'memory://', DATABASE_URL: '', REDIS_URL: '', NATS_URL: '' }
-      : {
-          DATA_DIR: 'memory://',
-          DATABASE_URL: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
-          DATABASE_SCHEMA: `load_${suffix}`,
-          REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-          REDIS_PREFIX: `load_${suffix}:`,
-          NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
-          BUS_NAMESPACE: `load_${suffix}`,
-        }),
+      : { DATA_DIR: 'memory://', ...sharedDeploymentEnv('load') }),
   };
   const servers: StartedProcess[] = [];
   // the first creates the schema; the others start on it. Several processes share both cores, as the OS places them.

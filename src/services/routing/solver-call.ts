@@ -4,7 +4,7 @@
  * out (a clear 503).
  */
 import { ApiError } from '../../shared/errors.js';
-import { clientClosedRequest } from '../client-closed.js';
+import { unlessClientLeft } from '../client-closed.js';
 import type { SolverPool, SolverTaskName, SolverTasks, TaskOutput } from '../../solvers/solver-pool.js';
 import type { TaskResult } from '../../solvers/task-result.js';
 
@@ -30,7 +30,8 @@ export async function runWithBudget<N extends SolverTaskName>(
   if (signal?.aborted) forwardAbort();
   else signal?.addEventListener('abort', forwardAbort, { once: true });
   try {
-    return await solvers.run(name, input, controller.signal);
+    // a failure after the client left is its leaving (CLIENT_CLOSED_REQUEST), not a fault
+    return await unlessClientLeft(solvers.run(name, input, controller.signal), signal, name);
   } catch (error) {
     if (overBudget) {
       throw new ApiError('COMPUTATION_TIMEOUT', {
@@ -39,8 +40,6 @@ export async function runWithBudget<N extends SolverTaskName>(
         headers: { 'retry-after': '1' },
       });
     }
-    // the client went away and its task was cancelled: an outcome, not a server fault to log as one
-    if (signal?.aborted) throw clientClosedRequest(name);
     throw error;
   } finally {
     clearTimeout(timer);
