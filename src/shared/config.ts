@@ -151,6 +151,11 @@ export const configSchema = z.object({
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */
   WORKER_THREADS: integer(0, 64, 0),
+  /**
+   * Routing tasks (route, matrix, isochrone, map match…) that may wait for a busy worker at once; one more is
+   * answered 503 SERVER_BUSY with Retry-After at once. About 1 ms of work per route: 512 is half a second of line.
+   */
+  SOLVER_QUEUE_LIMIT: integer(1, 1_000_000, 512),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, DEFAULT_SHUTDOWN_GRACE_MS),
   /** A Valhalla-compatible routing server the routing endpoints pass through to; unset = the built-in engine. */
   ROUTING_ENGINE_URL: optionalUrl(['http:', 'https:']),

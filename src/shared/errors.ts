@@ -28,6 +28,7 @@ export const errorCodes = {
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
   COMPUTATION_TIMEOUT: { status: 503, message: 'The computation exceeded its time budget' },
+  SERVER_BUSY: { status: 503, message: 'Every solver worker is busy and the waiting line is full' },
   NOT_READY: { status: 503, message: 'Not ready' },
   // routing analysis (isochrones, map matching)
 } as const satisfies Record<string, { status: number; message: string }>;

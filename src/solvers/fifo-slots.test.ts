@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FifoSlots } from './fifo-slots.js';
+import { FifoSlots, SlotQueueFullError } from './fifo-slots.js';
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -57,5 +57,42 @@ describe('FifoSlots', () => {
     }
     await Promise.all(all);
     expect(order).toEqual(Array.from({ length: 3000 }, (_, index) => index));
+  });
+
+  it('refuses a caller at once when maxWaiting callers already wait, and takes callers again as the line shortens', async () => {
+    const slots = new FifoSlots(1, 2);
+    await slots.acquire();
+    const first = slots.acquire();
+    const leaving = new AbortController();
+    const second = slots.acquire(leaving.signal);
+    await expect(slots.acquire()).rejects.toBeInstanceOf(SlotQueueFullError);
+    await expect(slots.acquire()).rejects.toThrow(/2 tasks are already waiting/);
+    expect(slots.queued).toBe(2);
+    // an abandoned waiter leaves the line at once, before its turn comes
+    leaving.abort('gone');
+    await expect(second).rejects.toBe('gone');
+    expect(slots.queued).toBe(1);
+    const third = slots.acquire();
+    expect(slots.queued).toBe(2);
+    const order: string[] = [];
+    void first.then(() => order.push('first'));
+    void third.then(() => order.push('third'));
+    slots.release();
+    await settled();
+    slots.release();
+    await settled();
+    expect(order).toEqual(['first', 'third']);
+    expect(slots.queued).toBe(0);
+  });
+
+  it('lets an unbounded caller wait past the bound (work the server itself needs)', async () => {
+    const slots = new FifoSlots(1, 1);
+    await slots.acquire();
+    const waiting = slots.acquire();
+    const internal = slots.acquire(undefined, false);
+    expect(slots.queued).toBe(2);
+    slots.release();
+    slots.release();
+    await expect(Promise.all([waiting, internal])).resolves.toEqual([undefined, undefined]);
   });
 });

@@ -13,28 +13,43 @@ export class FifoSlots {
   /** Waiting acquirers in arrival order; `head` is the next one (shifting an array per release is O(n)). */
   private readonly waiting: Array<Waiter | undefined> = [];
   private head = 0;
+  /** Waiters still waiting (the array also holds abandoned ones until their turn comes). */
+  private live = 0;
 
-  constructor(slots: number) {
+  /**
+   * @param maxWaiting how many callers may wait at once; one more is refused at once with {@link SlotQueueFullError}
+   * (an overloaded server answers "busy, retry" in a millisecond instead of after the caller's whole time budget)
+   */
+  constructor(
+    slots: number,
+    private readonly maxWaiting = Infinity,
+  ) {
     this.free = slots;
   }
 
   /** Callers waiting for a slot. */
   get queued(): number {
-    return this.waiting.length - this.head;
+    return this.live;
   }
 
-  /** Resolves when a slot is the caller's; rejects with the signal's reason if it aborts first (the slot is not taken). */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a slot is the caller's; rejects with the signal's reason if it aborts first (the slot is not
+   * taken), or at once with {@link SlotQueueFullError} when `maxWaiting` callers already wait and `bounded` holds.
+   */
+  acquire(signal?: AbortSignal, bounded = true): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (this.free > 0 && this.queued === 0) {
+    if (this.free > 0 && this.live === 0) {
       this.free--;
       return Promise.resolve();
     }
+    if (bounded && this.live >= this.maxWaiting) return Promise.reject(new SlotQueueFullError(this.maxWaiting));
+    this.live++;
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, abandoned: false };
       if (signal) {
         const onAbort = () => {
           waiter.abandoned = true;
+          this.live--;
           reject(abortReason(signal));
         };
         signal.addEventListener('abort', onAbort, { once: true });
@@ -53,6 +68,7 @@ export class FifoSlots {
       const next = this.waiting[this.head]!;
       this.waiting[this.head++] = undefined;
       if (next.abandoned) continue;
+      this.live--;
       this.compact();
       next.resolve();
       return;
@@ -69,6 +85,14 @@ export class FifoSlots {
       this.waiting.splice(0, this.head);
       this.head = 0;
     }
+  }
+}
+
+/** A caller refused because the waiting line was full (the server is overloaded: retry later). */
+export class SlotQueueFullError extends Error {
+  constructor(readonly maxWaiting: number) {
+    super(`${maxWaiting} tasks are already waiting for a worker`);
+    this.name = 'SlotQueueFullError';
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fnv1a } from './diagnostics/describe-shared-data.js';
 import { toSharedBuffer } from './shared-data.js';
+import { SlotQueueFullError } from './fifo-slots.js';
 import { SolverPool } from './solver-pool.js';
 
 const graph = toSharedBuffer(Uint8Array.from({ length: 4096 }, (_, index) => (index * 31) % 251));
@@ -38,6 +39,22 @@ describe('SolverPool', () => {
         Array.from({ length: 12 }, (_, index) => single.run('describeSharedData', undefined, new AbortController().signal).then(() => order.push(index))),
       );
       expect(order).toEqual(Array.from({ length: 12 }, (_, index) => index));
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('refuses a task at once when maxQueued tasks already wait for a worker, and runs the others', async () => {
+    const single = new SolverPool({ threads: 1, maxQueued: 3, shared: { graph } });
+    try {
+      await single.run('describeSharedData', undefined);
+      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => single.run('describeSharedData', undefined)));
+      // one runs, three wait, four are refused
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected', 'rejected']);
+      for (const outcome of outcomes.slice(4)) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(SlotQueueFullError);
+      // an unbounded task waits regardless
+      const unbounded = await Promise.all(Array.from({ length: 6 }, () => single.run('describeSharedData', undefined, undefined, { unbounded: true })));
+      expect(unbounded.every((result) => result.ok)).toBe(true);
     } finally {
       await single.close();
     }

@@ -20,6 +20,11 @@ export interface SolverPoolOptions {
   /** Threads started before the first task (default 1); 0 starts them on demand. */
   minThreads?: number;
   shared?: SharedDataSet;
+  /**
+   * Most tasks that may wait for a worker at once (default: no bound); one more is refused at once with
+   * SlotQueueFullError, which the services answer as 503 SERVER_BUSY with Retry-After.
+   */
+  maxQueued?: number;
   /** Overrides the worker script (tests). */
   workerFile?: string;
 }
@@ -46,7 +51,7 @@ export class SolverPool {
 
   constructor(options: SolverPoolOptions) {
     const threads = options.threads > 0 ? options.threads : availableParallelism();
-    this.slots = new FifoSlots(threads);
+    this.slots = new FifoSlots(threads, options.maxQueued);
     this.piscina = new Piscina({
       filename: options.workerFile ?? defaultWorkerFile(),
       minThreads: Math.min(options.minThreads ?? 1, threads),
@@ -60,16 +65,20 @@ export class SolverPool {
     return this.piscina.threads.length;
   }
 
-  /** Runs one task; `signal` cancels it when the caller (say, an aborted request) no longer needs it. */
+  /**
+   * Runs one task; `signal` cancels it when the caller (say, an aborted request) no longer needs it. `unbounded`
+   * lets a task the server itself needs (a hierarchy build) wait even when the line is full.
+   */
   async run<N extends SolverTaskName>(
     name: N,
     input: TaskInput<N>,
     signal?: AbortSignal,
+    { unbounded = false }: { unbounded?: boolean } = {},
   ): Promise<TaskResult<TaskOutput<N>>> {
     this.inFlight++;
     this.lastActivityAt = Date.now();
     try {
-      await this.slots.acquire(signal);
+      await this.slots.acquire(signal, !unbounded);
       try {
         return (await this.piscina.run(input, { name, ...(signal ? { signal } : {}) })) as TaskResult<TaskOutput<N>>;
       } finally {

@@ -280,8 +280,9 @@ export class NavigationSessionActor {
     try {
       route = await this.deps.planRoute(from, { ...this.record.plan, ...overrides });
     } catch (error) {
-      // no route from where the traveller is (off the network, blocked): keep tracking, retry later
-      if (error instanceof ApiError && error.statusCode < 500) return false;
+      // no route from where the traveller is (off the network, blocked), or the engine is overloaded for now
+      // (SERVER_BUSY, COMPUTATION_TIMEOUT): the fix still counts; keep tracking and retry on a later fix
+      if (error instanceof ApiError && (error.statusCode < 500 || error.code === 'SERVER_BUSY' || error.code === 'COMPUTATION_TIMEOUT')) return false;
       throw error;
     }
     const { tracking, event } = applyReroute(draft.tracking, route);

@@ -51,7 +51,7 @@ export class HierarchyCache {
 
   private async build(key: string, spec: MetricSpec): Promise<Hierarchy | undefined> {
     try {
-      const result = await this.solvers.run('contractMetric', { metric: spec });
+      const result = await this.solvers.run('contractMetric', { metric: spec }, undefined, { unbounded: true });
       if (!result.ok) {
         this.logger.warn({ metric: key, code: result.code }, 'routing hierarchy not built');
         this.entries.delete(key);
