@@ -40,7 +40,7 @@ function northboundRoute(fromLat = 30, lng = 31.3): NavigationRoute {
 
 const owner = { kind: 'key' as const, id: 'key-1' };
 
-function harness(options: { persist?: (write: SessionWrite) => Promise<boolean> } = {}) {
+function harness(options: { persist?: (write: SessionWrite) => Promise<boolean>; planFailures?: ApiError[] } = {}) {
   let now = Date.parse('2026-11-23T10:00:00Z');
   const writes: SessionWrite[] = [];
   const published: FeedFrame[][] = [];
@@ -74,6 +74,8 @@ function harness(options: { persist?: (write: SessionWrite) => Promise<boolean> 
   const deps: SessionActorDeps = {
     planRoute: async (from) => {
       plans.push(from);
+      const failure = options.planFailures?.shift();
+      if (failure) throw failure;
       return northboundRoute(from.lat, from.lng);
     },
     persist: async (write) => {
@@ -199,6 +201,24 @@ describe('NavigationSessionActor', () => {
     expect(plans).toHaveLength(1);
     expect(plans[0]!.heading).toBeGreaterThan(80);
     expect(plans[0]!.heading).toBeLessThan(100);
+    expect(actor.snapshot().reroutes).toBe(1);
+  });
+
+  it('keeps the fixes and stays off route when the engine is busy, and re-plans on a later fix', async () => {
+    const busy = new ApiError('SERVER_BUSY', { headers: { 'retry-after': '1' } });
+    const { actor, plans, advance } = harness({ planFailures: [busy] });
+    await actor.handle({ op: 'fixes', fixes: fixesNorth(30, 30.003), caller: owner, commandId: 'on' });
+    const away = [1, 2, 3].map((step) => ({ lat: 30.003, lng: 31.3 + step * 0.0006, speed: 10 }));
+    const first = (await actor.handle({ op: 'fixes', fixes: away, caller: owner, commandId: 'off' })) as { accepted: number; newEvents: { type: string }[] };
+    expect(first.accepted).toBe(3);
+    expect(first.newEvents.map((event) => event.type)).toContain('off_route');
+    expect(first.newEvents.map((event) => event.type)).not.toContain('rerouted');
+    expect(plans).toHaveLength(1);
+    advance(11_000);
+    const later = (await actor.handle({ op: 'fixes', fixes: [{ lat: 30.003, lng: 31.3024, speed: 10 }], caller: owner, commandId: 'later' })) as { accepted: number; newEvents: { type: string }[] };
+    expect(later.accepted).toBe(1);
+    expect(later.newEvents.map((event) => event.type)).toContain('rerouted');
+    expect(plans).toHaveLength(2);
     expect(actor.snapshot().reroutes).toBe(1);
   });
 
