@@ -83,10 +83,19 @@ export class RedisCounterStore implements CounterStore {
 
   async incrementWindows(hits: readonly WindowHit[]): Promise<number[]> {
     if (hits.length === 0) return [];
-    const keys = hits.map((hit) => this.prefix + hit.key);
-    const args = hits.flatMap((hit) => [String(hit.by ?? 1), String(Math.ceil(hit.windowEndsAtMs))]);
-    const reply = await this.withTimeout(this.runScript(keys, args));
-    return (reply as unknown[]).map(Number);
+    // plain loops: this runs for every batch of every request's and stream message's counters
+    const keys = new Array<string>(hits.length);
+    const args = new Array<string>(hits.length * 2);
+    for (let index = 0; index < hits.length; index++) {
+      const hit = hits[index]!;
+      keys[index] = this.prefix + hit.key;
+      args[2 * index] = String(hit.by ?? 1);
+      args[2 * index + 1] = String(Math.ceil(hit.windowEndsAtMs));
+    }
+    const reply = (await this.withTimeout(this.runScript(keys, args))) as unknown[];
+    const counts = new Array<number>(reply.length);
+    for (let index = 0; index < reply.length; index++) counts[index] = Number(reply[index]);
+    return counts;
   }
 
   async readCounter(key: string): Promise<number> {
