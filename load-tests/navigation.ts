@@ -368,7 +368,7 @@ export async function runNavigationLoad(): Promise<boolean> {
           round(result.p99, 2),
           round(result.max, 1),
           round(result.generatorDelayP99, 1),
-          round(result.serverCpuPercent, 0),
+          round(result.serverCpuPercent, 1),
           round(result.machineCpuPercent, 0),
           round(result.bytesPerSession / 1024, 1),
           result.droppedProgress,

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
+import { BatchingCounterStore } from '../src/store/counters/batching-counter-store.js';
 import type { CounterStore } from '../src/store/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/store/counters/memory-counter-store.js';
 import { RedisCounterStore } from '../src/store/counters/redis-counter-store.js';
@@ -17,6 +18,11 @@ async function redisStore(): Promise<CounterStore> {
   return store;
 }
 
+/** As production composes it: calls joined and same counters coalesced in front of Redis. */
+async function batchingRedisStore(): Promise<CounterStore> {
+  return new BatchingCounterStore(await redisStore());
+}
+
 async function memoryStore(): Promise<CounterStore> {
   const store = new MemoryCounterStore();
   stores.push(store);
@@ -30,6 +36,7 @@ afterAll(async () => {
 describe.each([
   ['memory', memoryStore],
   ['redis', redisStore],
+  ['batching redis', batchingRedisStore],
 ])('CounterStore on %s', (_, makeStore) => {
   it('increments several windows atomically in one call', async () => {
     const store = await makeStore();

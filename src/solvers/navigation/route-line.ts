@@ -115,20 +115,52 @@ export class RouteLine {
     return this.lat.length;
   }
 
-  /** Segments whose grid cells lie within `radiusMeters` of the position. */
-  segmentsNear(lat: number, lng: number, radiusMeters: number): Set<number> {
-    const [row, column] = this.cell(lat, lng);
+  /**
+   * Segments whose grid cells lie within `radiusMeters` of the position, each once, in the order the cells are
+   * scanned (row by row, then by segment). A segment sits in every cell of its bounding box, so instead of a
+   * `Set` (a hash table per fix, the tracker's main allocation) a segment is taken only in the first scanned
+   * cell of its box: the same segments in the same order, as a plain array of small integers.
+   */
+  segmentsNear(lat: number, lng: number, radiusMeters: number): number[] {
+    const row = this.rowOf(lat);
+    const column = this.columnOf(lng);
     // bounded: the grid is sparse, a radius of kilometres is a few hundred lookups at most
     const reach = Math.min(Math.ceil(radiusMeters / CELL_METERS), MAX_REACH_CELLS);
-    const found = new Set<number>();
-    for (let r = row - reach; r <= row + reach; r++) {
-      for (let c = column - reach; c <= column + reach; c++) {
+    const firstRow = row - reach;
+    const firstColumn = column - reach;
+    const found: number[] = [];
+    for (let r = firstRow; r <= row + reach; r++) {
+      for (let c = firstColumn; c <= column + reach; c++) {
         const cell = this.cellIndex(r * 1_000_003 + c);
         if (cell < 0) continue;
-        for (let at = this.cellStart[cell]!; at < this.cellStart[cell + 1]!; at++) found.add(this.cellSegments[at]!);
+        for (let at = this.cellStart[cell]!; at < this.cellStart[cell + 1]!; at++) {
+          const segment = this.cellSegments[at]!;
+          // the first scanned cell of the segment's box: its lowest row and column inside the search window
+          const boxRow = Math.min(this.rowOf(this.lat[segment]!), this.rowOf(this.lat[segment + 1]!));
+          if (r !== (boxRow > firstRow ? boxRow : firstRow)) continue;
+          const boxColumn = Math.min(this.columnOf(this.lng[segment]!), this.columnOf(this.lng[segment + 1]!));
+          if (c === (boxColumn > firstColumn ? boxColumn : firstColumn)) found.push(segment);
+        }
       }
     }
     return found;
+  }
+
+  /**
+   * A lower bound of `project(segment, lat, lng).distanceMeters` (the same planar arithmetic, without
+   * `Math.hypot`, the bearing or an answer object): lets the tracker skip the full projection of candidates
+   * that cannot win. `Math.hypot` and `Math.sqrt` of the same squares may differ in the last bit, hence the
+   * margin of one part in 10^9.
+   */
+  distanceLowerBound(segment: number, lat: number, lng: number): number {
+    const ax = (this.lng[segment]! - lng) * this.metersPerDegreeLng;
+    const ay = (this.lat[segment]! - lat) * EARTH_RADIUS_M * RAD;
+    const bx = (this.lng[segment + 1]! - lng) * this.metersPerDegreeLng;
+    const by = (this.lat[segment + 1]! - lat) * EARTH_RADIUS_M * RAD;
+    const t = projectionParameter(ax, ay, bx, by);
+    const px = ax + t * (bx - ax);
+    const py = ay + t * (by - ay);
+    return Math.sqrt(px * px + py * py) * (1 - 1e-9);
   }
 
   /** The first segment that ends at or after `meters` along the route. */
@@ -189,7 +221,15 @@ export class RouteLine {
   }
 
   private cell(lat: number, lng: number): [number, number] {
-    return [Math.floor(((lat - this.originLat) * EARTH_RADIUS_M * RAD) / CELL_METERS), Math.floor(((lng - this.originLng) * (this.metersPerDegreeLng || 1)) / CELL_METERS)];
+    return [this.rowOf(lat), this.columnOf(lng)];
+  }
+
+  private rowOf(lat: number): number {
+    return Math.floor(((lat - this.originLat) * EARTH_RADIUS_M * RAD) / CELL_METERS);
+  }
+
+  private columnOf(lng: number): number {
+    return Math.floor(((lng - this.originLng) * (this.metersPerDegreeLng || 1)) / CELL_METERS);
   }
 }
 

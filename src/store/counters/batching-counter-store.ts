@@ -5,8 +5,11 @@
  * caller still sees the counts as if its call ran alone, in arrival order).
  * Under load — every request and every navigation stream message counts its
  * limits — one round trip then serves hundreds of requests instead of one.
+ * Hits on the same counter within a batch go to Redis once, summed
+ * (coalesced-increments.ts), with each caller's own value worked out here.
  */
 import { GroupCommit } from '../group-commit.js';
+import { coalesceHits } from './coalesced-increments.js';
 import type { CounterStore, WindowHit } from './counter-store.js';
 
 export class BatchingCounterStore implements CounterStore {
@@ -14,13 +17,8 @@ export class BatchingCounterStore implements CounterStore {
 
   constructor(private readonly inner: CounterStore) {
     this.increments = new GroupCommit(async (calls) => {
-      const counts = await inner.incrementWindows(calls.flat());
-      let offset = 0;
-      return calls.map((hits) => {
-        const mine = counts.slice(offset, offset + hits.length);
-        offset += hits.length;
-        return mine;
-      });
+      const coalesced = coalesceHits(calls);
+      return coalesced.answer(await inner.incrementWindows(coalesced.hits));
     }, { maxBatch: MAX_CALLS_PER_ROUND_TRIP });
   }
 

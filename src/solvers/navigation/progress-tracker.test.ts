@@ -1,0 +1,121 @@
+/**
+ * The per-fix snap (candidates without a Set, candidates that cannot win not projected) must pick exactly
+ * what the plain version picks — the same segment, the same numbers, ties included — so clients see the
+ * same progress. The plain version is kept here as the reference.
+ */
+import { describe, expect, it } from 'vitest';
+import { EARTH_RADIUS_M } from '../graph/geodesy.js';
+import { locateOnRoute, type Fix, type Located } from './progress-tracker.js';
+import { RouteLine } from './route-line.js';
+
+const RAD = Math.PI / 180;
+const CELL_METERS = 100;
+
+/** Seeded uniform numbers in [0, 1) (mulberry32). */
+function uniform(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The grid's segments near a position as a Set collects them: cells row by row, each cell's segments ascending. */
+function referenceSegmentsNear(line: RouteLine, lat: number, lng: number, radiusMeters: number): Set<number> {
+  const originLat = line.lat[0]!;
+  const originLng = line.lng[0]!;
+  const metersPerDegreeLng = EARTH_RADIUS_M * RAD * Math.cos(originLat * RAD);
+  const rowOf = (value: number) => Math.floor(((value - originLat) * EARTH_RADIUS_M * RAD) / CELL_METERS);
+  const columnOf = (value: number) => Math.floor(((value - originLng) * (metersPerDegreeLng || 1)) / CELL_METERS);
+  const reach = Math.min(Math.ceil(radiusMeters / CELL_METERS), 20);
+  const [row, column] = [rowOf(lat), columnOf(lng)];
+  const found = new Set<number>();
+  for (let r = row - reach; r <= row + reach; r++) {
+    for (let c = column - reach; c <= column + reach; c++) {
+      for (let segment = 0; segment + 1 < line.pointCount; segment++) {
+        const rows = [rowOf(line.lat[segment]!), rowOf(line.lat[segment + 1]!)];
+        const columns = [columnOf(line.lng[segment]!), columnOf(line.lng[segment + 1]!)];
+        if (r >= Math.min(...rows) && r <= Math.max(...rows) && c >= Math.min(...columns) && c <= Math.max(...columns)) found.add(segment);
+      }
+    }
+  }
+  return found;
+}
+
+/** locateOnRoute as it was: every candidate projected, in Set order. */
+function referenceLocate(line: RouteLine, fix: Fix, previousAlong: number | undefined, corridorMeters: number): Located {
+  const moving = (fix.speed ?? 8) > 1;
+  let best: Located | undefined;
+  let bestScore = Infinity;
+  const consider = (segment: number) => {
+    const hit = line.project(segment, fix.lat, fix.lng);
+    let score = hit.distanceMeters;
+    if (fix.heading !== undefined && moving) {
+      const difference = Math.abs(((hit.bearing - fix.heading + 540) % 360) - 180);
+      if (difference > 100) score += corridorMeters * 2;
+    }
+    if (previousAlong !== undefined && hit.alongMeters < previousAlong - 30) score += (previousAlong - hit.alongMeters) * 0.5;
+    if (score < bestScore) {
+      bestScore = score;
+      best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
+    }
+  };
+  for (const segment of referenceSegmentsNear(line, fix.lat, fix.lng, Math.min(Math.max(corridorMeters * 3, 150), 1_500))) consider(segment);
+  if (!best) for (let segment = 0; segment + 1 < line.pointCount; segment++) consider(segment);
+  return best!;
+}
+
+/** A winding route that doubles back on itself and passes the same streets twice (a grid of 60 m blocks). */
+function windingLine(random: () => number): RouteLine {
+  const points: [number, number][] = [[30.06, 31.33]];
+  const step = 60 / (EARTH_RADIUS_M * RAD);
+  const directions = [
+    [1, 0],
+    [0, 1],
+    [-1, 0],
+    [0, -1],
+  ] as const;
+  for (let index = 0; index < 120; index++) {
+    const [dLat, dLng] = directions[Math.floor(random() * 4)]!;
+    const last = points[points.length - 1]!;
+    // exact grid coordinates (shared vertices, overlapping segments) and, now and then, a diagonal shortcut
+    const skew = index % 7 === 0 ? step * 0.37 : 0;
+    points.push([last[0] + dLat * step + skew, last[1] + (dLng * step) / Math.cos(30.06 * RAD)]);
+  }
+  return RouteLine.fromPoints(points)!;
+}
+
+describe('locateOnRoute', () => {
+  it('lists the same segments near a position, in the same order, as a Set of the grid cells', () => {
+    const random = uniform(7);
+    const line = windingLine(random);
+    for (let trial = 0; trial < 300; trial++) {
+      const lat = line.lat[0]! + (random() - 0.5) * 0.02;
+      const lng = line.lng[0]! + (random() - 0.5) * 0.02;
+      const radius = [150, 120, 450, 1_500][trial % 4]!;
+      expect(line.segmentsNear(lat, lng, radius)).toEqual([...referenceSegmentsNear(line, lat, lng, radius)]);
+    }
+  });
+
+  it('picks exactly what projecting every candidate picks: on, near and far from the route, with and without heading', () => {
+    const random = uniform(11);
+    for (let route = 0; route < 4; route++) {
+      const line = windingLine(random);
+      for (let trial = 0; trial < 500; trial++) {
+        const point = Math.floor(random() * line.pointCount);
+        // on a vertex exactly, near the route (GPS noise) or well away from it
+        const spread = [0, 0.0002, 0.003, 0.03][trial % 4]!;
+        const fix: Fix = {
+          lat: line.lat[point]! + (random() - 0.5) * spread,
+          lng: line.lng[point]! + (random() - 0.5) * spread,
+          ...(trial % 3 === 0 ? {} : { heading: Math.floor(random() * 4) * 90 }),
+          ...(trial % 5 === 0 ? { speed: 0.5 } : {}),
+        };
+        const previousAlong = trial % 2 === 0 ? undefined : random() * line.lengthMeters;
+        const corridor = trial % 7 === 0 ? 15 : 40;
+        expect(locateOnRoute(line, fix, previousAlong, corridor)).toEqual(referenceLocate(line, fix, previousAlong, corridor));
+      }
+    }
+  });
+});
