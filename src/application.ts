@@ -37,7 +37,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const mapData = await loadMapData({ dataPack: config.DATA_PACK, dataDir: config.DATA_DIR, logger });
   const backends = await openBackends(config, logger);
   // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
-  const solvers = new SolverPool({ threads: config.WORKER_THREADS, maxQueued: config.SOLVER_QUEUE_LIMIT, shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
+  const solvers = new SolverPool({ threads: config.WORKER_THREADS, maxQueued: config.SOLVER_QUEUE_LIMIT, runningTaskOnAbort: 'finish', shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
   // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
   // routes and matrices from queueing behind them.
   // No thread until the first optimization request: most starts never need one.

@@ -1,6 +1,8 @@
 /**
  * The routing time budget: a task that runs past it is cancelled in its
- * worker and answered as COMPUTATION_TIMEOUT; the pool keeps serving.
+ * worker and answered as COMPUTATION_TIMEOUT; the pool keeps serving. A caller
+ * that leaves is answered at once, but its running task finishes on the same
+ * worker (no thread restart stalling everyone queued behind it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../src/datapack/map-pack.js';
@@ -14,7 +16,7 @@ let monaco: MapPack;
 
 beforeAll(async () => {
   monaco = await routingPack('monaco');
-  pool = new SolverPool({ threads: 1, shared: { mapPack: monaco.buffer as SharedArrayBuffer } });
+  pool = new SolverPool({ threads: 1, runningTaskOnAbort: 'finish', shared: { mapPack: monaco.buffer as SharedArrayBuffer } });
 }, 60_000);
 
 afterAll(async () => {
@@ -32,15 +34,33 @@ describe('routing time budget', () => {
     expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
   });
 
-  it('cancels a computation the caller gave up on (a client gone away) without calling it a timeout', async () => {
+  it('answers a caller that gave up (a client gone away) at once, without calling it a timeout or restarting the worker', async () => {
+    await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    const threadsBefore = pool.threadIds;
     const caller = new AbortController();
+    const startedAt = performance.now();
     const pending = runWithBudget(pool, 'contractMetric', { metric: { costing: 'bicycle', preference: 'balanced', avoid: [] } }, 10_000, caller.signal).catch((caught: unknown) => caught);
     setTimeout(() => caller.abort(), 20);
     const error = await pending;
+    const answeredAfterMs = performance.now() - startedAt;
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('CLIENT_CLOSED_REQUEST');
     expect((error as ApiError).statusCode).toBe(499);
     const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000, new AbortController().signal);
+    const nextAfterMs = performance.now() - startedAt;
     expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
+    // the same thread ran the abandoned contraction to its end, then the next task (first come, first served)
+    expect(pool.threadIds).toEqual(threadsBefore);
+    expect(nextAfterMs).toBeGreaterThan(answeredAfterMs);
+  });
+
+  it('ends the worker of a task past its budget and starts a new one', async () => {
+    await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    const threadsBefore = pool.threadIds;
+    const error = await runWithBudget(pool, 'contractMetric', { metric: { costing: 'motor_scooter', preference: 'balanced', avoid: [] } }, 20, new AbortController().signal).catch((caught: unknown) => caught);
+    expect((error as ApiError).code).toBe('COMPUTATION_TIMEOUT');
+    const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    expect(next.ok).toBe(true);
+    expect(pool.threadIds).not.toEqual(threadsBefore);
   });
 });

@@ -25,6 +25,14 @@ export interface SolverPoolOptions {
    * SlotQueueFullError, which the services answer as 503 SERVER_BUSY with Retry-After.
    */
   maxQueued?: number;
+  /**
+   * What a caller's abort does to its task once a worker runs it: `terminate` (the default, piscina's way) ends
+   * the worker thread and starts a new one; `finish` lets the task run to its end, rejects the caller at once and
+   * throws the result away. Restarting a worker costs about a second (the module, the map pack's views, the
+   * hierarchies sent again) during which every task queued for it waits: for millisecond tasks such as routes,
+   * whose clients often leave (a phone that moved on), finishing is far cheaper. `stop` always terminates.
+   */
+  runningTaskOnAbort?: 'terminate' | 'finish';
   /** Overrides the worker script (tests). */
   workerFile?: string;
 }
@@ -45,6 +53,7 @@ export class SolverPool {
   private readonly piscina: Piscina;
   /** One slot per worker: tasks wait here, first come first served, not in piscina's queue (see FifoSlots). */
   private readonly slots: FifoSlots;
+  private readonly finishOnAbort: boolean;
   private inFlight = 0;
   /** When a task last started or finished (ms since epoch): the pool's sign of progress. */
   private lastActivityAt = 0;
@@ -52,6 +61,7 @@ export class SolverPool {
   constructor(options: SolverPoolOptions) {
     const threads = options.threads > 0 ? options.threads : availableParallelism();
     this.slots = new FifoSlots(threads, options.maxQueued);
+    this.finishOnAbort = options.runningTaskOnAbort === 'finish';
     this.piscina = new Piscina({
       filename: options.workerFile ?? defaultWorkerFile(),
       minThreads: Math.min(options.minThreads ?? 1, threads),
@@ -65,25 +75,34 @@ export class SolverPool {
     return this.piscina.threads.length;
   }
 
+  /** The worker threads' ids: a thread that was ended and replaced shows as a new id. */
+  get threadIds(): number[] {
+    return this.piscina.threads.map((thread) => thread.threadId);
+  }
+
   /**
-   * Runs one task; `signal` cancels it when the caller (say, an aborted request) no longer needs it. `unbounded`
-   * lets a task the server itself needs (a hierarchy build) wait even when the line is full.
+   * Runs one task. `signal` is the caller's: aborted while the task waits for a worker, the task never runs;
+   * aborted while it runs, see `runningTaskOnAbort`. `stop` (say, a time budget) ends a running task's worker
+   * whatever that option says: only a new thread stops a runaway computation. `unbounded` lets a task the server
+   * itself needs (a hierarchy build) wait even when the line is full.
    */
   async run<N extends SolverTaskName>(
     name: N,
     input: TaskInput<N>,
     signal?: AbortSignal,
-    { unbounded = false }: { unbounded?: boolean } = {},
+    { unbounded = false, stop }: { unbounded?: boolean; stop?: AbortSignal } = {},
   ): Promise<TaskResult<TaskOutput<N>>> {
     this.inFlight++;
     this.lastActivityAt = Date.now();
     try {
       await this.slots.acquire(signal, !unbounded);
-      try {
-        return (await this.piscina.run(input, { name, ...(signal ? { signal } : {}) })) as TaskResult<TaskOutput<N>>;
-      } finally {
-        this.slots.release();
-      }
+      // the signal piscina gets ends the worker of a running task
+      const terminateOn = this.finishOnAbort ? stop : stop && signal ? AbortSignal.any([stop, signal]) : (stop ?? signal);
+      const running = this.piscina.run(input, { name, ...(terminateOn ? { signal: terminateOn } : {}) }) as Promise<TaskResult<TaskOutput<N>>>;
+      // the slot is the worker's until the task ends, even when its caller has stopped waiting for it
+      const release = () => this.slots.release();
+      running.then(release, release);
+      return await (this.finishOnAbort && signal ? abandonOnAbort(running, signal) : running);
     } finally {
       this.inFlight--;
       this.lastActivityAt = Date.now();
@@ -106,3 +125,23 @@ export class SolverPool {
     await this.piscina.close();
   }
 }
+
+/** The task's outcome, or a rejection with the signal's reason as soon as it aborts (the task itself goes on). */
+function abandonOnAbort<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    task.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+

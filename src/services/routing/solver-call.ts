@@ -17,21 +17,26 @@ export async function runWithBudget<N extends SolverTaskName>(
   budgetMs: number,
   signal?: AbortSignal,
 ): Promise<TaskResult<TaskOutput<N>>> {
-  // One controller and one timer per call: AbortSignal.timeout plus AbortSignal.any cost about four
-  // times the CPU (and weak references for the collector) on every route request.
-  const controller = new AbortController();
+  // The budget ends the task's worker (only a new thread stops a runaway computation); the caller's leaving only
+  // stops the waiting, and a running task finishes on its own (the routing pool's runningTaskOnAbort: 'finish').
+  // Plain controllers and one timer: AbortSignal.timeout plus AbortSignal.any cost about four times the CPU (and
+  // weak references for the collector) on every route request.
+  const budget = new AbortController();
+  const waiting = new AbortController();
   let overBudget = false;
   const timer = setTimeout(() => {
     overBudget = true;
-    controller.abort(new DOMException(`over the ${budgetMs} ms budget`, 'TimeoutError'));
+    const reason = new DOMException(`over the ${budgetMs} ms budget`, 'TimeoutError');
+    budget.abort(reason);
+    waiting.abort(reason);
   }, budgetMs);
   timer.unref();
-  const forwardAbort = () => controller.abort(signal!.reason);
+  const forwardAbort = () => waiting.abort(signal!.reason);
   if (signal?.aborted) forwardAbort();
   else signal?.addEventListener('abort', forwardAbort, { once: true });
   try {
     // a failure after the client left is its leaving (CLIENT_CLOSED_REQUEST), not a fault
-    return await unlessClientLeft(solvers.run(name, input, controller.signal), signal, name);
+    return await unlessClientLeft(solvers.run(name, input, waiting.signal, { stop: budget.signal }), signal, name);
   } catch (error) {
     if (overBudget) {
       throw new ApiError('COMPUTATION_TIMEOUT', {
