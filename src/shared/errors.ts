@@ -58,7 +58,12 @@ export class ApiError extends Error {
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     const entry = errorCodes[code];
     const messages = options.message ?? entry.message;
+    // A client's mistake (4xx) is an answer, not a fault: its stack is never logged, and capturing one is the
+    // dearest part of a refused request (a flood of 429s cost more per request than the answers it refused).
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (entry.status < 500) Error.stackTraceLimit = 0;
     super(Array.isArray(messages) ? messages.join('; ') : messages);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.statusCode = entry.status;
