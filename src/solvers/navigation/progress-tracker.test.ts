@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_M } from '../graph/geodesy.js';
-import { locateOnRoute, type Fix, type Located } from './progress-tracker.js';
+import { candidateScore, locateOnRoute, type Fix, type Located } from './progress-tracker.js';
 import { RouteLine } from './route-line.js';
 
 const RAD = Math.PI / 180;
@@ -43,19 +43,13 @@ function referenceSegmentsNear(line: RouteLine, lat: number, lng: number, radius
   return found;
 }
 
-/** locateOnRoute as it was: every candidate projected, in Set order. */
+/** locateOnRoute as it was: every candidate projected, in Set order (the scoring is shared; the choice of candidates is what changed). */
 function referenceLocate(line: RouteLine, fix: Fix, previousAlong: number | undefined, corridorMeters: number): Located {
-  const moving = (fix.speed ?? 8) > 1;
   let best: Located | undefined;
   let bestScore = Infinity;
   const consider = (segment: number) => {
     const hit = line.project(segment, fix.lat, fix.lng);
-    let score = hit.distanceMeters;
-    if (fix.heading !== undefined && moving) {
-      const difference = Math.abs(((hit.bearing - fix.heading + 540) % 360) - 180);
-      if (difference > 100) score += corridorMeters * 2;
-    }
-    if (previousAlong !== undefined && hit.alongMeters < previousAlong - 30) score += (previousAlong - hit.alongMeters) * 0.5;
+    const score = candidateScore(hit, fix, previousAlong, corridorMeters);
     if (score < bestScore) {
       bestScore = score;
       best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };

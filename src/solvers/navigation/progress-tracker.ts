@@ -90,23 +90,32 @@ export interface Located {
 }
 
 /**
+ * How well a projected point explains a fix (lower is better): its distance, plus a penalty when the segment
+ * runs against a moving traveller's heading, plus one for going back along the route from the last position.
+ * Penalties only add, so the distance alone is a lower bound of the score.
+ */
+export function candidateScore(hit: { distanceMeters: number; alongMeters: number; bearing: number }, fix: Fix, previousAlong: number | undefined, corridorMeters: number): number {
+  let score = hit.distanceMeters;
+  if (fix.heading !== undefined && (fix.speed ?? DEFAULT_SPEED_MPS) > 1) {
+    const difference = Math.abs(((hit.bearing - fix.heading + 540) % 360) - 180);
+    if (difference > 100) score += corridorMeters * 2;
+  }
+  if (previousAlong !== undefined && hit.alongMeters < previousAlong - 30) score += (previousAlong - hit.alongMeters) * 0.5;
+  return score;
+}
+
+/**
  * The route position a fix stands for. Candidates come from the route's grid near the fix; each is
  * scored by its distance plus penalties for running against the fix's heading and for jumping back
  * from the last position (routes that pass a place twice, U-turns), so the traveller's own stretch
  * wins. Far from the route, the nearest point of the whole line.
  */
 export function locateOnRoute(line: RouteLine, fix: Fix, previousAlong: number | undefined, corridorMeters: number): Located {
-  const moving = (fix.speed ?? DEFAULT_SPEED_MPS) > 1;
   let best: Located | undefined;
   let bestScore = Infinity;
   const consider = (segment: number) => {
     const hit = line.project(segment, fix.lat, fix.lng);
-    let score = hit.distanceMeters;
-    if (fix.heading !== undefined && moving) {
-      const difference = Math.abs(((hit.bearing - fix.heading + 540) % 360) - 180);
-      if (difference > 100) score += corridorMeters * 2;
-    }
-    if (previousAlong !== undefined && hit.alongMeters < previousAlong - 30) score += (previousAlong - hit.alongMeters) * 0.5;
+    const score = candidateScore(hit, fix, previousAlong, corridorMeters);
     if (score < bestScore) {
       bestScore = score;
       best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
