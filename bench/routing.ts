@@ -25,6 +25,7 @@ import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routin
 import { PlainDijkstra } from './reference-dijkstra.js';
 import { httpLoad, WARMUP_SECONDS } from './wrk.js';
 import { conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
+import { Random } from '../src/solvers/random.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
 const PACKS = fileURLToPath(new URL('../../data/packs/', import.meta.url));
@@ -37,14 +38,10 @@ const CLIENTS = 2000;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const METRIC: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
 
-/** A small seeded generator (mulberry32): the same pairs on every run. */
+/** Seeded uniform numbers in [0, 1) (the solvers' mulberry32): the same inputs on every run. */
 function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = new Random(seed);
+  return () => generator.next();
 }
 
 function percentiles(samples: number[]): { p50: number; p99: number; mean: number } {

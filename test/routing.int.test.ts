@@ -7,7 +7,7 @@
 import polyline from '@mapbox/polyline';
 import { describe, expect, it } from 'vitest';
 import { haversineMeters } from '../src/solvers/graph/geodesy.js';
-import { registerUser } from './support/api-client.js';
+import { apiClient, registerUser } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
 import { startServerProcess } from './support/server-process.js';
 import { readJson } from './support/services.js';
@@ -195,19 +195,10 @@ describe('overload', () => {
   it('refuses at once with 503 SERVER_BUSY and Retry-After when the workers are busy and the waiting line is full', async () => {
     const server = await startServerProcess({ WORKER_THREADS: '1', SOLVER_QUEUE_LIMIT: '1' });
     try {
-      const user = await fetch(`${server.baseUrl}/api/v1/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `busy.${Date.now()}@example.jo`, password: 'correct horse battery staple', name: 'busy' }),
-      });
-      const { accessToken } = (await readJson(user)) as { accessToken: string };
+      const busyApi = apiClient(server.baseUrl);
+      const { token: busyToken } = await registerUser(busyApi, 'busy');
       // an hour's walk covers all of Nasr City: each isochrone keeps the one worker busy for a while
-      const isochrone = () =>
-        fetch(`${server.baseUrl}/api/v1/routing/isochrone`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-          body: JSON.stringify({ locations: [POINTS[0]], costing: 'pedestrian', contours: [{ time: 60 }] }),
-        });
+      const isochrone = () => busyApi.post('/routing/isochrone', { locations: [POINTS[0]], costing: 'pedestrian', contours: [{ time: 60 }] }, busyToken);
       const burst = await Promise.all(Array.from({ length: 12 }, isochrone));
       const statuses = burst.map((response) => response.status);
       expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
@@ -217,9 +208,8 @@ describe('overload', () => {
       expect(refused.length).toBeGreaterThan(0);
       for (const response of refused) {
         expect(response.headers.get('retry-after')).toBe('1');
-        const body = (await readJson(response)) as Record<string, unknown>;
-        expect(body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', code: 'SERVER_BUSY', details: { maxQueued: 1 } });
-        expect(body.requestId).toEqual(expect.any(String));
+        expect(response.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', code: 'SERVER_BUSY', details: { maxQueued: 1 } });
+        expect(response.body.requestId).toEqual(expect.any(String));
       }
       // the line drains: the next request is served
       expect((await isochrone()).status).toBe(201);
@@ -228,4 +218,3 @@ describe('overload', () => {
     }
   });
 });
-

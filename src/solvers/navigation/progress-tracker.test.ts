@@ -5,20 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_M } from '../graph/geodesy.js';
-import { candidateScore, locateOnRoute, type Fix, type Located } from './progress-tracker.js';
+import { bestCandidate, locateOnRoute, type Fix, type Located } from './progress-tracker.js';
 import { RouteLine } from './route-line.js';
+import { Random } from '../random.js';
 
 const RAD = Math.PI / 180;
 const CELL_METERS = 100;
 
-/** Seeded uniform numbers in [0, 1) (mulberry32). */
+/** Seeded uniform numbers in [0, 1) (the solvers' mulberry32): the same inputs on every run. */
 function uniform(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = new Random(seed);
+  return () => generator.next();
 }
 
 /** The grid's segments near a position as a Set collects them: cells row by row, each cell's segments ascending. */
@@ -43,21 +40,10 @@ function referenceSegmentsNear(line: RouteLine, lat: number, lng: number, radius
   return found;
 }
 
-/** locateOnRoute as it was: every candidate projected, in Set order (the scoring is shared; the choice of candidates is what changed). */
+/** locateOnRoute as it was: every candidate projected, in Set order (the scoring loop is shared; the choice of candidates and the skipping are what changed). */
 function referenceLocate(line: RouteLine, fix: Fix, previousAlong: number | undefined, corridorMeters: number): Located {
-  let best: Located | undefined;
-  let bestScore = Infinity;
-  const consider = (segment: number) => {
-    const hit = line.project(segment, fix.lat, fix.lng);
-    const score = candidateScore(hit, fix, previousAlong, corridorMeters);
-    if (score < bestScore) {
-      bestScore = score;
-      best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
-    }
-  };
-  for (const segment of referenceSegmentsNear(line, fix.lat, fix.lng, Math.min(Math.max(corridorMeters * 3, 150), 1_500))) consider(segment);
-  if (!best) for (let segment = 0; segment + 1 < line.pointCount; segment++) consider(segment);
-  return best!;
+  const near = [...referenceSegmentsNear(line, fix.lat, fix.lng, Math.min(Math.max(corridorMeters * 3, 150), 1_500))];
+  return (bestCandidate(line, fix, previousAlong, corridorMeters, near) ?? bestCandidate(line, fix, previousAlong, corridorMeters, undefined))!;
 }
 
 /** A winding route that doubles back on itself and passes the same streets twice (a grid of 60 m blocks). */

@@ -111,22 +111,9 @@ export function candidateScore(hit: { distanceMeters: number; alongMeters: numbe
  * wins. Far from the route, the nearest point of the whole line.
  */
 export function locateOnRoute(line: RouteLine, fix: Fix, previousAlong: number | undefined, corridorMeters: number): Located {
-  let best: Located | undefined;
-  let bestScore = Infinity;
-  const consider = (segment: number) => {
-    const hit = line.project(segment, fix.lat, fix.lng);
-    const score = candidateScore(hit, fix, previousAlong, corridorMeters);
-    if (score < bestScore) {
-      bestScore = score;
-      best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
-    }
-  };
   // near the fix first (a few grid cells); far from the route, every segment
   const near = line.segmentsNear(fix.lat, fix.lng, Math.min(Math.max(corridorMeters * 3, 150), MAX_NEAR_SEARCH_METERS));
-  if (near.length === 0) {
-    for (let segment = 0; segment + 1 < line.pointCount; segment++) consider(segment);
-    return best!;
-  }
+  if (near.length === 0) return bestCandidate(line, fix, previousAlong, corridorMeters, undefined)!;
   // Penalties only add to a candidate's distance, so the nearest candidate's score bounds the winner's: a
   // candidate farther than that cannot win and is not projected (~40 candidates a fix, a few near it). The rest
   // are considered in their original order, so ties go as they always did.
@@ -139,15 +126,36 @@ export function locateOnRoute(line: RouteLine, fix: Fix, previousAlong: number |
       nearest = near[index]!;
     }
   }
-  consider(nearest);
-  const winnerAtMost = bestScore;
-  best = undefined;
-  bestScore = Infinity;
-  for (let index = 0; index < near.length; index++) {
-    const segment = near[index]!;
-    if (line.distanceLowerBound(segment, fix.lat, fix.lng) <= winnerAtMost) consider(segment);
+  const winnerAtMost = candidateScore(line.project(nearest, fix.lat, fix.lng), fix, previousAlong, corridorMeters);
+  return bestCandidate(line, fix, previousAlong, corridorMeters, near, winnerAtMost)!;
+}
+
+/**
+ * The best-scoring of `segments` (every segment of the line when undefined), taken in order so the first of
+ * equal scores wins; segments whose distance lower bound exceeds `scoreAtMost` are skipped unprojected.
+ */
+export function bestCandidate(
+  line: RouteLine,
+  fix: Fix,
+  previousAlong: number | undefined,
+  corridorMeters: number,
+  segments: readonly number[] | undefined,
+  scoreAtMost = Infinity,
+): Located | undefined {
+  let best: Located | undefined;
+  let bestScore = Infinity;
+  const count = segments ? segments.length : Math.max(0, line.pointCount - 1);
+  for (let index = 0; index < count; index++) {
+    const segment = segments ? segments[index]! : index;
+    if (scoreAtMost !== Infinity && line.distanceLowerBound(segment, fix.lat, fix.lng) > scoreAtMost) continue;
+    const hit = line.project(segment, fix.lat, fix.lng);
+    const score = candidateScore(hit, fix, previousAlong, corridorMeters);
+    if (score < bestScore) {
+      bestScore = score;
+      best = { segment, distanceMeters: hit.distanceMeters, alongMeters: hit.alongMeters, lat: hit.lat, lng: hit.lng };
+    }
   }
-  return best!;
+  return best;
 }
 
 export function trackFix(line: RouteLine, state: TrackerState, fix: Fix, settings: TrackerSettings): { state: TrackerState; progress: Progress; events: TrackerEvent[] } {
