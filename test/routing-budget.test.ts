@@ -49,9 +49,26 @@ describe('routing time budget', () => {
     const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000, new AbortController().signal);
     const nextAfterMs = performance.now() - startedAt;
     expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
-    // the same thread ran the abandoned contraction to its end, then the next task (first come, first served)
+    // the same thread ran the abandoned contraction to its end (well after its caller was answered), then the
+    // next task (first come, first served)
     expect(pool.threadIds).toEqual(threadsBefore);
-    expect(nextAfterMs).toBeGreaterThan(answeredAfterMs);
+    expect(nextAfterMs - answeredAfterMs).toBeGreaterThan(100);
+  });
+
+  it('still ends the worker when a task whose caller left runs past the budget', async () => {
+    await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    const threadsBefore = pool.threadIds;
+    const caller = new AbortController();
+    const startedAt = performance.now();
+    // contracting Monaco's pedestrian graph takes about a second; the budget is 250 ms
+    const pending = runWithBudget(pool, 'contractMetric', { metric: { costing: 'pedestrian', preference: 'balanced', avoid: [] } }, 250, caller.signal).catch((caught: unknown) => caught);
+    setTimeout(() => caller.abort(), 20);
+    expect(((await pending) as ApiError).code).toBe('CLIENT_CLOSED_REQUEST');
+    const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    expect(next.ok).toBe(true);
+    // the budget, not the contraction's end, freed the worker: a new thread answered
+    expect(pool.threadIds).not.toEqual(threadsBefore);
+    expect(performance.now() - startedAt).toBeLessThan(5_000);
   });
 
   it('ends the worker of a task past its budget and starts a new one', async () => {

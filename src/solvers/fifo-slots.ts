@@ -101,6 +101,7 @@ interface Waiter {
   abandoned: boolean;
 }
 
-function abortReason(signal: AbortSignal): unknown {
+/** Why a signal aborted: its reason, or the platform's AbortError when it gave none. */
+export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { FifoSlots } from './fifo-slots.js';
+import { abortReason, FifoSlots } from './fifo-slots.js';
 import type { SharedDataSet } from './shared-data.js';
 import type { TaskResult } from './task-result.js';
 import type * as workerTasks from './worker.js';
@@ -84,29 +84,47 @@ export class SolverPool {
    * Runs one task. `signal` is the caller's: aborted while the task waits for a worker, the task never runs;
    * aborted while it runs, see `runningTaskOnAbort`. `stop` (say, a time budget) ends a running task's worker
    * whatever that option says: only a new thread stops a runaway computation. `unbounded` lets a task the server
-   * itself needs (a hierarchy build) wait even when the line is full.
+   * itself needs (a hierarchy build, a health probe) wait even when the line is full. `onSettled` is called once
+   * the pool is done with the task: it ended in its worker, or it never reached one. A task whose caller left is
+   * still running until then, so a budget timer must live until `onSettled`, not until the caller's answer.
    */
   async run<N extends SolverTaskName>(
     name: N,
     input: TaskInput<N>,
     signal?: AbortSignal,
-    { unbounded = false, stop }: { unbounded?: boolean; stop?: AbortSignal } = {},
+    { unbounded = false, stop, onSettled }: { unbounded?: boolean; stop?: AbortSignal; onSettled?: () => void } = {},
   ): Promise<TaskResult<TaskOutput<N>>> {
     this.inFlight++;
     this.lastActivityAt = Date.now();
-    try {
-      await this.slots.acquire(signal, !unbounded);
-      // the signal piscina gets ends the worker of a running task
-      const terminateOn = this.finishOnAbort ? stop : stop && signal ? AbortSignal.any([stop, signal]) : (stop ?? signal);
-      const running = this.piscina.run(input, { name, ...(terminateOn ? { signal: terminateOn } : {}) }) as Promise<TaskResult<TaskOutput<N>>>;
-      // the slot is the worker's until the task ends, even when its caller has stopped waiting for it
-      const release = () => this.slots.release();
-      running.then(release, release);
-      return await (this.finishOnAbort && signal ? abandonOnAbort(running, signal) : running);
-    } finally {
+    const settled = () => {
       this.inFlight--;
       this.lastActivityAt = Date.now();
+      onSettled?.();
+    };
+    let running: Promise<TaskResult<TaskOutput<N>>>;
+    try {
+      await this.slots.acquire(signal, !unbounded);
+      try {
+        // the caller may have left between its turn coming and now: run nothing for nobody
+        if (signal?.aborted) throw abortReason(signal);
+        // the signal piscina gets ends the worker of a running task
+        const terminateOn = this.finishOnAbort ? stop : stop && signal ? AbortSignal.any([stop, signal]) : (stop ?? signal);
+        running = this.piscina.run(input, { name, ...(terminateOn ? { signal: terminateOn } : {}) }) as Promise<TaskResult<TaskOutput<N>>>;
+      } catch (error) {
+        this.slots.release();
+        throw error;
+      }
+    } catch (error) {
+      settled();
+      throw error;
     }
+    // the slot is the worker's until the task ends, even when its caller has stopped waiting for it
+    const ended = () => {
+      this.slots.release();
+      settled();
+    };
+    running.then(ended, ended);
+    return await (this.finishOnAbort && signal ? abandonOnAbort(running, signal) : running);
   }
 
   /**
@@ -117,7 +135,8 @@ export class SolverPool {
    */
   async probe(progressWindowMs: number): Promise<void> {
     if (this.inFlight > 0 && Date.now() - this.lastActivityAt < progressWindowMs) return;
-    const result = await this.run('describeSharedData', undefined);
+    // never refused: a full line is a busy pool, not a dead one
+    const result = await this.run('describeSharedData', undefined, undefined, { unbounded: true });
     if (!result.ok) throw new Error(`worker probe failed: ${result.code}`);
   }
 
@@ -128,9 +147,9 @@ export class SolverPool {
 
 /** The task's outcome, or a rejection with the signal's reason as soon as it aborts (the task itself goes on). */
 function abandonOnAbort<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+  if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+    const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     task.then(
       (value) => {
@@ -144,4 +163,3 @@ function abandonOnAbort<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
-

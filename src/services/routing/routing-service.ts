@@ -116,12 +116,13 @@ export class RoutingService {
   }
 
   /** Seconds and metres between every source and target (NaN where none). */
-  async matrix(metric: MetricSpec, sources: RouteLocation[], targets: RouteLocation[], signal?: AbortSignal) {
+  /** `unbounded`: never refused for a full worker line (work already accepted, e.g. an optimization job's). */
+  async matrix(metric: MetricSpec, sources: RouteLocation[], targets: RouteLocation[], signal?: AbortSignal, { unbounded = false }: { unbounded?: boolean } = {}) {
     this.assertAvailable(metric.costing);
     const hierarchy = await this.options.hierarchies.get(metric);
     if (!hierarchy) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The routing engine could not prepare this costing' });
     const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
-      runWithBudget(this.options.solvers, 'routeMatrix', { metric, hierarchyRef: hierarchyRef!, sources, targets }, this.options.timeoutMs, signal),
+      runWithBudget(this.options.solvers, 'routeMatrix', { metric, hierarchyRef: hierarchyRef!, sources, targets }, this.options.timeoutMs, signal, { unbounded }),
     );
     if (!result.ok) throw this.engineError(metric, result.code, result.details);
     return result.value;

@@ -11,8 +11,10 @@ export class RoutingTravelMatrix implements TravelMatrixSource {
 
   async matrix(points: readonly { lat: number; lng: number }[], costing: Costing, signal?: AbortSignal): Promise<TravelMatrix> {
     const locations = points.map((point) => ({ lat: point.lat, lon: point.lng }));
-    // stops far from any road are unreachable (NaN), not a failure of the whole request
-    const result = await this.routing.matrix({ costing, preference: 'fastest', avoid: [] }, locations, locations, signal);
+    // stops far from any road are unreachable (NaN), not a failure of the whole request; an optimization's matrix
+    // waits for a worker however long the line (a job the client was told is accepted must not fail on a moment's
+    // overload; the optimization endpoints have their own limits)
+    const result = await this.routing.matrix({ costing, preference: 'fastest', avoid: [] }, locations, locations, signal, { unbounded: true });
     const size = points.length;
     const reachable = new Uint8Array(size * size);
     const durationsSeconds = new Float64Array(size * size);

@@ -16,6 +16,8 @@ export async function runWithBudget<N extends SolverTaskName>(
   input: TaskInput<N>,
   budgetMs: number,
   signal?: AbortSignal,
+  /** Never refused for a full line (work already accepted, such as an optimization job's matrix). */
+  { unbounded = false }: { unbounded?: boolean } = {},
 ): Promise<TaskResult<TaskOutput<N>>> {
   // The budget ends the task's worker (only a new thread stops a runaway computation); the caller's leaving only
   // stops the waiting, and a running task finishes on its own (the routing pool's runningTaskOnAbort: 'finish').
@@ -36,7 +38,9 @@ export async function runWithBudget<N extends SolverTaskName>(
   else signal?.addEventListener('abort', forwardAbort, { once: true });
   try {
     // a failure after the client left is its leaving (CLIENT_CLOSED_REQUEST), not a fault
-    return await unlessClientLeft(solvers.run(name, input, waiting.signal, { stop: budget.signal }), signal, name);
+    // the budget holds until the task has ended in its worker, even after its caller left (a caller that sends an
+    // expensive request and hangs up must not leave a worker computing past the budget)
+    return await unlessClientLeft(solvers.run(name, input, waiting.signal, { unbounded, stop: budget.signal, onSettled: () => clearTimeout(timer) }), signal, name);
   } catch (error) {
     if (overBudget) {
       throw new ApiError('COMPUTATION_TIMEOUT', {
@@ -47,7 +51,6 @@ export async function runWithBudget<N extends SolverTaskName>(
     }
     throw error;
   } finally {
-    clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
   }
 }
