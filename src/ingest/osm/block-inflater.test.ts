@@ -43,8 +43,8 @@ describe('BlockInflater', () => {
     const bytes = block(50_000, 3);
     const compressed = deflateSync(bytes);
     const corrupt = Buffer.from(compressed);
-    corrupt[10] ^= 0xff;
-    corrupt[11] ^= 0xff;
+    corrupt[10]! ^= 0xff;
+    corrupt[11]! ^= 0xff;
     const expected = (() => {
       try {
         inflateSync(corrupt);
