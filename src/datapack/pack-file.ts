@@ -1,8 +1,9 @@
 /** Writing and reading the pack file (layout in pack-layout.ts and docs/data-pack.md). */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { IngestError } from '../ingest/ingest-error.js';
+import { BufferedFileWriter } from './buffered-file-writer.js';
 import {
   PACK_FORMAT_VERSION,
   PACK_MAGIC,
@@ -54,20 +55,20 @@ export function writePackFile(path: string, header: Omit<PackHeader, 'sections'>
   mkdirSync(dirname(path), { recursive: true });
   const temporary = join(dirname(path), `.${randomBytes(6).toString('hex')}.partial`);
   const fd = openSync(temporary, 'w');
-  let written = 0;
   try {
-    written += writeSync(fd, preamble);
+    const writer = new BufferedFileWriter(fd);
+    writer.writeAt(0, preamble);
     for (const entry of directory) {
       let position = dataStart + entry.offset;
       for (const chunk of chunksOf.get(entry.name as SectionName)!) {
         const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        writeSync(fd, bytes, 0, bytes.length, position);
+        writer.writeAt(position, bytes);
         position += bytes.length;
       }
-      written = Math.max(written, position);
     }
     const end = dataStart + offset;
-    if (end > written) writeSync(fd, Buffer.alloc(end - written), 0, end - written, written);
+    writer.writeAt(end, new Uint8Array(0)); // the last section's padding
+    writer.flush();
     closeSync(fd);
     renameSync(temporary, path);
     return end;
