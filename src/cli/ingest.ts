@@ -13,7 +13,7 @@ import { IngestError } from '../ingest/ingest-error.js';
 import type { Bbox } from '../ingest/osm-collector.js';
 import { lineProgress, silentProgress, terminalProgress } from '../ingest/progress.js';
 import { describePack } from '../datapack/pack-stats.js';
-import { PACK_FILE_EXTENSION, resolvePackPath } from '../datapack/pack-file.js';
+import { PACK_FILE_EXTENSION, readPackHeader, resolvePackPath } from '../datapack/pack-file.js';
 
 const USAGE = `usage:
   npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox west,south,east,north] [--out DIR] [--admin FILE.geojson[@LEVEL]]... [--quiet]
@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.stats) {
     const path = resolvePackPath(values.stats);
     const pack = MapPack.load(path);
-    const description = describePack(pack, path);
+    const description = describePack(pack.header, path);
     console.log(values.json ? JSON.stringify(description, null, 2) : description.text);
     return 0;
   }
@@ -82,8 +82,8 @@ async function main(argv: string[]): Promise<number> {
   );
   const seconds = (performance.now() - started) / 1000;
   const peakRssMiB = process.resourceUsage().maxRSS / 1024;
-  const pack = MapPack.load(output);
-  console.log(describePack(pack, output).text);
+  // the header is the whole description: loading the pack beside the ingest's garbage would raise the process's peak RSS
+  console.log(describePack(readPackHeader(output), output).text);
   console.log(
     `\nwrote ${output} (${(result.bytes / 1048576).toFixed(2)} MiB) in ${seconds.toFixed(2)} s: ${result.entities} entities, ${Math.round(result.entities / seconds)} entities/s, peak RSS ${peakRssMiB.toFixed(0)} MiB`,
   );
