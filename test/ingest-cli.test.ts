@@ -58,6 +58,19 @@ describe('npm run ingest', () => {
     expect(south).toBeGreaterThan(29.9);
     expect(north).toBeLessThan(30.2);
     expect(description.sections.find((section: { name: string }) => section.name === 'graph.edgeTarget').elements).toBe(description.counts.edges);
+
+    // the directory the pack went to names it as well: the one pack in it
+    const byDirectory = await runIngest(['--stats', out, '--json']);
+    expect(byDirectory.code).toBe(0);
+    expect(JSON.parse(byDirectory.stdout)).toEqual(description);
+
+    const two = outDir('two-packs');
+    copyFileSync(join(out, 'egypt_cairo_nasr-city.svcpack'), join(two, 'a.svcpack'));
+    copyFileSync(join(out, 'egypt_cairo_nasr-city.svcpack'), join(two, 'b.svcpack'));
+    const ambiguous = await runIngest(['--stats', two]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toMatch(/2 data packs \(a\.svcpack, b\.svcpack\); give one of them/);
+    expect(ambiguous.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
   const failures: [string, () => string[], RegExp][] = [
@@ -113,6 +126,13 @@ describe('npm run ingest', () => {
     const run = await runIngest(['--stats', OSM_FILES.nasrCityPbf]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/not a map data pack/);
+  });
+
+  it('refuses --stats on a directory without a pack with one line, not an EISDIR stack trace', async () => {
+    const run = await runIngest(['--stats', outDir('empty')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/a directory with no data pack \(\*\.svcpack\) in it/);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('prints usage for a call without a file', async () => {

@@ -1,6 +1,7 @@
 /**
  * `npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox w,s,e,n] [--out DIR] [--admin FILE.geojson[@LEVEL]]...`
- * builds a map data pack; `npm run ingest -- --stats <pack> [--json]` describes one.
+ * builds a map data pack; `npm run ingest -- --stats <pack|directory> [--json]` describes one
+ * (a directory: the one pack in it).
  * Exit codes: 0 done, 1 the input or pack is unusable (message on stderr), 2 usage error.
  */
 import { parseArgs } from 'node:util';
@@ -12,13 +13,14 @@ import { IngestError } from '../ingest/ingest-error.js';
 import type { Bbox } from '../ingest/osm-collector.js';
 import { lineProgress, silentProgress, terminalProgress } from '../ingest/progress.js';
 import { describePack } from '../datapack/pack-stats.js';
+import { PACK_FILE_EXTENSION, readPackHeader, resolvePackPath } from '../datapack/pack-file.js';
 
 const USAGE = `usage:
   npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox west,south,east,north] [--out DIR] [--admin FILE.geojson[@LEVEL]]... [--quiet]
-  npm run ingest -- --stats <pack> [--json]`;
+  npm run ingest -- --stats <pack|directory with one pack> [--json]`;
 
 export function packFileName(input: string): string {
-  return `${basename(input).replace(/\.(osm\.pbf|pbf|osm\.xml\.gz|osm\.gz|osm\.xml|osm|xml\.gz|xml)$/i, '')}.svcpack`;
+  return `${basename(input).replace(/\.(osm\.pbf|pbf|osm\.xml\.gz|osm\.gz|osm\.xml|osm|xml\.gz|xml)$/i, '')}${PACK_FILE_EXTENSION}`;
 }
 
 function parseBbox(value: string): Bbox {
@@ -55,8 +57,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.stats) {
-    const pack = MapPack.load(values.stats);
-    const description = describePack(pack, values.stats);
+    const path = resolvePackPath(values.stats);
+    const pack = MapPack.load(path);
+    const description = describePack(pack.header, path);
     console.log(values.json ? JSON.stringify(description, null, 2) : description.text);
     return 0;
   }
@@ -79,8 +82,8 @@ async function main(argv: string[]): Promise<number> {
   );
   const seconds = (performance.now() - started) / 1000;
   const peakRssMiB = process.resourceUsage().maxRSS / 1024;
-  const pack = MapPack.load(output);
-  console.log(describePack(pack, output).text);
+  // the header is the whole description: loading the pack beside the ingest's garbage would raise the process's peak RSS
+  console.log(describePack(readPackHeader(output), output).text);
   console.log(
     `\nwrote ${output} (${(result.bytes / 1048576).toFixed(2)} MiB) in ${seconds.toFixed(2)} s: ${result.entities} entities, ${Math.round(result.entities / seconds)} entities/s, peak RSS ${peakRssMiB.toFixed(0)} MiB`,
   );

@@ -1,8 +1,9 @@
 /** Writing and reading the pack file (layout in pack-layout.ts and docs/data-pack.md). */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { IngestError } from '../ingest/ingest-error.js';
+import { BufferedFileWriter } from './buffered-file-writer.js';
 import {
   PACK_FORMAT_VERSION,
   PACK_MAGIC,
@@ -16,6 +17,8 @@ import {
 } from './pack-layout.js';
 
 const PREAMBLE_BYTES = 16;
+/** What `npm run ingest` names its packs (`<extract>.svcpack`). */
+export const PACK_FILE_EXTENSION = '.svcpack';
 const align8 = (value: number) => (value + 7) & ~7;
 
 /**
@@ -52,20 +55,20 @@ export function writePackFile(path: string, header: Omit<PackHeader, 'sections'>
   mkdirSync(dirname(path), { recursive: true });
   const temporary = join(dirname(path), `.${randomBytes(6).toString('hex')}.partial`);
   const fd = openSync(temporary, 'w');
-  let written = 0;
   try {
-    written += writeSync(fd, preamble);
+    const writer = new BufferedFileWriter(fd);
+    writer.writeAt(0, preamble);
     for (const entry of directory) {
       let position = dataStart + entry.offset;
       for (const chunk of chunksOf.get(entry.name as SectionName)!) {
         const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        writeSync(fd, bytes, 0, bytes.length, position);
+        writer.writeAt(position, bytes);
         position += bytes.length;
       }
-      written = Math.max(written, position);
     }
     const end = dataStart + offset;
-    if (end > written) writeSync(fd, Buffer.alloc(end - written), 0, end - written, written);
+    writer.writeAt(end, new Uint8Array(0)); // the last section's padding
+    writer.flush();
     closeSync(fd);
     renameSync(temporary, path);
     return end;
@@ -135,12 +138,38 @@ export function viewPack(buffer: SharedArrayBuffer | ArrayBuffer, label = 'pack'
   return { header, sections: sections as PackSections };
 }
 
-function openPack(path: string): number {
+/**
+ * The pack a user means by `path`: the path itself, or the one pack in it when
+ * it is a directory (`--stats data/packs` after one ingest). A directory with
+ * no pack or several is refused with the packs it holds.
+ */
+export function resolvePackPath(path: string): string {
+  let isDirectory;
   try {
-    return openSync(path, 'r');
+    isDirectory = statSync(path).isDirectory();
   } catch {
     throw new IngestError('file_not_found', `${path}: no such data pack`);
   }
+  if (!isDirectory) return path;
+  const packs = readdirSync(path).filter((name) => name.endsWith(PACK_FILE_EXTENSION)).sort();
+  if (packs.length === 1) return join(path, packs[0]!);
+  if (packs.length === 0) throw new IngestError('file_not_found', `${path}: a directory with no data pack (*${PACK_FILE_EXTENSION}) in it`);
+  throw new IngestError('invalid_argument', `${path}: a directory with ${packs.length} data packs (${packs.join(', ')}); give one of them`);
+}
+
+function openPack(path: string): number {
+  let fd;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    throw new IngestError('file_not_found', `${path}: no such data pack`);
+  }
+  // Linux opens a directory for reading; the first read would fail with a raw EISDIR
+  if (fstatSync(fd).isDirectory()) {
+    closeSync(fd);
+    throw new IngestError('invalid_pack', `${path}: a directory, not a data pack`);
+  }
+  return fd;
 }
 
 function checkPreamble(label: string, preamble: Buffer, size: number): number {

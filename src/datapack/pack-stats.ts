@@ -1,13 +1,12 @@
 /** A pack's inventory: counts per section and layer, bbox, source and quality figures. */
-import type { MapPack } from './map-pack.js';
-import { SECTION_CONSTRUCTORS } from './pack-layout.js';
+import { SECTION_CONSTRUCTORS, type PackHeader } from './pack-layout.js';
 
 export interface PackDescription {
   path: string;
   version: number;
   createdAt: string;
-  source: MapPack['header']['source'];
-  adminSources: MapPack['header']['adminSources'];
+  source: PackHeader['source'];
+  adminSources: PackHeader['adminSources'];
   attribution: string;
   bbox: [number, number, number, number] | null;
   counts: Record<string, number>;
@@ -17,8 +16,8 @@ export interface PackDescription {
   text: string;
 }
 
-export function describePack(pack: MapPack, path: string): PackDescription {
-  const header = pack.header;
+/** Describes a pack from its header alone (the sections' sizes are in its directory). */
+export function describePack(header: PackHeader, path: string): PackDescription {
   const sections = header.sections.map((entry) => ({
     name: entry.name,
     elements: entry.length,

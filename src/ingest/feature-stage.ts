@@ -8,7 +8,8 @@
  * as ids of a staging table and given their pack string ids at the end, in
  * pack order, so the string table does not depend on the order of staging.
  */
-import { COORDINATE_SCALE, FEATURE_LAYERS, GeometryKind } from '../datapack/pack-layout.js';
+import { COORDINATE_SCALE, FEATURE_LAYERS, GeometryKind, SourceKind } from '../datapack/pack-layout.js';
+import { ChunkedColumn } from './chunked-column.js';
 import { isEditKey } from './feature-tags.js';
 import { GrowableArray } from './growable-array.js';
 import type { OsmTags } from './osm/osm-visitor.js';
@@ -75,26 +76,34 @@ export class TagList {
   }
 }
 
-/** One layer's staged features: per-feature, per-part and per-point columns, and the features' tags. */
+/**
+ * One layer's staged features: per-feature, per-part and per-point columns, and
+ * the features' tags. Chunked (no outgrown copies: see chunked-column.ts); each
+ * column becomes its section's chunks as it is.
+ */
 export class LayerStage {
-  readonly geometry = new GrowableArray(Uint8Array, 16);
-  readonly sourceKind = new GrowableArray(Uint8Array, 16);
-  readonly osmId = new GrowableArray(Float64Array, 16);
-  readonly lat = new GrowableArray(Int32Array, 16);
-  readonly lon = new GrowableArray(Int32Array, 16);
-  readonly minLat = new GrowableArray(Int32Array, 16);
-  readonly minLon = new GrowableArray(Int32Array, 16);
-  readonly maxLat = new GrowableArray(Int32Array, 16);
-  readonly maxLon = new GrowableArray(Int32Array, 16);
-  readonly partCount = new GrowableArray(Uint32Array, 16);
-  readonly tagCount = new GrowableArray(Uint32Array, 16);
+  readonly geometry = new ChunkedColumn(Uint8Array);
+  readonly sourceKind = new ChunkedColumn(Uint8Array);
+  readonly osmId = new ChunkedColumn(Float64Array);
+  readonly lat = new ChunkedColumn(Int32Array);
+  readonly lon = new ChunkedColumn(Int32Array);
+  readonly minLat = new ChunkedColumn(Int32Array);
+  readonly minLon = new ChunkedColumn(Int32Array);
+  readonly maxLat = new ChunkedColumn(Int32Array);
+  readonly maxLon = new ChunkedColumn(Int32Array);
+  readonly partCount = new ChunkedColumn(Uint32Array);
+  readonly tagCount = new ChunkedColumn(Uint32Array);
   /** Per part. */
-  readonly pointCount = new GrowableArray(Uint32Array, 16);
-  readonly inner = new GrowableArray(Uint8Array, 16);
+  readonly pointCount = new ChunkedColumn(Uint32Array);
+  readonly inner = new ChunkedColumn(Uint8Array);
   /** Per point, fixed-point. */
-  readonly pointLat = new GrowableArray(Int32Array, 64);
-  readonly pointLon = new GrowableArray(Int32Array, 64);
-  readonly tags = new TagList();
+  readonly pointLat = new ChunkedColumn(Int32Array, 64);
+  readonly pointLon = new ChunkedColumn(Int32Array, 64);
+  /** Per tag: staging string ids (pack string ids once the sections are assembled). */
+  readonly tagKey = new ChunkedColumn(Uint32Array, 64);
+  readonly tagValue = new ChunkedColumn(Uint32Array, 64);
+  /** The bounds of its OSM features (not external ones), fixed point: west, south, east, north. */
+  readonly osmBounds: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
 
   get count(): number {
     return this.geometry.length;
@@ -235,12 +244,14 @@ export class FeatureStage {
     }
     const pointLat = stage.pointLat.reserve(count);
     const pointLon = stage.pointLon.reserve(count);
-    let at = stage.pointLat.length;
-    for (let index = 0; index < count; index++, at++) {
-      pointLat[at] = fixed(lat[index]!);
-      pointLon[at] = fixed(lon[index]!);
+    const latAt = stage.pointLat.end;
+    const lonAt = stage.pointLon.end;
+    for (let index = 0; index < count; index++) {
+      pointLat[latAt + index] = fixed(lat[index]!);
+      pointLon[lonAt + index] = fixed(lon[index]!);
     }
-    stage.pointLat.length = stage.pointLon.length = at;
+    stage.pointLat.advance(count);
+    stage.pointLon.advance(count);
   }
 
   private addRow(
@@ -270,7 +281,17 @@ export class FeatureStage {
     stage.maxLat.push(north);
     stage.partCount.push(parts);
     stage.tagCount.push(tagCount);
-    for (let tag = tagStart; tag < tagStart + tagCount; tag++) stage.tags.push(tags.key.array[tag]!, tags.value.array[tag]!);
+    for (let tag = tagStart; tag < tagStart + tagCount; tag++) {
+      stage.tagKey.push(tags.key.array[tag]!);
+      stage.tagValue.push(tags.value.array[tag]!);
+    }
+    if (sourceKind !== SourceKind.external) {
+      const bounds = stage.osmBounds;
+      bounds[0] = Math.min(bounds[0], west);
+      bounds[1] = Math.min(bounds[1], south);
+      bounds[2] = Math.max(bounds[2], east);
+      bounds[3] = Math.max(bounds[3], north);
+    }
   }
 
   /**

@@ -13,7 +13,7 @@
  * the ingest). Float32 and Uint16 sections are staged as Float64 and Uint32
  * and converted by `toArray` (one rounding either way, so the same values).
  */
-type NumericArray = Float64Array | Int32Array | Uint32Array | Uint8Array;
+export type NumericArray = Float64Array | Int32Array | Uint32Array | Uint8Array;
 
 export class GrowableArray<T extends NumericArray> {
   array: T;

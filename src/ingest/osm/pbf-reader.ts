@@ -8,9 +8,9 @@
  * Format: https://wiki.openstreetmap.org/wiki/PBF_Format
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import { PbfReader as Pbf } from 'pbf';
 import { IngestError } from '../ingest-error.js';
+import { BlockInflater } from './block-inflater.js';
 import type { OsmPassKinds, OsmVisitor } from './osm-visitor.js';
 import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readTag } from './pbf-block.js';
 
@@ -42,6 +42,8 @@ export class PbfReader {
   private readonly fd: number;
   private blobs: BlobEntry[] | undefined;
   private scratch = Buffer.alloc(64 * 1024);
+  /** Every block is inflated into its one buffer: see block-inflater.ts. */
+  private readonly inflater = new BlockInflater();
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'r');
@@ -55,6 +57,7 @@ export class PbfReader {
   }
 
   close(): void {
+    this.inflater.close();
     try {
       closeSync(this.fd);
     } catch {
@@ -223,8 +226,8 @@ export class PbfReader {
     if (raw) return Uint8Array.from(raw);
     if (zlib) {
       try {
-        // one output chunk of the declared size: no 16 KiB chunks to concatenate
-        return inflateSync(zlib, rawSize > 0 && rawSize <= MAX_BLOB_BYTES ? { chunkSize: Math.max(64, rawSize + 1) } : {});
+        // a view of the inflater's reused buffer: every caller decodes it before the next block is inflated
+        return this.inflater.inflate(zlib, rawSize, MAX_BLOB_BYTES);
       } catch (error) {
         throw new IngestError('corrupt', `${this.path}: a data block at byte ${blob.offset} does not decompress (${(error as Error).message})`);
       }
