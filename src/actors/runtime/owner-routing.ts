@@ -15,6 +15,8 @@ export interface ErrorReply {
   code: string;
   message: string | string[];
   details?: Record<string, unknown>;
+  /** Response headers the error carries (Retry-After of SERVER_BUSY, COMPUTATION_TIMEOUT, RATE_LIMITED). */
+  headers?: Record<string, string>;
 }
 
 /** An owner's answer: a value, an API error, or "stale": it lost the actor to a takeover, ask again. */
@@ -89,7 +91,11 @@ export async function sendToOwner<C>(kind: OwnedActorKind<C>, id: string, comman
     const reply = decodeJson<OwnerReply>(message.data);
     if (reply.ok) return reply.value;
     if ('stale' in reply) continue;
-    throw new ApiError(knownCode(reply.error.code), { message: reply.error.message, ...(reply.error.details ? { details: reply.error.details } : {}) });
+    throw new ApiError(knownCode(reply.error.code), {
+      message: reply.error.message,
+      ...(reply.error.details ? { details: reply.error.details } : {}),
+      ...(reply.error.headers ? { headers: reply.error.headers } : {}),
+    });
   }
   throw new ApiError('SERVICE_UNAVAILABLE', { message: `The ${kind.what} did not answer in time; retry the request`, details: kind.detailsOf(id) });
 }
@@ -107,12 +113,23 @@ export async function serveOwnerCommand<C>(kind: OwnedActorKind<C>, id: string, 
       reply = { ok: false, stale: true };
     } else {
       const translated = translateLocal(kind, error) ?? new ApiError('INTERNAL_ERROR');
-      if (translated.statusCode >= 500) kind.logger.error({ err: error, ...kind.detailsOf(id) }, `${kind.what} command failed`);
-      reply = { ok: false, error: { code: translated.code, message: translated.messages, ...(translated.details ? { details: translated.details } : {}) } };
+      // an overloaded engine (SERVER_BUSY, COMPUTATION_TIMEOUT) is a load condition the answer tells, not a fault
+      if (translated.statusCode >= 500 && !TRANSIENT_CODES.has(translated.code)) kind.logger.error({ err: error, ...kind.detailsOf(id) }, `${kind.what} command failed`);
+      reply = {
+        ok: false,
+        error: {
+          code: translated.code,
+          message: translated.messages,
+          ...(translated.details ? { details: translated.details } : {}),
+          ...(translated.headers ? { headers: translated.headers } : {}),
+        },
+      };
     }
   }
   message.respond(encodeJson(reply));
 }
+
+const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set(['SERVER_BUSY', 'COMPUTATION_TIMEOUT']);
 
 function knownCode(code: string): ErrorCode {
   return code in errorCodes ? (code as ErrorCode) : 'INTERNAL_ERROR';

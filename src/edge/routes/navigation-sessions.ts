@@ -24,7 +24,7 @@ export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefi
       description:
         'Answers the session (route, maneuvers, eventSeq 0, expiresAt about 6 h ahead). With `webhookUrl` (https), every event is POSTed there signed; the answer then carries `webhookSecret`, shown only here. Stream the session at `wss://…/api/v1/navigation/sessions/{id}/stream` (see docs/navigation.md).',
       body: sessionCreateSchema,
-      errors: ['NO_ROUTE', 'NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROUTE', 'NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, principal, signal: _signal }) => sessions.create(principal, body),
     }),
     defineRoute({

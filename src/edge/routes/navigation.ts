@@ -32,7 +32,7 @@ export interface NavigationRouteOptions {
   recalculateSession?: RecalculateSession;
 }
 
-const ROUTING_ERRORS = ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'] as const;
+const ROUTING_ERRORS = ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'] as const;
 /** Longest text /navigation/speak accepts: a few maneuvers' worth of guidance. */
 const MAX_SPEECH_CHARACTERS = 2_000;
 const speechText = z.string().max(MAX_SPEECH_CHARACTERS);
@@ -126,7 +126,7 @@ export function navigationRoutes(options: NavigationRouteOptions): RouteDefiniti
         language: navigationLanguage.default('en-US'),
       }),
       response: arrivalCheckResponse,
-      errors: ['NOT_FOUND', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NOT_FOUND', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => arrivals.check(body, signal),
     }),
     defineRoute({

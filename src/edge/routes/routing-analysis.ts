@@ -104,7 +104,7 @@ export function routingAnalysisRoutes(service: RoutingAnalysisService): RouteDef
       summary: 'Areas reachable within times (minutes) or distances (km) from a location, as GeoJSON (Valhalla /isochrone shape)',
       description: 'Answers `{ provider: "svc", available, path, data }`; `data` is a FeatureCollection with one feature per contour, largest first. See docs/routing-analysis.md.',
       body: enginePayload(service.passthrough ? (rawEnginePayload as unknown as typeof isochroneBody) : isochroneBody),
-      errors: ['NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => service.isochrone(body, body, signal),
     }),
     defineRoute({
@@ -115,7 +115,7 @@ export function routingAnalysisRoutes(service: RoutingAnalysisService): RouteDef
       description: 'Answers `{ provider: "svc", available, path, data }`. See docs/routing-analysis.md.',
       body: enginePayload(service.passthrough ? (rawEnginePayload as unknown as typeof mapMatchBody) : mapMatchBody),
       bodyLimitBytes: 512 * 1024,
-      errors: ['NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROAD_NEARBY', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => service.mapMatch(body, body, signal),
     }),
   ];

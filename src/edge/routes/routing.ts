@@ -58,7 +58,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
         '`costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). ' +
         'Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.',
       body: z.object({ payload: passthrough ? rawEnginePayload : engineRequestSchema, includeLabels: z.boolean().default(true) }),
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) =>
         endpoints.route('/routing/route', body.payload as z.infer<typeof engineRequestSchema>, body.includeLabels && (body.payload as { includeLabels?: unknown }).includeLabels !== false, signal),
     }),
@@ -70,7 +70,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       readOnly: true,
       summary: 'The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits',
       body: planRequestSchema,
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => endpoints.plan('/routing/plan', body, signal),
     }),
     defineRoute({
@@ -82,7 +82,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       summary: 'Visit the stops in the order of the shortest tour (engine optimized_route); first and last stay fixed',
       description: 'Body: the Valhalla request as for /routing/route (bare or as `{ payload }`). `data.trip.locations[i].original_index` gives the input index of each stop; `data.optimal` is true when the order is proven optimal (up to 12 movable stops).',
       body: engineBody(engineRequestSchema, passthrough),
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => endpoints.optimize('/routing/optimize', body, signal),
     }),
     defineRoute({
@@ -93,7 +93,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       readOnly: true,
       summary: 'Legal speed limits along a route, stretch by stretch over each leg shape (null where no limit is tagged)',
       body: engineBody(engineRequestSchema, passthrough),
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => endpoints.attributes('/routing/route-attributes', body, signal),
     }),
     defineRoute({
@@ -107,7 +107,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
         'Body: a Valhalla matrix request, bare or as `{ payload }`: `sources` and `targets` (or `locations` for all-to-all) as `{ lat, lon }`, `costing`, `costing_options`, `units`. ' +
         'Answers `data.sources_to_targets[i][j] = { from_index, to_index, time (s), distance (units) }`, null where unreachable. At most 10 000 cells.',
       body: engineBody(matrixRequestSchema, passthrough),
-      errors: ['NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT'],
+      errors: ['NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => endpoints.matrix('/routing/matrix', body, signal),
     }),
   ];
