@@ -43,7 +43,9 @@ export class RedisCounterStore implements CounterStore {
    * `AbortSignal.timeout` per command, whose timer fires 5 s later whether or not the command has answered
    * (a DOMException and an abort event each time) — ~2 % of the server's CPU at a few hundred counter batches a
    * second. `withTimeout` bounds the script call instead (1 s), and `commandsQueueMaxLength` bounds what a
-   * stalled connection can hold.
+   * stalled connection can hold. The price: a script call that timed out for its caller stays queued on a silent
+   * but open connection and may still apply later (the caller failed open; the count is then one too high), until
+   * the connection drops and the queue is flushed. Counting a request the caller was not refused for errs safe.
    */
   private readonly scriptClient;
   private readonly prefix: string;
