@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,5 +39,35 @@ describe('LineBatcher', () => {
       }
       expect(output, end || 'natural end').toContain('"msg":"last words"');
     }
+  });
+
+  it('keeps the process running and able to end when the reader of its output goes away (EPIPE)', async () => {
+    const built = fileURLToPath(new URL('../../dist/shared/logger.js', import.meta.url));
+    // logs once, then (after the reader has left) many more lines, a flush that must call back, and a clean exit
+    const script = `import { createLogger } from ${JSON.stringify(built)};
+      const logger = createLogger({ LOG_LEVEL: 'info' });
+      logger.info('first'); logger.flush();
+      setTimeout(() => {
+        for (let index = 0; index < 200; index++) logger.info({ index }, 'after the reader left');
+        logger.flush(() => setTimeout(() => { logger.info('still running'); logger.flush(() => process.exit(0)); }, 100));
+      }, 500);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | string>((resolve) => {
+      // before the fix the process crashed on the EPIPE and then hung in sonic-boom's flushSync at exit
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve('hung');
+      }, 10_000);
+      child.once('exit', (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode ?? 'signal');
+      });
+    });
+    expect(code).toBe(0);
+    expect(stderr).toContain('logging stopped');
+    expect(stderr).not.toContain('Error');
   });
 });

@@ -23,11 +23,15 @@ const LOG_FLUSH_INTERVAL_MS = 200;
 export class LineBatcher implements DestinationStream {
   private lines: string[] = [];
   private chars = 0;
+  /** The destination failed a write: nothing more goes to it (see `onDestinationError`). */
+  private failed = false;
 
   constructor(
     private readonly destination: SonicBoom,
     private readonly batchChars = LOG_BATCH_CHARS,
-  ) {}
+  ) {
+    destination.on('error', (error: NodeJS.ErrnoException) => this.onDestinationError(error));
+  }
 
   write(line: string): boolean {
     this.lines.push(line);
@@ -67,7 +71,27 @@ export class LineBatcher implements DestinationStream {
   }
 
   get destroyed(): boolean {
-    return (this.destination as unknown as { destroyed: boolean }).destroyed;
+    return this.failed || (this.destination as unknown as { destroyed: boolean }).destroyed;
+  }
+
+  /**
+   * A failed write ends logging for good. sonic-boom's `flushSync` retries a failed write forever (it only gives up
+   * on EAGAIN), so one more write at exit would hang the process instead of ending it: with stdout piped to a reader
+   * that went away, the first line after would crash the server and leave it stuck. A reader gone (EPIPE) is said
+   * once on stderr and the server goes on without logs, as pino's own destination does; any other error is thrown
+   * on as an uncaught error (the process ends, and now can).
+   */
+  private onDestinationError(error: NodeJS.ErrnoException): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.lines = [];
+    this.chars = 0;
+    if (error.code !== 'EPIPE') throw error;
+    try {
+      writeSync(2, `${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, msg: 'log output closed (EPIPE): logging stopped' })}\n`);
+    } catch {
+      // stderr is gone too: nothing to tell
+    }
   }
 
   /** The waiting lines as one text (undefined when none), and none waiting after. */
