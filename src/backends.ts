@@ -2,15 +2,11 @@ import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import type { Bus } from './actors/runtime/bus/bus.js';
 import { MemoryBus } from './actors/runtime/bus/memory-bus.js';
-import { NatsBus } from './actors/runtime/bus/nats-bus.js';
 import type { CounterStore } from './store/counters/counter-store.js';
 import { MemoryCounterStore } from './store/counters/memory-counter-store.js';
-import { RedisCounterStore } from './store/counters/redis-counter-store.js';
 import { BatchingCounterStore } from './store/counters/batching-counter-store.js';
 import { applyMigrations } from './store/sql/migrate.js';
 import { migrations } from './store/sql/migrations/index.js';
-import { createPgliteClient } from './store/sql/pglite-client.js';
-import { createPostgresClient } from './store/sql/postgres-client.js';
 import type { SqlClient } from './store/sql/sql-client.js';
 
 /** The three stateful dependencies; each is real when its URL is configured and embedded otherwise. */
@@ -23,10 +19,16 @@ export interface Backends {
 /** How long start-up waits for Redis/NATS before serving anyway (readiness then reports them). */
 const STARTUP_CONNECT_WAIT_MS = 3_000;
 
+// The client libraries of the backends (postgres, PGlite, redis, NATS) are imported when chosen: a process loads
+// only the ones it uses, which takes a third off start-up's module loading (redis alone ~200 ms).
+
 export async function openSql(config: Config): Promise<SqlClient> {
-  return config.DATABASE_URL
-    ? createPostgresClient({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA })
-    : createPgliteClient({ dataDir: pgliteDir(config.DATA_DIR), schema: config.DATABASE_SCHEMA });
+  if (config.DATABASE_URL) {
+    const { createPostgresClient } = await import('./store/sql/postgres-client.js');
+    return createPostgresClient({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  }
+  const { createPgliteClient } = await import('./store/sql/pglite-client.js');
+  return createPgliteClient({ dataDir: pgliteDir(config.DATA_DIR), schema: config.DATABASE_SCHEMA });
 }
 
 function pgliteDir(dataDir: string): string {
@@ -39,33 +41,41 @@ function pgliteDir(dataDir: string): string {
  * the process serves and `/ready` names what is missing.
  */
 export async function openBackends(config: Config, logger: Logger): Promise<Backends> {
+  // opened side by side: the connections' round trips overlap (Redis and NATS wait for their servers at most
+  // STARTUP_CONNECT_WAIT_MS and never fail start-up)
+  const [sql, counters, bus] = await Promise.allSettled([openMigratedSql(config, logger), openCounters(config, logger), openBus(config, logger)]);
+  if (sql.status === 'fulfilled' && counters.status === 'fulfilled' && bus.status === 'fulfilled') return { sql: sql.value, counters: counters.value, bus: bus.value };
+  // the database is a precondition: close what did open, then fail start-up
+  await Promise.all([counters, bus].map((opened) => (opened.status === 'fulfilled' ? opened.value.close().catch(() => undefined) : undefined)));
+  throw [sql, counters, bus].find((opened) => opened.status === 'rejected')!.reason;
+}
+
+async function openMigratedSql(config: Config, logger: Logger): Promise<SqlClient> {
   const sql = await openSql(config);
   try {
     const report = await applyMigrations(sql, config.DATABASE_SCHEMA, migrations);
     logger.info({ sql: sql.kind, applied: report.applied, schema: config.DATABASE_SCHEMA }, 'database migrated');
+    return sql;
   } catch (error) {
     await sql.close().catch(() => undefined);
     throw new Error(`Database unavailable (${sql.kind}): ${(error as Error).message}`, { cause: error });
   }
+}
 
-  let counters: CounterStore;
-  if (config.REDIS_URL) {
-    const redis = new RedisCounterStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
-    await redis.connect(STARTUP_CONNECT_WAIT_MS);
-    counters = new BatchingCounterStore(redis);
-  } else {
-    counters = new MemoryCounterStore();
-  }
+async function openCounters(config: Config, logger: Logger): Promise<CounterStore> {
+  if (!config.REDIS_URL) return new MemoryCounterStore();
+  const { RedisCounterStore } = await import('./store/counters/redis-counter-store.js');
+  const redis = new RedisCounterStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
+  await redis.connect(STARTUP_CONNECT_WAIT_MS);
+  return new BatchingCounterStore(redis);
+}
 
-  let bus: Bus;
-  if (config.NATS_URL) {
-    const nats = new NatsBus({ servers: config.NATS_URL, name: `svc-edge-${process.pid}`, logger });
-    await nats.waitUntilConnected(STARTUP_CONNECT_WAIT_MS);
-    bus = nats;
-  } else {
-    bus = new MemoryBus((error, subject) => logger.error({ err: error, subject }, 'bus handler failed'));
-  }
-  return { sql, counters, bus };
+async function openBus(config: Config, logger: Logger): Promise<Bus> {
+  if (!config.NATS_URL) return new MemoryBus((error, subject) => logger.error({ err: error, subject }, 'bus handler failed'));
+  const { NatsBus } = await import('./actors/runtime/bus/nats-bus.js');
+  const nats = new NatsBus({ servers: config.NATS_URL, name: `svc-edge-${process.pid}`, logger });
+  await nats.waitUntilConnected(STARTUP_CONNECT_WAIT_MS);
+  return nats;
 }
 
 /** A backend that does not close within this bound is abandoned; the process is exiting anyway. */

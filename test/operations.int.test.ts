@@ -156,4 +156,22 @@ describe('process lifecycle', () => {
     expect(result.output).toContain('PORT');
     expect(result.output).toContain('LOG_LEVEL');
   });
+
+  it('refuses to start when the database is unreachable, and exits (Redis and NATS, opened alongside, do not hold it)', async () => {
+    const closed = await closedPort();
+    const env: Record<string, string> = { DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/test` };
+    if (usingRealServices) Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+    const result = await runServerToExit(env);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/Database unavailable \(postgres\): .*ECONNREFUSED/);
+  });
 });
+
+/** A port nothing listens on: one the OS just handed out, closed again. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

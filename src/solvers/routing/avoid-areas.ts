@@ -4,7 +4,7 @@
  * per request, so they exclude edges in the exact search instead of being
  * preprocessed into a hierarchy.
  */
-import { booleanIntersects } from '@turf/turf';
+import { booleanIntersects } from '@turf/boolean-intersects';
 import { NO_INDEX } from '../../datapack/pack-layout.js';
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { SegmentGrid } from './snapping/segment-grid.js';

@@ -6,7 +6,8 @@
  * so every contour comes from the same surface and a larger one contains the
  * smaller.
  */
-import { booleanPointInPolygon, simplify } from '@turf/turf';
+import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
+import { simplify } from '@turf/simplify';
 import type { Feature, FeatureCollection, LineString, MultiLineString, MultiPoint, MultiPolygon, Polygon, Position } from 'geojson';
 import type { MetricSpec } from '../costing/profiles.js';
 import type { RoutingEngine, RouteLocation } from '../routing-engine.js';
