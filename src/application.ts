@@ -35,9 +35,14 @@ export interface RunningApplication {
 /** The composition root: builds every component from the config and starts serving. */
 export async function startApplication(config: Config, logger: Logger): Promise<RunningApplication> {
   const mapData = await loadMapData({ dataPack: config.DATA_PACK, dataDir: config.DATA_DIR, logger });
-  const backends = await openBackends(config, logger);
+  // The geocoding index is built while the backends open, so that its CPU work overlaps the connections' round
+  // trips and, embedded, PGlite's WASM compilation off the main thread.
+  const opening = openBackends(config, logger);
+  let listeningPort = config.PORT;
+  const geocoding = createGeocodingModule(config, mapData.pack, logger, () => listeningPort);
   // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
   const solvers = new SolverPool({ threads: config.WORKER_THREADS, maxQueued: config.SOLVER_QUEUE_LIMIT, runningTaskOnAbort: 'finish', shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
+  const backends = await opening;
   // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
   // routes and matrices from queueing behind them.
   // No thread until the first optimization request: most starts never need one.
@@ -68,7 +73,6 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
   const routes: RouteDefinition[] = [];
-  let listeningPort = config.PORT;
   let openApi: unknown;
   const document = () =>
     (openApi ??= buildOpenApiDocument([...routes, ...webSockets.map((endpoint) => endpoint.route)], {
@@ -81,7 +85,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
     ...apiDocsRoutes(document),
     ...accounts.routes,
-    ...createGeocodingModule(config, mapData.pack, logger, () => listeningPort).routes,
+    ...geocoding.routes,
     ...mapDataRoutes(mapData.pack),
     ...routing.routes,
     ...navigation.routes,
