@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
-import { closeBackends, describeBackends, openBackends } from './backends.js';
+import { closeBackends, describeBackends, openBackends, type Backends } from './backends.js';
 import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
 import { buildOpenApiDocument } from './edge/openapi.js';
@@ -35,14 +35,21 @@ export interface RunningApplication {
 /** The composition root: builds every component from the config and starts serving. */
 export async function startApplication(config: Config, logger: Logger): Promise<RunningApplication> {
   const mapData = await loadMapData({ dataPack: config.DATA_PACK, dataDir: config.DATA_DIR, logger });
-  // The geocoding index is built while the backends open, so that its CPU work overlaps the connections' round
-  // trips and, embedded, PGlite's WASM compilation off the main thread.
-  const opening = openBackends(config, logger);
+  // Start-up order on a small machine: the geocoding index first, while nothing competes for the cores (built
+  // beside the starting solver threads it took twice as long); then the solver threads, which load their modules
+  // and build the routing hierarchy on the other core while this thread opens the backends.
   let listeningPort = config.PORT;
   const geocoding = createGeocodingModule(config, mapData.pack, logger, () => listeningPort);
   // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
   const solvers = new SolverPool({ threads: config.WORKER_THREADS, maxQueued: config.SOLVER_QUEUE_LIMIT, runningTaskOnAbort: 'finish', shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
-  const backends = await opening;
+  let backends: Backends;
+  try {
+    backends = await openBackends(config, logger);
+  } catch (error) {
+    // no thread outlives a failed start
+    await solvers.close().catch(() => undefined);
+    throw error;
+  }
   // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
   // routes and matrices from queueing behind them.
   // No thread until the first optimization request: most starts never need one.

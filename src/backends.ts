@@ -42,12 +42,14 @@ function pgliteDir(dataDir: string): string {
  */
 export async function openBackends(config: Config, logger: Logger): Promise<Backends> {
   // opened side by side: the connections' round trips overlap (Redis and NATS wait for their servers at most
-  // STARTUP_CONNECT_WAIT_MS and never fail start-up)
+  // STARTUP_CONNECT_WAIT_MS and then serve without them)
   const [sql, counters, bus] = await Promise.allSettled([openMigratedSql(config, logger), openCounters(config, logger), openBus(config, logger)]);
   if (sql.status === 'fulfilled' && counters.status === 'fulfilled' && bus.status === 'fulfilled') return { sql: sql.value, counters: counters.value, bus: bus.value };
-  // the database is a precondition: close what did open, then fail start-up
-  await Promise.all([counters, bus].map((opened) => (opened.status === 'fulfilled' ? opened.value.close().catch(() => undefined) : undefined)));
-  throw [sql, counters, bus].find((opened) => opened.status === 'rejected')!.reason;
+  // one did not open (the database, which is a precondition, or a client that could not even be made): close the
+  // others, then fail start-up with the first error
+  const opened = [sql, counters, bus];
+  await Promise.all(opened.map((backend) => (backend.status === 'fulfilled' ? backend.value.close().catch(() => undefined) : undefined)));
+  throw opened.find((backend) => backend.status === 'rejected')!.reason;
 }
 
 async function openMigratedSql(config: Config, logger: Logger): Promise<SqlClient> {

@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FdWriter } from './fd-writer.js';
 import { LineBatcher } from './logger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'logger-'));
@@ -13,9 +14,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('LineBatcher', () => {
   it('writes every line, in order, in batches, and all of them by the time flush calls back', async () => {
     const file = join(dir, 'log.ndjson');
-    const destination = pino.destination({ dest: file, sync: false, minLength: 1 });
-    await new Promise((resolve) => destination.once('ready', resolve));
-    const batcher = new LineBatcher(destination, 100);
+    const fd = openSync(file, 'w');
+    const batcher = new LineBatcher(new FdWriter(fd, (error) => expect.fail(error.message)), 100);
     const logger = pino({ base: null }, batcher);
     for (let index = 0; index < 50; index++) logger.info({ index, text: 'شارع عباس العقاد' }, 'line');
     // some batches went out as they filled; the rest waits for the flush
@@ -23,6 +23,7 @@ describe('LineBatcher', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { index: number; text: string });
     expect(lines.map((line) => line.index)).toEqual(Array.from({ length: 50 }, (_, index) => index));
     expect(lines[7]!.text).toBe('شارع عباس العقاد');
+    closeSync(fd);
   });
 
   it('writes the lines still gathered when the process ends: process.exit(), an uncaught error, the loop running dry', () => {
@@ -41,33 +42,46 @@ describe('LineBatcher', () => {
     }
   });
 
-  it('keeps the process running and able to end when the reader of its output goes away (EPIPE)', async () => {
+  it('keeps the process serving, and able to end, when the reader of its output goes away (EPIPE)', async () => {
     const built = fileURLToPath(new URL('../../dist/shared/logger.js', import.meta.url));
-    // logs once, then (after the reader has left) many more lines, a flush that must call back, and a clean exit
-    const script = `import { createLogger } from ${JSON.stringify(built)};
-      const logger = createLogger({ LOG_LEVEL: 'info' });
-      logger.info('first'); logger.flush();
-      setTimeout(() => {
-        for (let index = 0; index < 200; index++) logger.info({ index }, 'after the reader left');
-        logger.flush(() => setTimeout(() => { logger.info('still running'); logger.flush(() => process.exit(0)); }, 100));
-      }, 500);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | string>((resolve) => {
-      // before the fix the process crashed on the EPIPE and then hung in sonic-boom's flushSync at exit
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve('hung');
-      }, 10_000);
-      child.once('exit', (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode ?? 'signal');
+    // After its first line the child waits for word (on stdin) that its reader has gone, then logs 200 lines and
+    // ends as `end` says: a flush that must call back and a clean exit, or at once in the same turn (uncaught error,
+    // process.exit()) with lines still queued behind the failing write.
+    const ends = {
+      flush: "logger.flush(() => setTimeout(() => { logger.info('still running'); logger.flush(() => process.exit(0)); }, 100))",
+      uncaught: "JSON.parse('{')",
+      exit: 'process.exit(2)',
+    };
+    const run = async (end: string) => {
+      const script = `import { createLogger } from ${JSON.stringify(built)};
+        const logger = createLogger({ LOG_LEVEL: 'info' });
+        logger.info('first'); logger.flush();
+        process.stdin.once('data', () => { for (let index = 0; index < 200; index++) logger.info({ index, pad: 'x'.repeat(400) }, 'after the reader left'); ${end}; });`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout.once('data', () => {
+        child.stdout.destroy();
+        child.stdin.write('go\n');
       });
-    });
-    expect(code).toBe(0);
-    expect(stderr).toContain('logging stopped');
-    expect(stderr).not.toContain('Error');
+      const code = await new Promise<number | string>((resolve) => {
+        // before: the first write after the reader left crashed the process, and a crash or exit with lines queued
+        // hung in sonic-boom's synchronous flush, which retries a failed write forever
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve('hung');
+        }, 10_000);
+        child.once('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode ?? 'signal');
+        });
+      });
+      return { code, stderr };
+    };
+    const flushed = await run(ends.flush);
+    expect(flushed.code).toBe(0);
+    expect(flushed.stderr).toContain('logging stopped');
+    expect((await run(ends.uncaught)).code).toBe(1);
+    expect((await run(ends.exit)).code).toBe(2);
   });
 });
