@@ -149,6 +149,29 @@ describe('autocomplete', () => {
     expect(warm.autocomplete('عباس', { locales: AR_EN, limit: 2 }).suggestions).toHaveLength(2);
   });
 
+  it('ranks kept word matches afresh for every bias point and bbox: the same answers as a fresh geocoder', () => {
+    // An-Nabk's two streets named "طريق المشفى": each bias point must bring its own street first, though the
+    // words were matched (and kept) for the first call
+    const warm = Geocoder.build(anNabk);
+    const both = warm.search('طريق المشفى', { locales: AR_EN, limit: 5 }).filter((result) => result.name === 'طريق المشفى');
+    expect(both.length).toBe(2);
+    for (const query of ['طريق المشفى', 'طريق المشف']) {
+      for (const wanted of [...both, ...both]) {
+        // a point a little off the street, new on every call (no answer kept for it)
+        const near = { lat: Number(wanted.lat) + Math.random() * 1e-4, lon: Number(wanted.lon) + Math.random() * 1e-4 };
+        const answer = warm.autocomplete(query, { locales: AR_EN, limit: 5, near });
+        expect(answer.suggestions[0]!.id, query).toBe(`way/${wanted.osm_id}`);
+        expect(answer).toEqual(Geocoder.build(anNabk).autocomplete(query, { locales: AR_EN, limit: 5, near }));
+      }
+      const around = (result: { lat: string; lon: string }): [number, number, number, number] => [Number(result.lon) - 1e-3, Number(result.lat) - 1e-3, Number(result.lon) + 1e-3, Number(result.lat) + 1e-3];
+      for (const wanted of both) {
+        const inBox = warm.search(query, { locales: AR_EN, limit: 5, bbox: around(wanted) });
+        expect(inBox.map((result) => result.osm_id)).toContain(wanted.osm_id);
+        expect(inBox).toEqual(Geocoder.build(anNabk).search(query, { locales: AR_EN, limit: 5, bbox: around(wanted) }));
+      }
+    }
+  });
+
   it('suggests while typing and says how the query was rewritten', () => {
     const result = geocoder.autocomplete('zar2', { locales: AR_EN, limit: 8 });
     expect(result.normalizedQuery).toBe('zar');

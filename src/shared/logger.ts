@@ -5,8 +5,12 @@ import { FdWriter } from './fd-writer.js';
 
 export type { Logger };
 
-/** Log lines are written in batches of about this size under load... */
-const LOG_BATCH_CHARS = 4096;
+/**
+ * Log lines are written in batches of about this size under load: each write is a thread-pool round trip (a thread
+ * wake-up, on a busy 2-core machine often a context switch), so fewer and larger writes cost the event loop less
+ * (4 KiB → 32 KiB: 53.4 against 56.6 µs of server CPU per cached autocomplete, best of three alternating runs)...
+ */
+const LOG_BATCH_CHARS = 32_768;
 /** ...and at least this often when traffic is light, so a line never waits long. */
 const LOG_FLUSH_INTERVAL_MS = 200;
 

@@ -8,6 +8,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ForwardOptions } from './geocoder.js';
+import type { SearchOptions, TextMatches } from './search.js';
 
 /** ~3 KB an autocomplete answer (8 suggestions), so about 15 MB when full. */
 export const ANSWER_CACHE_ENTRIES = 5_000;
@@ -35,4 +36,32 @@ function keyOf(call: string, query: string, options: ForwardOptions): string {
   const near = options.near ? `${options.near.lat},${options.near.lon}` : '';
   const bbox = options.bbox ? options.bbox.join(',') : '';
   return `${call}\u0000${query}\u0000${options.locales.join(',')}\u0000${options.limit}\u0000${near}\u0000${bbox}`;
+}
+
+/** Bytes of kept text matches (12 bytes a matched entry: a short prefix matches a few thousand at most). */
+export const TEXT_MATCH_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The bias-free part of searches (`matchText`), kept by query text, open last word and kinds. An answer kept by
+ * its exact bias point rarely serves anyone else, since every phone sends its own position; the words' matches
+ * serve them all, and ranking them for a new point is a distance per match. Least recently used out first.
+ */
+export class TextMatchCache {
+  private readonly matches = new LRUCache<string, TextMatches>({
+    maxSize: TEXT_MATCH_CACHE_BYTES,
+    sizeCalculation: (kept) => kept.ids.byteLength + kept.scores.byteLength + 64,
+  });
+
+  get(query: string, options: Pick<SearchOptions, 'open' | 'kinds'>, compute: () => TextMatches): TextMatches {
+    const key = `${options.open ? 1 : 0}\u0000${options.kinds?.join(',') ?? ''}\u0000${query}`;
+    const kept = this.matches.get(key);
+    if (kept !== undefined) return kept;
+    const matches = compute();
+    this.matches.set(key, matches);
+    return matches;
+  }
+
+  get size(): number {
+    return this.matches.size;
+  }
 }

@@ -7,12 +7,12 @@
  */
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { Logger } from '../../shared/logger.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache, TextMatchCache } from './answer-cache.js';
 import { queryWasRewritten, rewriteQuery } from './arabic-text.js';
 import { isLocality, type GeoEntry } from './geo-entries.js';
 import { GeoIndex, type IndexStats } from './geo-index.js';
 import { geocodeResult, localName, suggestion, type GeocodeResult } from './result-format.js';
-import { searchIndex, type SearchOptions } from './search.js';
+import { matchText, rankMatches, searchIndex } from './search.js';
 
 /** Reverse lookups: an address point or building this close wins over the street. */
 const ADDRESS_REACH_METRES = 30;
@@ -39,6 +39,7 @@ export class GeocoderUnavailable extends Error {
 
 export class Geocoder {
   private readonly answers = new AnswerCache();
+  private readonly textMatches = new TextMatchCache();
 
   private constructor(
     private readonly index: GeoIndex | undefined,
@@ -87,8 +88,9 @@ export class Geocoder {
   }
 
   private find(index: GeoIndex, query: string, options: ForwardOptions & { open: boolean }) {
-    const search: SearchOptions = { limit: options.limit, open: options.open, near: options.near, bbox: options.bbox, kinds: GEOGRAPHY };
-    return searchIndex(index, query, search);
+    const textOptions = { open: options.open, kinds: GEOGRAPHY };
+    const matches = this.textMatches.get(query, textOptions, () => matchText(index, query, textOptions));
+    return rankMatches(index, matches, options);
   }
 
   /** Ranked results; the answer is shared with later identical calls (do not mutate it). */

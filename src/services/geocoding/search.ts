@@ -32,8 +32,24 @@ const WEIGHT = { text: 0.6, coverage: 0.22, importance: 0.12, exact: 0.08, gener
 const MINIMUM_TEXT_SCORE = 0.5;
 
 export function searchIndex(index: GeoIndex, text: string, options: SearchOptions): ScoredEntry[] {
+  return rankMatches(index, matchText(index, text, options), options);
+}
+
+/**
+ * The part of a search that depends on the words alone: every entry they match (of the kinds asked for), with its
+ * score before proximity, in the order found. The expensive part (vocabulary lookups, typo matching, coverage), and
+ * the same for every bias point: phones send their own position with every keystroke, so it is worth keeping.
+ */
+export interface TextMatches {
+  readonly ids: Int32Array;
+  readonly scores: Float64Array;
+}
+
+const NO_MATCHES: TextMatches = { ids: new Int32Array(0), scores: new Float64Array(0) };
+
+export function matchText(index: GeoIndex, text: string, options: Pick<SearchOptions, 'open' | 'kinds'>): TextMatches {
   const query = analyze(text).slice(0, 12);
-  if (!query.length) return [];
+  if (!query.length) return NO_MATCHES;
   const generic = query.map((token) => isGeneric(token.token));
   const required = generic.every(Boolean) ? query.map(() => true) : generic.map((flag) => !flag);
   const requiredCount = required.filter(Boolean).length;
@@ -68,13 +84,13 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
   });
   const buffer = scratch.qualities;
 
-  const top = new TopScores(options.limit);
+  const ids: number[] = [];
+  const scores: number[] = [];
   for (let candidate = 0; candidate < candidateCount; candidate++) {
     const entryId = candidates[candidate]!;
     const slot = slotOf[entryId]!;
     const entry = index.entries[entryId]!;
     if (options.kinds && !options.kinds.includes(entry.kind)) continue;
-    if (options.bbox && !inside(entry, options.bbox)) continue;
 
     let text = 0;
     let ownWords = 0;
@@ -107,14 +123,27 @@ export function searchIndex(index: GeoIndex, text: string, options: SearchOption
     // an address point is the answer only when its house number was asked for
     const houseNumber = entry.kind === 'address' ? entry.address!.housenumber : undefined;
     const houseNumberMissed = houseNumber !== undefined && !query.some((token) => houseNumber.toLowerCase().startsWith(token.token));
-    let score = (houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus;
-    if (options.near) {
-      const kilometres = distanceMetres(options.near.lon, options.near.lat, entry.lon, entry.lat) / 1000;
+    ids.push(entryId);
+    scores.push((houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus);
+  }
+  return { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
+}
+
+/** The best `limit` of the matches inside the bbox, with closeness to the bias point added. */
+export function rankMatches(index: GeoIndex, matches: TextMatches, options: Pick<SearchOptions, 'limit' | 'near' | 'bbox'>): ScoredEntry[] {
+  const { near, bbox } = options;
+  const top = new TopScores(options.limit);
+  for (let at = 0; at < matches.ids.length; at++) {
+    const entryId = matches.ids[at]!;
+    const entry = index.entries[entryId]!;
+    if (bbox && !inside(entry, bbox)) continue;
+    let score = matches.scores[at]!;
+    if (near) {
+      const kilometres = distanceMetres(near.lon, near.lat, entry.lon, entry.lat) / 1000;
       score += WEIGHT.proximity / (1 + kilometres / 2);
     }
     top.offer(entryId, score, entry.importance);
   }
-
   return top.sorted().map(({ id, score }) => ({ entry: index.entries[id]!, score }));
 }
 
