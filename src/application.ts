@@ -50,85 +50,94 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     await solvers.close().catch(() => undefined);
     throw error;
   }
-  // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
-  // routes and matrices from queueing behind them.
-  // No thread until the first optimization request: most starts never need one.
-  const optimizationSolvers = new SolverPool({ threads: config.WORKER_THREADS, minThreads: 0 });
-  const metrics = new HttpMetrics();
-  let dispatcher: InProcessDispatcher | undefined;
-  const accounts = await createAccountsModule(config, backends, logger, () => {
-    if (!dispatcher) throw new Error('dispatcher used before start-up finished');
-    return dispatcher;
-  });
+  // a start that fails from here on (a module, the port taken) leaves no thread or connection behind: callers that
+  // go on living (tests) would otherwise keep them
+  const closeOnFailure: (() => Promise<unknown>)[] = [() => solvers.close(), () => closeBackends(backends, logger)];
+  try {
+    // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
+    // routes and matrices from queueing behind them.
+    // No thread until the first optimization request: most starts never need one.
+    const optimizationSolvers = new SolverPool({ threads: config.WORKER_THREADS, minThreads: 0 });
+    closeOnFailure.push(() => optimizationSolvers.close());
+    const metrics = new HttpMetrics();
+    let dispatcher: InProcessDispatcher | undefined;
+    const accounts = await createAccountsModule(config, backends, logger, () => {
+      if (!dispatcher) throw new Error('dispatcher used before start-up finished');
+      return dispatcher;
+    });
 
-  const readiness = () =>
-    checkReadiness(
-      [
-        { name: 'sql', check: () => backends.sql.ping() },
-        { name: 'counters', check: () => backends.counters.ping() },
-        { name: 'bus', check: () => backends.bus.ping() },
-        { name: 'workers', check: () => solvers.probe(WORKER_PROGRESS_WINDOW_MS) },
-      ],
-      config.READY_TIMEOUT_MS,
+    const readiness = () =>
+      checkReadiness(
+        [
+          { name: 'sql', check: () => backends.sql.ping() },
+          { name: 'counters', check: () => backends.counters.ping() },
+          { name: 'bus', check: () => backends.bus.ping() },
+          { name: 'workers', check: () => solvers.probe(WORKER_PROGRESS_WINDOW_MS) },
+        ],
+        config.READY_TIMEOUT_MS,
+      );
+
+    const routing = createRoutingModule(config, mapData.pack, solvers, logger);
+    const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
+    const travelMatrix = new RoutingTravelMatrix(routing.routing);
+    const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, travelMatrix);
+    const fleets = createFleetModule(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
+    const webSockets = [...navigation.webSockets, ...fleets.webSockets];
+
+    const routes: RouteDefinition[] = [];
+    let openApi: unknown;
+    const document = () =>
+      (openApi ??= buildOpenApiDocument([...routes, ...webSockets.map((endpoint) => endpoint.route)], {
+        title: 'Location Platform API',
+        version: packageJson.version,
+        description:
+          'Place search, Arabic-aware geocoding, Plus Codes, routing, navigation, optimization and tiles for the Middle East. Map data © OpenStreetMap contributors (ODbL).',
+      }));
+    routes.push(
+      ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
+      ...apiDocsRoutes(document),
+      ...accounts.routes,
+      ...geocoding.routes,
+      ...mapDataRoutes(mapData.pack),
+      ...routing.routes,
+      ...navigation.routes,
+      ...optimization.routes,
+      ...fleets.routes,
     );
 
-  const routing = createRoutingModule(config, mapData.pack, solvers, logger);
-  const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
-  const travelMatrix = new RoutingTravelMatrix(routing.routing);
-  const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, travelMatrix);
-  const fleets = createFleetModule(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
-  const webSockets = [...navigation.webSockets, ...fleets.webSockets];
+    const server = new EdgeServer({
+      host: config.HOST,
+      port: config.PORT,
+      reusePort: config.REUSE_PORT,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      logger,
+      metrics,
+      guards: accounts.guards,
+      routes,
+      webSockets,
+    });
+    dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
+    const port = await server.listen();
+    listeningPort = port;
+    logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
 
-  const routes: RouteDefinition[] = [];
-  let openApi: unknown;
-  const document = () =>
-    (openApi ??= buildOpenApiDocument([...routes, ...webSockets.map((endpoint) => endpoint.route)], {
-      title: 'Location Platform API',
-      version: packageJson.version,
-      description:
-        'Place search, Arabic-aware geocoding, Plus Codes, routing, navigation, optimization and tiles for the Middle East. Map data © OpenStreetMap contributors (ODbL).',
-    }));
-  routes.push(
-    ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
-    ...apiDocsRoutes(document),
-    ...accounts.routes,
-    ...geocoding.routes,
-    ...mapDataRoutes(mapData.pack),
-    ...routing.routes,
-    ...navigation.routes,
-    ...optimization.routes,
-    ...fleets.routes,
-  );
-
-  const server = new EdgeServer({
-    host: config.HOST,
-    port: config.PORT,
-    reusePort: config.REUSE_PORT,
-    bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    logger,
-    metrics,
-    guards: accounts.guards,
-    routes,
-    webSockets,
-  });
-  dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
-  const port = await server.listen();
-  listeningPort = port;
-  logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
-
-  let stopping: Promise<void> | undefined;
-  return {
-    port,
-    stop: () =>
-      (stopping ??= (async () => {
-        const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
-        if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
-        await accounts.stop();
-        await navigation.stop();
-        await optimization.stop();
-        await fleets.stop();
-        await Promise.all([solvers.close(), optimizationSolvers.close()]);
-        await closeBackends(backends, logger);
-      })()),
-  };
+    let stopping: Promise<void> | undefined;
+    return {
+      port,
+      stop: () =>
+        (stopping ??= (async () => {
+          const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
+          if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
+          await accounts.stop();
+          await navigation.stop();
+          await optimization.stop();
+          await fleets.stop();
+          await Promise.all([solvers.close(), optimizationSolvers.close()]);
+          await closeBackends(backends, logger);
+        })()),
+    };
+  } catch (error) {
+    await Promise.allSettled(closeOnFailure.map((close) => close()));
+    throw error;
+  }
 }

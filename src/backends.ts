@@ -48,7 +48,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   // one did not open (the database, which is a precondition, or a client that could not even be made): close the
   // others, then fail start-up with the first error
   const opened = [sql, counters, bus];
-  await Promise.all(opened.map((backend) => (backend.status === 'fulfilled' ? backend.value.close().catch(() => undefined) : undefined)));
+  await Promise.allSettled(opened.map((backend) => (backend.status === 'fulfilled' ? closeWithinBound(backend.value.close()) : undefined)));
   throw opened.find((backend) => backend.status === 'rejected')!.reason;
 }
 
@@ -83,17 +83,11 @@ async function openBus(config: Config, logger: Logger): Promise<Bus> {
 /** A backend that does not close within this bound is abandoned; the process is exiting anyway. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
+const closeWithinBound = (work: Promise<void>) =>
+  Promise.race([work, new Promise<void>((_, reject) => setTimeout(() => reject(new Error('close timed out')), CLOSE_TIMEOUT_MS).unref())]);
+
 export async function closeBackends(backends: Backends, logger: Logger): Promise<void> {
-  const bounded = (work: Promise<void>) =>
-    Promise.race([
-      work,
-      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('close timed out')), CLOSE_TIMEOUT_MS).unref()),
-    ]);
-  const results = await Promise.allSettled([
-    bounded(backends.bus.close()),
-    bounded(backends.counters.close()),
-    bounded(backends.sql.close()),
-  ]);
+  const results = await Promise.allSettled([closeWithinBound(backends.bus.close()), closeWithinBound(backends.counters.close()), closeWithinBound(backends.sql.close())]);
   for (const result of results) {
     if (result.status === 'rejected') logger.warn({ err: result.reason }, 'backend did not close cleanly');
   }

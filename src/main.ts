@@ -1,8 +1,17 @@
 // first: V8 flags that must be set before other modules allocate
 import './gc-tuning.js';
 import { ConfigError, loadConfig } from './shared/config.js';
-import { createLogger } from './shared/logger.js';
+import { createLogger, type Logger } from './shared/logger.js';
 import { startApplication } from './application.js';
+
+/** A log reader that has stalled must not keep the process from ending: the last lines get this long (ms). */
+const EXIT_FLUSH_WAIT_MS = 2_000;
+
+function exitAfterFlush(logger: Logger, code: number): void {
+  process.exitCode = code;
+  logger.flush(() => process.exit(code));
+  setTimeout(() => process.exit(code), EXIT_FLUSH_WAIT_MS).unref();
+}
 
 /** Process entry: the only place that reads process.env and installs signal handlers. */
 async function main(): Promise<void> {
@@ -23,7 +32,7 @@ async function main(): Promise<void> {
   } catch (error) {
     process.stderr.write(`start-up failed: ${(error as Error).message}\n`);
     logger.fatal({ err: error }, 'start-up failed');
-    logger.flush(() => process.exit(1));
+    exitAfterFlush(logger, 1);
     return;
   }
   logger.flush();
@@ -33,11 +42,11 @@ async function main(): Promise<void> {
     app.stop().then(
       () => {
         logger.info('stopped');
-        logger.flush(() => process.exit(0));
+        exitAfterFlush(logger, 0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        logger.flush(() => process.exit(1));
+        exitAfterFlush(logger, 1);
       },
     );
   };

@@ -44,4 +44,16 @@ describe('FdWriter', () => {
     expect(writer.failed).toBe(true);
     expect(failures).toEqual(['EBADF']);
   });
+
+  it('drops what does not fit its queue (a reader that stopped must not grow the heap) and counts it', async () => {
+    const file = join(dir, 'bounded.txt');
+    const fd = openSync(file, 'w');
+    const writer = new FdWriter(fd, (error) => expect.fail(error.message), 25);
+    for (let index = 0; index < 5; index++) writer.write(`line ${index}\n`);
+    expect(await flushed(writer)).toBeUndefined();
+    closeSync(fd);
+    // 7 bytes a line: three fit the 25-byte queue, the other two were dropped
+    expect(readFileSync(file, 'utf8')).toBe('line 0\nline 1\nline 2\n');
+    expect(writer.dropped).toBe(2);
+  });
 });

@@ -12,32 +12,60 @@ import { write, writeSync } from 'node:fs';
 const RETRY_WAIT_MS = 10;
 /** ...and, at exit, at most this many times before what is left is given up. */
 const EXIT_RETRIES = 100;
+/** Queued bytes beyond which new text is dropped (a reader that stopped reading must not grow the heap without end). */
+const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
 const napCell = new Int32Array(new SharedArrayBuffer(4));
 /** Blocks the thread for `ms` (only at exit, when nothing else can run anyway). */
 const nap = (ms: number) => Atomics.wait(napCell, 0, 0, ms);
 
+/** Calls each function; one that throws does not keep the others from being called (its error is rethrown later). */
+function callEach(callbacks: ((error?: Error) => void)[], error?: Error): void {
+  for (const callback of callbacks) {
+    try {
+      callback(error);
+    } catch (thrown) {
+      queueMicrotask(() => {
+        throw thrown;
+      });
+    }
+  }
+}
+
 export class FdWriter {
-  /** Chunks not yet written; while `writing`, the first is the one in flight. */
+  /** Chunks not yet written; while `inFlight`, the first is the one the thread pool is writing. */
   private queue: Buffer[] = [];
+  private queuedBytes = 0;
+  /** A write chain is running: a write in flight, or a retry waiting for its timer. */
   private writing = false;
+  /** `fs.write` has the first chunk and has not called back yet. */
+  private inFlight = false;
   private failure: NodeJS.ErrnoException | undefined;
   private drainWaiters: ((error?: Error) => void)[] = [];
+  /** Texts dropped because the queue was full. */
+  dropped = 0;
 
   constructor(
     private readonly fd: number,
     /** Called once, with the error that ended the writer. */
     private readonly onFailure: (error: NodeJS.ErrnoException) => void,
+    private readonly maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES,
   ) {}
 
   get failed(): boolean {
     return this.failure !== undefined;
   }
 
-  /** Queues `text` (dropped once the writer has failed). */
+  /** Queues `text` (dropped once the writer has failed, or while the queue is full). */
   write(text: string): void {
     if (this.failure) return;
-    this.queue.push(Buffer.from(text, 'utf8'));
+    const chunk = Buffer.from(text, 'utf8');
+    if (this.queuedBytes + chunk.length > this.maxQueuedBytes) {
+      this.dropped++;
+      return;
+    }
+    this.queue.push(chunk);
+    this.queuedBytes += chunk.length;
     if (!this.writing) this.writeNext();
   }
 
@@ -49,29 +77,34 @@ export class FdWriter {
   }
 
   /**
-   * Writes what waits behind the write in flight, synchronously: the process is ending and no callback will run.
-   * Stops at the first error (a full pipe is retried a bounded number of times). `last` goes out after the rest,
-   * written here rather than handed to an asynchronous write that the ending process would not wait for. A write
-   * already in flight is in the thread pool and cannot be waited for either: it may land before or after these (a
-   * line out of place at exit; none lost, none doubled).
+   * Writes what is queued, synchronously: the process is ending and no callback will run. Stops at the first error
+   * (a full pipe is retried a bounded number of times). `last` goes out after the rest, written here rather than
+   * handed to an asynchronous write that the ending process would not wait for. A chunk waiting for its retry timer
+   * is written here; one really in flight is in the thread pool and cannot be waited for: it may land before or
+   * after these, and if the kernel took only part of it, its tail is lost. Both are rare (a write takes
+   * microseconds) and cost at most the lines of that one chunk.
    */
   flushSync(last?: string): void {
     if (this.failure) return;
     if (last) this.queue.push(Buffer.from(last, 'utf8'));
-    let index = this.writing ? 1 : 0;
-    for (; index < this.queue.length && !this.failure; index++) {
+    const skip = this.inFlight ? 1 : 0;
+    for (let index = skip; index < this.queue.length && !this.failure; index++) {
       let chunk = this.queue[index]!;
       let retries = 0;
       while (chunk.length > 0) {
+        let written = 0;
         try {
-          chunk = chunk.subarray(writeSync(this.fd, chunk));
+          written = writeSync(this.fd, chunk);
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++retries > EXIT_RETRIES) return;
-          nap(RETRY_WAIT_MS);
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
         }
+        if (written > 0) chunk = chunk.subarray(written);
+        else if (++retries > EXIT_RETRIES) return;
+        else nap(RETRY_WAIT_MS);
       }
     }
-    this.queue.length = this.writing ? 1 : 0;
+    this.queue.length = skip;
+    this.queuedBytes = skip ? this.queue[0]!.length : 0;
   }
 
   private writeNext(): void {
@@ -80,17 +113,22 @@ export class FdWriter {
       this.writing = false;
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
-      for (const waiter of waiters) waiter();
+      callEach(waiters);
       return;
     }
     this.writing = true;
+    this.inFlight = true;
     write(this.fd, chunk, 0, chunk.length, null, (error, written) => {
+      this.inFlight = false;
       if (this.failure) return;
+      // flushSync (at exit) may have written and dropped the queue meanwhile
+      if (this.queue[0] !== chunk) return this.writeNext();
       if (error) {
         if (error.code === 'EAGAIN') setTimeout(() => this.writeNext(), RETRY_WAIT_MS);
         else this.fail(error);
         return;
       }
+      this.queuedBytes -= written;
       if (written < chunk.length) this.queue[0] = chunk.subarray(written);
       else this.queue.shift();
       this.writeNext();
@@ -100,10 +138,11 @@ export class FdWriter {
   private fail(error: NodeJS.ErrnoException): void {
     this.failure = error;
     this.queue = [];
+    this.queuedBytes = 0;
     this.writing = false;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
-    for (const waiter of waiters) waiter(error);
+    callEach(waiters, error);
     this.onFailure(error);
   }
 }

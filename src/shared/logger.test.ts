@@ -84,4 +84,26 @@ describe('LineBatcher', () => {
     expect((await run(ends.uncaught)).code).toBe(1);
     expect((await run(ends.exit)).code).toBe(2);
   });
+
+  it('writes everything at exit behind a full pipe, a write waiting for its retry included, in order', async () => {
+    const built = fileURLToPath(new URL('../../dist/shared/logger.js', import.meta.url));
+    // process.stdout makes the pipe non-blocking (libuv), so a pipe nobody reads yet answers EAGAIN: the big line
+    // waits for its retry timer when the process exits, and the exit drain must write it, not skip it
+    const script = `import { createLogger } from ${JSON.stringify(built)};
+      process.stdout;
+      const logger = createLogger({ LOG_LEVEL: 'info' });
+      logger.info({ big: 'A'.repeat(200_000) }, 'big');
+      logger.info('after');
+      setTimeout(() => process.exit(0), 100);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.pause();
+    let output = '';
+    // start reading only once the child is in its exit drain
+    setTimeout(() => child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk)), 400);
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; big?: string });
+    expect(lines.map((line) => line.msg)).toEqual(['big', 'after']);
+    expect(lines[0]!.big).toHaveLength(200_000);
+  });
 });

@@ -47,8 +47,8 @@ export class LineBatcher implements DestinationStream {
     this.writer.flushSync(batch);
   }
 
-  /** Hands the waiting lines to the writer as one text. */
-  private release(): void {
+  /** Hands the waiting lines to the writer as one text (without waiting for it to write them). */
+  release(): void {
     const batch = this.takeBatch();
     if (batch) this.writer.write(batch);
   }
@@ -67,8 +67,19 @@ export class LineBatcher implements DestinationStream {
  * never blocks the event loop.
  */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  const batcher = new LineBatcher(new FdWriter(1, outputFailed));
-  setInterval(() => batcher.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  const writer = new FdWriter(1, outputFailed);
+  const batcher = new LineBatcher(writer);
+  let droppedSaid = 0;
+  let droppedSaidAt = 0;
+  setInterval(() => {
+    batcher.release();
+    // a reader that stopped reading: the writer drops what does not fit its queue; say so, at most every 10 s
+    if (writer.dropped > droppedSaid && Date.now() - droppedSaidAt >= 10_000) {
+      notice(`log output is not keeping up: ${writer.dropped - droppedSaid} log batches dropped`);
+      droppedSaid = writer.dropped;
+      droppedSaidAt = Date.now();
+    }
+  }, LOG_FLUSH_INTERVAL_MS).unref();
   // an uncaught error, process.exit() or the loop running dry: the last lines are the ones worth having
   process.once('exit', () => batcher.flushSync());
   return pino(
@@ -90,8 +101,13 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
  */
 function outputFailed(error: NodeJS.ErrnoException): void {
   if (error.code !== 'EPIPE') throw error;
+  notice('log output closed (EPIPE): logging stopped');
+}
+
+/** A warning about the log output itself, on stderr (the log output is what is in trouble). */
+function notice(msg: string): void {
   try {
-    writeSync(2, `${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, msg: 'log output closed (EPIPE): logging stopped' })}\n`);
+    writeSync(2, `${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, msg })}\n`);
   } catch {
     // stderr is gone too: nothing to tell
   }

@@ -38,8 +38,12 @@ function keyOf(call: string, query: string, options: ForwardOptions): string {
   return `${call}\u0000${query}\u0000${options.locales.join(',')}\u0000${options.limit}\u0000${near}\u0000${bbox}`;
 }
 
-/** Bytes of kept text matches (12 bytes a matched entry: a short prefix matches a few thousand at most). */
+/** Bytes of kept text matches, keys and per-entry overhead counted (12 bytes a matched entry)... */
 export const TEXT_MATCH_CACHE_BYTES = 16 * 1024 * 1024;
+/** ...and at most this many queries (most match little: the count bounds the many small entries). */
+export const TEXT_MATCH_CACHE_ENTRIES = 10_000;
+/** What an entry costs beside its arrays: the two typed arrays' objects, the LRU's slots, the key's header. */
+const ENTRY_OVERHEAD_BYTES = 400;
 
 /**
  * The bias-free part of searches (`matchText`), kept by query text, open last word and kinds. An answer kept by
@@ -48,8 +52,10 @@ export const TEXT_MATCH_CACHE_BYTES = 16 * 1024 * 1024;
  */
 export class TextMatchCache {
   private readonly matches = new LRUCache<string, TextMatches>({
+    max: TEXT_MATCH_CACHE_ENTRIES,
     maxSize: TEXT_MATCH_CACHE_BYTES,
-    sizeCalculation: (kept) => kept.ids.byteLength + kept.scores.byteLength + 64,
+    // a key is the query text (up to 256 characters, two bytes each at worst)
+    sizeCalculation: (kept, key) => kept.ids.byteLength + kept.scores.byteLength + 2 * key.length + ENTRY_OVERHEAD_BYTES,
   });
 
   get(query: string, options: Pick<SearchOptions, 'open' | 'kinds'>, compute: () => TextMatches): TextMatches {

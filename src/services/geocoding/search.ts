@@ -126,7 +126,7 @@ export function matchText(index: GeoIndex, text: string, options: Pick<SearchOpt
     ids.push(entryId);
     scores.push((houseNumberMissed ? -WEIGHT.houseNumber : 0) + WEIGHT.text * text + WEIGHT.coverage * coverage + WEIGHT.importance * entry.importance + exact + genericBonus);
   }
-  return { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
+  return ids.length ? { ids: Int32Array.from(ids), scores: Float64Array.from(scores) } : NO_MATCHES;
 }
 
 /** The best `limit` of the matches inside the bbox, with closeness to the bias point added. */
