@@ -40,6 +40,8 @@ export class FdWriter {
   private writing = false;
   /** `fs.write` has the first chunk and has not called back yet. */
   private inFlight = false;
+  /** The descriptor is non-blocking (it answered EAGAIN once): written synchronously from then on. */
+  private direct = false;
   private failure: NodeJS.ErrnoException | undefined;
   private drainWaiters: ((error?: Error) => void)[] = [];
   /** Texts dropped because the queue was full. */
@@ -108,14 +110,9 @@ export class FdWriter {
   }
 
   private writeNext(): void {
+    if (this.direct) return this.writeDirect();
     const chunk = this.queue[0];
-    if (chunk === undefined) {
-      this.writing = false;
-      const waiters = this.drainWaiters;
-      this.drainWaiters = [];
-      callEach(waiters);
-      return;
-    }
+    if (chunk === undefined) return this.drained();
     this.writing = true;
     this.inFlight = true;
     write(this.fd, chunk, 0, chunk.length, null, (error, written) => {
@@ -124,18 +121,55 @@ export class FdWriter {
       // flushSync (at exit) may have written and dropped the queue meanwhile
       if (this.queue[0] !== chunk) return this.writeNext();
       if (error) {
-        if (error.code === 'EAGAIN') setTimeout(() => this.writeNext(), RETRY_WAIT_MS);
-        else this.fail(error);
+        if (error.code !== 'EAGAIN') return this.fail(error);
+        // only a non-blocking descriptor answers EAGAIN: from now on it is written on this thread (see writeDirect)
+        this.direct = true;
+        setTimeout(() => this.writeNext(), RETRY_WAIT_MS);
         return;
       }
-      this.queuedBytes -= written;
-      if (written < chunk.length) this.queue[0] = chunk.subarray(written);
-      else this.queue.shift();
+      this.wrote(chunk, written);
       this.writeNext();
     });
   }
 
+  /**
+   * Writes a non-blocking descriptor (a pipe libuv opened, as `process.stdout` does) on this thread: such a write
+   * never blocks, costs no thread-pool round trip, and leaves nothing in flight, so the exit drain is exact. A full
+   * pipe (EAGAIN) is tried again on a timer.
+   */
+  private writeDirect(): void {
+    while (this.queue.length > 0) {
+      const chunk = this.queue[0]!;
+      let written: number;
+      try {
+        written = writeSync(this.fd, chunk);
+      } catch (error) {
+        this.writing = true;
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') setTimeout(() => this.writeNext(), RETRY_WAIT_MS);
+        // told from a callback of its own, as the asynchronous path would: not thrown into the line's caller
+        else setImmediate(() => this.fail(error as NodeJS.ErrnoException));
+        return;
+      }
+      this.wrote(chunk, written);
+    }
+    this.drained();
+  }
+
+  private wrote(chunk: Buffer, written: number): void {
+    this.queuedBytes -= written;
+    if (written < chunk.length) this.queue[0] = chunk.subarray(written);
+    else this.queue.shift();
+  }
+
+  private drained(): void {
+    this.writing = false;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    callEach(waiters);
+  }
+
   private fail(error: NodeJS.ErrnoException): void {
+    if (this.failure) return;
     this.failure = error;
     this.queue = [];
     this.queuedBytes = 0;

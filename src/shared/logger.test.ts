@@ -89,17 +89,22 @@ describe('LineBatcher', () => {
     const built = fileURLToPath(new URL('../../dist/shared/logger.js', import.meta.url));
     // process.stdout makes the pipe non-blocking (libuv), so a pipe nobody reads yet answers EAGAIN: the big line
     // waits for its retry timer when the process exits, and the exit drain must write it, not skip it
-    const script = `import { createLogger } from ${JSON.stringify(built)};
+    // the child says on stderr when it is exiting (its listener runs before the logger's drain); only then does
+    // this side start reading, so the drain meets a full pipe whatever the machine's load
+    const script = `import { writeSync } from 'node:fs';
+      import { createLogger } from ${JSON.stringify(built)};
       process.stdout;
+      process.once('exit', () => writeSync(2, 'exiting\\n'));
       const logger = createLogger({ LOG_LEVEL: 'info' });
       logger.info({ big: 'A'.repeat(200_000) }, 'big');
       logger.info('after');
       setTimeout(() => process.exit(0), 100);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pause();
     let output = '';
-    // start reading only once the child is in its exit drain
-    setTimeout(() => child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk)), 400);
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (chunk.includes('exiting')) child.stdout.setEncoding('utf8').on('data', (data: string) => (output += data));
+    });
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
     const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; big?: string });
