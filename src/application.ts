@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
-import { closeBackends, describeBackends, openBackends, type Backends } from './backends.js';
+import { closeBackends, describeBackends, openBackends } from './backends.js';
 import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
 import { buildOpenApiDocument } from './edge/openapi.js';
@@ -42,18 +42,12 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   const geocoding = createGeocodingModule(config, mapData.pack, logger, () => listeningPort);
   // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
   const solvers = new SolverPool({ threads: config.WORKER_THREADS, maxQueued: config.SOLVER_QUEUE_LIMIT, runningTaskOnAbort: 'finish', shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
-  let backends: Backends;
-  try {
-    backends = await openBackends(config, logger);
-  } catch (error) {
-    // no thread outlives a failed start
-    await solvers.close().catch(() => undefined);
-    throw error;
-  }
-  // a start that fails from here on (a module, the port taken) leaves no thread or connection behind: callers that
+  // a start that fails (a backend, a module, the port taken) leaves no thread or connection behind: callers that
   // go on living (tests) would otherwise keep them
-  const closeOnFailure: (() => Promise<unknown>)[] = [() => solvers.close(), () => closeBackends(backends, logger)];
+  const closeOnFailure: (() => Promise<unknown>)[] = [() => solvers.close()];
   try {
+    const backends = await openBackends(config, logger);
+    closeOnFailure.push(() => closeBackends(backends, logger));
     // Optimization searches hold their threads for the whole tier (2–20 s): a pool of their own keeps
     // routes and matrices from queueing behind them.
     // No thread until the first optimization request: most starts never need one.

@@ -18,12 +18,7 @@ export class AnswerCache {
 
   /** The kept answer of this call, or `compute()`'s, kept for next time (a throw keeps nothing). */
   get<T extends object>(call: 'search' | 'autocomplete', query: string, options: ForwardOptions, compute: () => T): T {
-    const key = keyOf(call, query, options);
-    const kept = this.answers.get(key);
-    if (kept !== undefined) return kept as T;
-    const answer = compute();
-    this.answers.set(key, answer);
-    return answer;
+    return keptOrComputed(this.answers, keyOf(call, query, options), compute) as T;
   }
 
   get size(): number {
@@ -59,15 +54,19 @@ export class TextMatchCache {
   });
 
   get(query: string, options: Pick<SearchOptions, 'open' | 'kinds'>, compute: () => TextMatches): TextMatches {
-    const key = `${options.open ? 1 : 0}\u0000${options.kinds?.join(',') ?? ''}\u0000${query}`;
-    const kept = this.matches.get(key);
-    if (kept !== undefined) return kept;
-    const matches = compute();
-    this.matches.set(key, matches);
-    return matches;
+    return keptOrComputed(this.matches, `${options.open ? 1 : 0}\u0000${options.kinds?.join(',') ?? ''}\u0000${query}`, compute);
   }
 
   get size(): number {
     return this.matches.size;
   }
+}
+
+/** The value kept under `key`, or `compute()`'s, kept for next time (a throw keeps nothing). */
+function keptOrComputed<V extends object>(cache: LRUCache<string, V>, key: string, compute: () => V): V {
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const value = compute();
+  cache.set(key, value);
+  return value;
 }
