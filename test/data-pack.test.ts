@@ -12,6 +12,7 @@ import { writePackFile } from '../src/datapack/pack-file.js';
 import { EdgeFlag, NO_INDEX, PACK_SECTIONS, TravelMode, type SectionName } from '../src/datapack/pack-layout.js';
 import { buildPack, ingestToFile, type BuiltPack } from '../src/ingest/ingest.js';
 import { SolverPool } from '../src/solvers/solver-pool.js';
+import { writeTiledExtract } from '../bench/tiled-extract.js';
 import { JORDAN_ADMIN, OSM_FILES } from './support/osm-data.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'pack-test-'));
@@ -242,6 +243,27 @@ describe('inputs beyond OSM', () => {
       expect(lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3]).toBe(true);
     }
   });
+});
+
+describe('a larger file: the ingest bench\'s tiled extract', () => {
+  it('ingests 3 side-by-side copies of Nasr City (ids moved past the originals, spanning beyond 2^32) into 3× its graph and features', async () => {
+    const tiled = join(workDir, 'nasr-city-x3.osm.pbf');
+    const entities = await writeTiledExtract(OSM_FILES.nasrCityPbf, 3, tiled);
+    const result = await buildPack({ input: tiled });
+    const original = packs.nasrCityPbf!.header;
+    expect(entities).toBe(3 * (original.stats.inputNodes! + original.stats.inputWays! + original.stats.inputRelations!));
+    expect(result.entities).toBe(entities);
+    for (const count of ['nodes', 'edges', 'shapePoints', 'ways', 'restrictions', 'features'] as const) {
+      expect(result.header.counts[count], count).toBe(3 * original.counts[count]!);
+    }
+    // the same names: the string table does not grow with copies
+    expect(result.header.counts.strings).toBe(original.counts.strings);
+    const pack = new MapPack(packBuffer(result));
+    const osmIds = pack.sections['graph.nodeOsmId'];
+    const originalIds = new Set(packs.nasrCityPbf!.sections['graph.nodeOsmId']);
+    expect(Math.max(...osmIds)).toBeGreaterThan(2 ** 32);
+    expect(osmIds.filter((id) => originalIds.has(id)).length).toBe(originalIds.size);
+  }, 60_000);
 });
 
 let extraPacks = 0;

@@ -187,7 +187,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     { nodes: false, ways: true, relations: false },
     (bytes, _total, count) => progress.update(bytes, count),
   );
-  // the node ids of the kept ways are needed only to find their coordinate slots
+  // the node ids of the kept ways are needed only to find their coordinate slots (the sort uses the list as scratch)
   const { ids: nodeIds, slotOf: wayRefIndex } = indexIds(refs.array.subarray(0, refs.length));
   refs = new GrowableArray(Float64Array, 0);
 

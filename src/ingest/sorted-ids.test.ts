@@ -33,6 +33,25 @@ describe('sorted ids (radix sort on two 32-bit halves)', () => {
     );
   });
 
+  it.each([
+    ['2^20 (2 passes)', 2 ** 20],
+    ['2^32 (3 passes of 11 bits)', 2 ** 32],
+    ['2^37, as a country file (3 passes of 13 bits)', 2 ** 37],
+    ['2^45 (4 passes)', 2 ** 45],
+  ])('indexIds agrees with a comparison sort on 20 000 ids spanning %s, duplicates included', (_span, span) => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 20_000, maxLength: 20_000 }), fc.integer({ min: 0, max: 2 ** 40 }), (draws, base) => {
+        const values = draws.map((draw) => base + Math.floor((draw / 2 ** 31) * span));
+        // as in a way list, ids repeat (junctions, closed rings): every fifth is an earlier one
+        for (let index = 4; index < values.length; index += 5) values[index] = values[draws[index]! % index]!;
+        const { ids: distinct, slotOf } = indexIds(Float64Array.from(values));
+        expect(Array.from(distinct)).toEqual([...new Set(ascending(values))]);
+        values.forEach((value, index) => expect(distinct[slotOf[index]!]).toBe(value));
+      }),
+      { numRuns: 3 },
+    );
+  });
+
   it('falls back to a comparison sort for values a radix sort cannot key (fractions, a span of 2^53 or more)', () => {
     expect(argsortIds(Float64Array.from([3, 1.5, 2]))).toBeUndefined();
     expect(argsortIds(Float64Array.from([-(2 ** 52), 2 ** 52]))).toBeUndefined();

@@ -1,14 +1,13 @@
 /**
  * Sorted-id helpers of the ingest (node and way ids kept as Float64Array: ids
- * exceed 2^32). Sorting is an LSD radix sort on the id's two 32-bit halves
- * (11-bit digits; a pass whose digit is the same for every id is skipped): linear,
- * no comparator calls, no BigInt. OSM ids are integers; anything else (or a
+ * exceed 2^32). Sorting is an LSD radix sort on the id's offset from the
+ * smallest one, in as few passes as its span allows with digits of at most 13
+ * bits (a digit the same for every id skips its pass): linear, no comparator
+ * calls, no BigInt. A country's node ids span 34–37 bits: 3 passes of 12–13-bit
+ * digits where 11-bit digits took 4. OSM ids are integers; anything else (or a
  * span of 2^53 or more) falls back to a comparison sort.
  */
-const DIGIT_BITS = 11;
-const RADIX = 1 << DIGIT_BITS;
-const MASK = RADIX - 1;
-const TWO_POW_32 = 4294967296;
+const MAX_DIGIT_BITS = 13;
 
 /**
  * The permutation that sorts `values` ascending (stable), or undefined when
@@ -20,8 +19,15 @@ export function argsortIds(values: Float64Array): Uint32Array | undefined {
   return radixArgsort(values)?.order;
 }
 
-/** The sorting permutation and the sort's other buffer (free scratch of the same length afterwards). */
-function radixArgsort(values: Float64Array): { order: Uint32Array; spare: Uint32Array } | undefined {
+interface RadixPlan {
+  /** Keys are value - min: integers below 2^53. */
+  min: number;
+  passes: number;
+  digitBits: number;
+}
+
+/** How to radix-sort `values`, or undefined when they are not integers spanning less than 2^53. */
+function radixPlan(values: Float64Array): RadixPlan | undefined {
   const count = values.length;
   let min = Infinity;
   let max = -Infinity;
@@ -31,40 +37,54 @@ function radixArgsort(values: Float64Array): { order: Uint32Array; spare: Uint32
     if (value > max) max = value;
     if (!Number.isInteger(value)) return undefined;
   }
+  if (count < 2) return { min: 0, passes: 0, digitBits: 0 };
   const span = max - min;
-  if (count >= 2 && !(span < 2 ** 53)) return undefined;
+  if (!(span < 2 ** 53)) return undefined;
+  let bits = 0;
+  while (2 ** bits <= span) bits++;
+  const passes = Math.max(1, Math.ceil(bits / MAX_DIGIT_BITS));
+  return { min, passes, digitBits: Math.ceil(bits / passes) };
+}
+
+// The digit of key = value - min (an integer below 2^53) at `scale` = 2^-shift: ToUint32 (>>> 0) of key / 2^shift
+// keeps its integer part modulo 2^32, whose low bits are the digit's.
+
+/** The sorting permutation and the sort's other buffer (free scratch of the same length afterwards). */
+function radixArgsort(values: Float64Array): { order: Uint32Array; spare: Uint32Array } | undefined {
+  const plan = radixPlan(values);
+  if (!plan) return undefined;
+  const { min, passes, digitBits } = plan;
+  const count = values.length;
   let order = new Uint32Array(count);
   for (let index = 0; index < count; index++) order[index] = index;
   let next = new Uint32Array(count);
-  if (count < 2) return { order, spare: next };
-  const histogram = new Uint32Array(RADIX);
-  const highBits = span >= TWO_POW_32 ? Math.ceil(Math.log2(Math.floor(span / TWO_POW_32) + 1)) : 0;
-  // digits of the key value - min: three of its low 32 bits, then as many of its high bits as the span needs
-  const lowPasses = Math.ceil(32 / DIGIT_BITS);
-  const passes = lowPasses + Math.ceil(highBits / DIGIT_BITS);
+  const mask = 2 ** digitBits - 1;
+  const histogram = new Uint32Array(mask + 1);
   for (let pass = 0; pass < passes; pass++) {
-    const high = pass >= lowPasses;
-    const shift = (high ? pass - lowPasses : pass) * DIGIT_BITS;
-    // ToUint32 (>>> 0) of a key below 2^53 is its low 32 bits; of key / 2^32, its high ones
-    const scale = high ? 1 / TWO_POW_32 : 1;
+    const scale = 2 ** -(pass * digitBits);
     histogram.fill(0);
-    for (let index = 0; index < count; index++) histogram[(((values[index]! - min) * scale) >>> shift) & MASK]!++;
-    if (histogram[(((values[0]! - min) * scale) >>> shift) & MASK] === count) continue; // every id has this digit
-    let sum = 0;
-    for (let digit = 0; digit < RADIX; digit++) {
-      const size = histogram[digit]!;
-      histogram[digit] = sum;
-      sum += size;
-    }
+    for (let index = 0; index < count; index++) histogram[(((values[index]! - min) * scale) >>> 0) & mask]!++;
+    if (histogram[(((values[0]! - min) * scale) >>> 0) & mask] === count) continue; // every id has this digit
+    prefixSums(histogram);
     for (let index = 0; index < count; index++) {
       const position = order[index]!;
-      next[histogram[(((values[position]! - min) * scale) >>> shift) & MASK]!++] = position;
+      next[histogram[(((values[position]! - min) * scale) >>> 0) & mask]!++] = position;
     }
     const swap = order;
     order = next;
     next = swap;
   }
   return { order, spare: next };
+}
+
+/** Each count becomes the number of values in the digits before it: where that digit's values start. */
+function prefixSums(histogram: Uint32Array): void {
+  let sum = 0;
+  for (let digit = 0; digit < histogram.length; digit++) {
+    const size = histogram[digit]!;
+    histogram[digit] = sum;
+    sum += size;
+  }
 }
 
 /** Sorts and removes duplicates; returns the unique prefix (of `values` itself, or of a new array). */
@@ -84,35 +104,58 @@ export function sortUnique(values: Float64Array): Float64Array {
 
 /**
  * The distinct ids of `values`, sorted, and for each value its index among
- * them: one radix sort instead of a sort plus a binary search per value. The
- * slots are written into the sort's spare buffer and the ids into an array of
- * their exact count, so nothing the size of `values` is allocated beyond the
- * sort's two permutation buffers (this runs on every node reference of the
- * kept ways: Monaco 239 k).
+ * them: one radix sort instead of a sort plus a binary search per value.
+ * `values` becomes the sort's key buffer: **its content is lost**. This runs on
+ * every node reference of the kept ways (a 31 MB country file: 4.3 M), so the
+ * sort moves the keys with their positions: each pass reads both in order and
+ * writes them to their digit's place, where an argsort reads every key through
+ * the permutation (a cache miss per key per pass: 2–3× slower at that size).
+ * Besides `values` it allocates a second key buffer and two position buffers;
+ * the slots are written into a position buffer the sort no longer needs and the
+ * distinct ids compacted in a key buffer.
  */
 export function indexIds(values: Float64Array): { ids: Float64Array; slotOf: Int32Array } {
-  const sorted = radixArgsort(values);
-  if (!sorted) {
-    const slotOf = new Int32Array(values.length);
+  const plan = radixPlan(values);
+  const count = values.length;
+  if (!plan) {
+    const slotOf = new Int32Array(count);
     const ids = sortUnique(values.slice());
-    for (let index = 0; index < values.length; index++) slotOf[index] = binarySearch(ids, values[index]!);
+    for (let index = 0; index < count; index++) slotOf[index] = binarySearch(ids, values[index]!);
     return { ids, slotOf };
   }
-  const { order } = sorted;
-  let distinct = 0;
-  for (let index = 0; index < order.length; index++) {
-    if (index === 0 || values[order[index]!] !== values[order[index - 1]!]) distinct++;
+  const { min, passes, digitBits } = plan;
+  let keys: Float64Array = values;
+  let nextKeys: Float64Array = new Float64Array(count);
+  let positions = new Uint32Array(count);
+  for (let index = 0; index < count; index++) positions[index] = index;
+  let nextPositions = new Uint32Array(count);
+  const mask = 2 ** digitBits - 1;
+  const histogram = new Uint32Array(mask + 1);
+  for (let pass = 0; pass < passes; pass++) {
+    const scale = 2 ** -(pass * digitBits);
+    histogram.fill(0);
+    for (let index = 0; index < count; index++) histogram[(((keys[index]! - min) * scale) >>> 0) & mask]!++;
+    if (histogram[(((keys[0]! - min) * scale) >>> 0) & mask] === count) continue; // every id has this digit
+    prefixSums(histogram);
+    for (let index = 0; index < count; index++) {
+      const key = keys[index]!;
+      const at = histogram[(((key - min) * scale) >>> 0) & mask]!++;
+      nextKeys[at] = key;
+      nextPositions[at] = positions[index]!;
+    }
+    [keys, nextKeys] = [nextKeys, keys];
+    [positions, nextPositions] = [nextPositions, positions];
   }
-  const ids = new Float64Array(distinct);
-  const slotOf = new Int32Array(sorted.spare.buffer, sorted.spare.byteOffset, values.length);
+  // the distinct keys compacted at the front of `keys` (a write never passes the read), each value's slot
+  const slotOf = new Int32Array(nextPositions.buffer, nextPositions.byteOffset, count);
   let slot = -1;
-  for (let index = 0; index < order.length; index++) {
-    const position = order[index]!;
-    const value = values[position]!;
-    if (slot < 0 || ids[slot] !== value) ids[++slot] = value;
-    slotOf[position] = slot;
+  for (let index = 0; index < count; index++) {
+    const key = keys[index]!;
+    if (slot < 0 || keys[slot] !== key) keys[++slot] = key;
+    slotOf[positions[index]!] = slot;
   }
-  return { ids, slotOf };
+  // a view, not a copy: a copy would add the ids' size to the peak while the sort's buffers wait for a full GC
+  return { ids: keys.subarray(0, slot + 1), slotOf };
 }
 
 /** Index of `value` in a sorted array, or -1. */

@@ -1,89 +1,15 @@
 import fc from 'fast-check';
 import { PbfWriter } from 'pbf';
 import { describe, expect, it } from 'vitest';
+import { encodeBlock } from '../../../test/support/osm-pbf-writer.js';
 import { BlockDecoder, KIND_NODES, KIND_RELATIONS, KIND_WAYS } from './pbf-block.js';
 
 /**
- * Blocks are encoded here with the `pbf` package's writer, field by field as
- * the PBF format describes them, and decoded by our BlockDecoder: what it
- * visits must be what was encoded.
+ * Blocks are encoded with test/support's PBF encoder (the `pbf` package's
+ * writer, field by field as the format describes them) and decoded by our
+ * BlockDecoder: what it visits must be what was encoded. This decodes with the
+ * ingest's chunk of dense nodes, or a tiny one so that blocks span many chunks.
  */
-interface Element {
-  id: number;
-  tags: Record<string, string>;
-}
-interface Node extends Element {
-  lat: number;
-  lon: number;
-}
-interface Way extends Element {
-  refs: number[];
-}
-interface Relation extends Element {
-  members: { type: number; ref: number; role: string }[];
-}
-interface Block {
-  granularity: number;
-  latOffset: number;
-  lonOffset: number;
-  nodes: Node[];
-  ways: Way[];
-  relations: Relation[];
-}
-
-const deltas = (values: number[]) => values.map((value, index) => value - (index ? values[index - 1]! : 0));
-
-/** The PrimitiveBlock message; `tableSize` cuts its string table (to make a corrupt block). */
-function encodeBlock(block: Block, tableSize = Infinity): Uint8Array {
-  const strings = [''];
-  const index = (value: string) => {
-    const found = strings.indexOf(value);
-    return found >= 0 ? found : strings.push(value) - 1;
-  };
-  const keysOf = (tags: Record<string, string>) => Object.keys(tags).map(index);
-  const valsOf = (tags: Record<string, string>) => Object.values(tags).map(index);
-  // the groups come before the string table they index (fields of a message may come in any order)
-  const groups = new PbfWriter();
-  if (block.nodes.length) {
-    groups.writeMessage(2, (_: unknown, group: PbfWriter) => {
-      group.writeMessage(2, (__: unknown, dense: PbfWriter) => {
-        dense.writePackedSVarint(1, deltas(block.nodes.map((node) => node.id)));
-        dense.writePackedSVarint(8, deltas(block.nodes.map((node) => node.lat)));
-        dense.writePackedSVarint(9, deltas(block.nodes.map((node) => node.lon)));
-        if (block.nodes.some((node) => Object.keys(node.tags).length)) {
-          dense.writePackedVarint(10, block.nodes.flatMap((node) => [...Object.entries(node.tags).flatMap(([key, value]) => [index(key), index(value)]), 0]));
-        }
-      }, undefined);
-    }, undefined);
-  }
-  /** One PrimitiveGroup of ways (field 3) or relations (4): id, keys, vals, then the element's own fields. */
-  const writeElements = <T extends Element>(field: number, elements: T[], writeOwnFields: (element: T, message: PbfWriter) => void) => {
-    if (!elements.length) return;
-    groups.writeMessage(2, (_: unknown, group: PbfWriter) => {
-      for (const element of elements) {
-        group.writeMessage(field, (__: unknown, message: PbfWriter) => {
-          message.writeVarintField(1, element.id);
-          message.writePackedVarint(2, keysOf(element.tags));
-          message.writePackedVarint(3, valsOf(element.tags));
-          writeOwnFields(element, message);
-        }, undefined);
-      }
-    }, undefined);
-  };
-  writeElements(3, block.ways, (way, message) => message.writePackedSVarint(8, deltas(way.refs)));
-  writeElements(4, block.relations, (relation, message) => {
-    message.writePackedVarint(8, relation.members.map((member) => index(member.role)));
-    message.writePackedSVarint(9, deltas(relation.members.map((member) => member.ref)));
-    message.writePackedVarint(10, relation.members.map((member) => member.type));
-  });
-  groups.writeMessage(1, (_: unknown, table: PbfWriter) => strings.slice(0, tableSize).forEach((value) => table.writeStringField(1, value)), undefined);
-  groups.writeVarintField(17, block.granularity);
-  groups.writeVarintField(19, block.latOffset);
-  groups.writeVarintField(20, block.lonOffset);
-  return groups.finish();
-}
-
-/** Decodes with the ingest's chunk of dense nodes, or a tiny one so that blocks span many chunks. */
 function decodeBlock(data: Uint8Array, denseChunkNodes?: number) {
   const visited: { nodes: unknown[]; ways: unknown[]; relations: unknown[] } = { nodes: [], ways: [], relations: [] };
   const decoder = new BlockDecoder(
