@@ -11,12 +11,10 @@ const MAX_DIGIT_BITS = 13;
 
 /**
  * The permutation that sorts `values` ascending (stable), or undefined when
- * they are not integers spanning less than 2^53. Only the permutation and its
- * double buffer are allocated (8 bytes per value): each pass reads its digit
- * from the value itself.
+ * they are not integers spanning less than 2^53.
  */
 export function argsortIds(values: Float64Array): Uint32Array | undefined {
-  return radixArgsort(values)?.order;
+  return radixSort(values.slice())?.positions;
 }
 
 interface RadixPlan {
@@ -46,55 +44,64 @@ function radixPlan(values: Float64Array): RadixPlan | undefined {
   return { min, passes, digitBits: Math.ceil(bits / passes) };
 }
 
-// The digit of key = value - min (an integer below 2^53) at `scale` = 2^-shift: ToUint32 (>>> 0) of key / 2^shift
-// keeps its integer part modulo 2^32, whose low bits are the digit's.
-
-/** The sorting permutation and the sort's other buffer (free scratch of the same length afterwards). */
-function radixArgsort(values: Float64Array): { order: Uint32Array; spare: Uint32Array } | undefined {
-  const plan = radixPlan(values);
+/**
+ * Sorts `keys` (in place or into a buffer of its own: **their order is lost**)
+ * with each key's position in the input, or undefined when they are not
+ * integers spanning less than 2^53. The keys move with their positions, so each
+ * pass reads both in order and writes them to their digit's place, where an
+ * argsort would read every key through the permutation (a cache miss per key
+ * per pass: 2–3× slower for a country's 4.3 M node references). Returns the
+ * sorted keys and positions and the sort's other position buffer, free scratch.
+ */
+function radixSort(keys: Float64Array): { keys: Float64Array; positions: Uint32Array; sparePositions: Uint32Array } | undefined {
+  const plan = radixPlan(keys);
   if (!plan) return undefined;
   const { min, passes, digitBits } = plan;
-  const count = values.length;
-  let order = new Uint32Array(count);
-  for (let index = 0; index < count; index++) order[index] = index;
-  let next = new Uint32Array(count);
+  const count = keys.length;
+  let nextKeys: Float64Array = new Float64Array(count);
+  let positions = new Uint32Array(count);
+  for (let index = 0; index < count; index++) positions[index] = index;
+  let nextPositions = new Uint32Array(count);
   const mask = 2 ** digitBits - 1;
   const histogram = new Uint32Array(mask + 1);
   for (let pass = 0; pass < passes; pass++) {
+    // the digit of key - min (an integer below 2^53) at 2^shift: ToUint32 (>>> 0) of (key - min) / 2^shift keeps
+    // its integer part modulo 2^32, whose low bits are the digit's
     const scale = 2 ** -(pass * digitBits);
-    histogram.fill(0);
-    for (let index = 0; index < count; index++) histogram[(((values[index]! - min) * scale) >>> 0) & mask]!++;
-    if (histogram[(((values[0]! - min) * scale) >>> 0) & mask] === count) continue; // every id has this digit
-    prefixSums(histogram);
+    if (!digitStarts(histogram, keys, min, scale, mask)) continue; // every id has this digit
     for (let index = 0; index < count; index++) {
-      const position = order[index]!;
-      next[histogram[(((values[position]! - min) * scale) >>> 0) & mask]!++] = position;
+      const key = keys[index]!;
+      const at = histogram[(((key - min) * scale) >>> 0) & mask]!++;
+      nextKeys[at] = key;
+      nextPositions[at] = positions[index]!;
     }
-    const swap = order;
-    order = next;
-    next = swap;
+    [keys, nextKeys] = [nextKeys, keys];
+    [positions, nextPositions] = [nextPositions, positions];
   }
-  return { order, spare: next };
+  return { keys, positions, sparePositions: nextPositions };
 }
 
-/** Each count becomes the number of values in the digits before it: where that digit's values start. */
-function prefixSums(histogram: Uint32Array): void {
+/**
+ * Counts the keys per digit, then makes each count the number of keys with a smaller digit (where that digit's
+ * keys start in the pass's output); false, with nothing to do, when every key has the same digit.
+ */
+function digitStarts(histogram: Uint32Array, keys: Float64Array, min: number, scale: number, mask: number): boolean {
+  const count = keys.length;
+  histogram.fill(0);
+  for (let index = 0; index < count; index++) histogram[(((keys[index]! - min) * scale) >>> 0) & mask]!++;
+  if (histogram[(((keys[0]! - min) * scale) >>> 0) & mask] === count) return false;
   let sum = 0;
   for (let digit = 0; digit < histogram.length; digit++) {
     const size = histogram[digit]!;
     histogram[digit] = sum;
     sum += size;
   }
+  return true;
 }
 
 /** Sorts and removes duplicates; returns the unique prefix (of `values` itself, or of a new array). */
 export function sortUnique(values: Float64Array): Float64Array {
-  const order = argsortIds(values);
-  let sorted: Float64Array;
-  if (order) {
-    sorted = new Float64Array(values.length);
-    for (let index = 0; index < order.length; index++) sorted[index] = values[order[index]!]!;
-  } else sorted = values.sort();
+  const sorted = radixSort(values)?.keys ?? values.sort();
   let write = 0;
   for (let read = 0; read < sorted.length; read++) {
     if (read === 0 || sorted[read] !== sorted[write - 1]) sorted[write++] = sorted[read]!;
@@ -105,49 +112,24 @@ export function sortUnique(values: Float64Array): Float64Array {
 /**
  * The distinct ids of `values`, sorted, and for each value its index among
  * them: one radix sort instead of a sort plus a binary search per value.
- * `values` becomes the sort's key buffer: **its content is lost**. This runs on
- * every node reference of the kept ways (a 31 MB country file: 4.3 M), so the
- * sort moves the keys with their positions: each pass reads both in order and
- * writes them to their digit's place, where an argsort reads every key through
- * the permutation (a cache miss per key per pass: 2–3× slower at that size).
- * Besides `values` it allocates a second key buffer and two position buffers;
- * the slots are written into a position buffer the sort no longer needs and the
- * distinct ids compacted in a key buffer.
+ * `values` becomes the sort's key buffer: **its content is lost**. Besides it
+ * the sort allocates a second key buffer and two position buffers (this runs on
+ * every node reference of the kept ways: a 31 MB country file has 4.3 M); the
+ * slots are written into the position buffer the sort no longer needs and the
+ * distinct ids compacted in the sorted key buffer.
  */
 export function indexIds(values: Float64Array): { ids: Float64Array; slotOf: Int32Array } {
-  const plan = radixPlan(values);
   const count = values.length;
-  if (!plan) {
+  const sorted = radixSort(values);
+  if (!sorted) {
     const slotOf = new Int32Array(count);
     const ids = sortUnique(values.slice());
     for (let index = 0; index < count; index++) slotOf[index] = binarySearch(ids, values[index]!);
     return { ids, slotOf };
   }
-  const { min, passes, digitBits } = plan;
-  let keys: Float64Array = values;
-  let nextKeys: Float64Array = new Float64Array(count);
-  let positions = new Uint32Array(count);
-  for (let index = 0; index < count; index++) positions[index] = index;
-  let nextPositions = new Uint32Array(count);
-  const mask = 2 ** digitBits - 1;
-  const histogram = new Uint32Array(mask + 1);
-  for (let pass = 0; pass < passes; pass++) {
-    const scale = 2 ** -(pass * digitBits);
-    histogram.fill(0);
-    for (let index = 0; index < count; index++) histogram[(((keys[index]! - min) * scale) >>> 0) & mask]!++;
-    if (histogram[(((keys[0]! - min) * scale) >>> 0) & mask] === count) continue; // every id has this digit
-    prefixSums(histogram);
-    for (let index = 0; index < count; index++) {
-      const key = keys[index]!;
-      const at = histogram[(((key - min) * scale) >>> 0) & mask]!++;
-      nextKeys[at] = key;
-      nextPositions[at] = positions[index]!;
-    }
-    [keys, nextKeys] = [nextKeys, keys];
-    [positions, nextPositions] = [nextPositions, positions];
-  }
+  const { keys, positions, sparePositions } = sorted;
   // the distinct keys compacted at the front of `keys` (a write never passes the read), each value's slot
-  const slotOf = new Int32Array(nextPositions.buffer, nextPositions.byteOffset, count);
+  const slotOf = new Int32Array(sparePositions.buffer, sparePositions.byteOffset, count);
   let slot = -1;
   for (let index = 0; index < count; index++) {
     const key = keys[index]!;
