@@ -1,7 +1,7 @@
 /**
  * A country-sized PBF made of real data: `copies` copies of one shipped extract
  * side by side. Copy k has every node, way and relation id moved up by k times
- * (the largest id of its type + 1), so ids stay unique and sorted per type as
+ * (the span of its type's ids and references + 1), so ids stay unique and sorted per type as
  * in a planet-derived file (and still span beyond 2^32), and its longitudes
  * moved east by k × `LONGITUDE_STEP` degrees, so copies do not overlap. Every
  * tag, reference and member is the original's. What it cannot copy is a
@@ -49,8 +49,17 @@ async function readOriginal(input: string): Promise<Original> {
 /** Writes the tiled file; returns its entity count. */
 export async function writeTiledExtract(input: string, copies: number, output: string): Promise<number> {
   const original = await readOriginal(input);
-  const stride = (elements: { id: number }[]) => elements.reduce((max, element) => Math.max(max, element.id), 0) + 1;
-  const strides = [stride(original.nodes), stride(original.ways), stride(original.relations)];
+  // per type, the span of its ids and of every reference to that type (a reference may point outside the file):
+  // moving copy k by k × (span + 1) keeps each copy's ids and references clear of every other copy's
+  const ranges = [0, 1, 2].map(() => ({ min: Infinity, max: -Infinity }));
+  const note = (type: number, id: number) => {
+    ranges[type]!.min = Math.min(ranges[type]!.min, id);
+    ranges[type]!.max = Math.max(ranges[type]!.max, id);
+  };
+  original.nodes.forEach((node) => note(0, node.id));
+  original.ways.forEach((way) => (note(1, way.id), way.refs.forEach((ref) => note(0, ref))));
+  original.relations.forEach((relation) => (note(2, relation.id), relation.members.forEach((member) => note(member.type, member.ref))));
+  const strides = ranges.map((range) => (range.max >= range.min ? range.max - range.min + 1 : 0));
   const fd = openSync(output, 'w');
   try {
     const file = new PbfFileWriter(fd, { sorted: true });
@@ -63,7 +72,8 @@ export async function writeTiledExtract(input: string, copies: number, output: s
         }
       }
     };
-    writeAll(original.nodes, (node, k) => ({ ...node, id: node.id + k * strides[0]!, lon: node.lon + Math.round(k * LONGITUDE_STEP * UNITS) }), 'nodes');
+    const wrap = (lon: number) => (lon > 180 * UNITS ? lon - 360 * UNITS : lon);
+    writeAll(original.nodes, (node, k) => ({ ...node, id: node.id + k * strides[0]!, lon: wrap(node.lon + Math.round(k * LONGITUDE_STEP * UNITS)) }), 'nodes');
     writeAll(original.ways, (way, k) => ({ ...way, id: way.id + k * strides[1]!, refs: way.refs.map((ref) => ref + k * strides[0]!) }), 'ways');
     writeAll(
       original.relations,

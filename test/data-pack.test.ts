@@ -246,23 +246,27 @@ describe('inputs beyond OSM', () => {
 });
 
 describe('a larger file: the ingest bench\'s tiled extract', () => {
-  it('ingests 3 side-by-side copies of Nasr City (ids moved past the originals, spanning beyond 2^32) into 3× its graph and features', async () => {
-    const tiled = join(workDir, 'nasr-city-x3.osm.pbf');
-    const entities = await writeTiledExtract(OSM_FILES.nasrCityPbf, 3, tiled);
+  it('ingests 2 side-by-side copies of Monaco (ids moved past the originals, relations and restrictions included) into 2× its graph and features', async () => {
+    const tiled = join(workDir, 'monaco-x2.osm.pbf');
+    const entities = await writeTiledExtract(OSM_FILES.monaco, 2, tiled);
     const result = await buildPack({ input: tiled });
-    const original = packs.nasrCityPbf!.header;
-    expect(entities).toBe(3 * (original.stats.inputNodes! + original.stats.inputWays! + original.stats.inputRelations!));
+    const original = packs.monaco!;
+    const header = original.header;
+    expect(entities).toBe(2 * (header.stats.inputNodes! + header.stats.inputWays! + header.stats.inputRelations!));
     expect(result.entities).toBe(entities);
-    for (const count of ['nodes', 'edges', 'shapePoints', 'ways', 'restrictions', 'features'] as const) {
-      expect(result.header.counts[count], count).toBe(3 * original.counts[count]!);
+    expect(result.header.stats.inputRelations).toBe(2 * header.stats.inputRelations!);
+    // ids that collided between copies would merge nodes, ways and relation rings: every count is exactly doubled
+    for (const count of ['nodes', 'edges', 'shapePoints', 'ways', 'restrictions', 'features', 'admin_area', 'building'] as const) {
+      expect(result.header.counts[count], count).toBe(2 * header.counts[count]!);
     }
     // the same names: the string table does not grow with copies
-    expect(result.header.counts.strings).toBe(original.counts.strings);
+    expect(result.header.counts.strings).toBe(header.counts.strings);
+    // the second copy's nodes lie past every original id, 0.25° further east
     const pack = new MapPack(packBuffer(result));
-    const osmIds = pack.sections['graph.nodeOsmId'];
-    const originalIds = new Set(packs.nasrCityPbf!.sections['graph.nodeOsmId']);
-    expect(Math.max(...osmIds)).toBeGreaterThan(2 ** 32);
-    expect(osmIds.filter((id) => originalIds.has(id)).length).toBe(originalIds.size);
+    const originalMax = Math.max(...original.sections['graph.nodeOsmId']);
+    const moved = pack.sections['graph.nodeOsmId'].filter((id) => id > originalMax);
+    expect(moved.length).toBe(original.nodeCount);
+    expect(result.header.bbox![2] - header.bbox![2]).toBeCloseTo(0.25, 6);
   }, 60_000);
 });
 

@@ -136,8 +136,11 @@ export function indexIds(values: Float64Array): { ids: Float64Array; slotOf: Int
     if (slot < 0 || keys[slot] !== key) keys[++slot] = key;
     slotOf[positions[index]!] = slot;
   }
-  // a view, not a copy: a copy would add the ids' size to the peak while the sort's buffers wait for a full GC
-  return { ids: keys.subarray(0, slot + 1), slotOf };
+  // the sort's own buffer (an odd number of passes: a country's 3) holds exactly `count` keys: the ids stay a view
+  // of it, as a copy would add their size to the peak while the sort's buffers wait for a full GC; the caller's
+  // buffer may be far longer than `values` (a growable list's capacity) and must not stay alive with them
+  const ids = keys.buffer === values.buffer ? keys.slice(0, slot + 1) : keys.subarray(0, slot + 1);
+  return { ids, slotOf };
 }
 
 /** Index of `value` in a sorted array, or -1. */
