@@ -13,6 +13,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { openOsmSource } from '../src/ingest/osm/osm-source.js';
+import { MemberType } from '../src/ingest/osm/osm-visitor.js';
 import { PbfFileWriter, type PbfNode, type PbfRelation, type PbfWay } from '../test/support/osm-pbf-writer.js';
 
 /** Wider than any shipped extract (Monaco spans 0.04° of longitude). */
@@ -51,14 +52,20 @@ export async function writeTiledExtract(input: string, copies: number, output: s
   const original = await readOriginal(input);
   // per type, the span of its ids and of every reference to that type (a reference may point outside the file):
   // moving copy k by k × (span + 1) keeps each copy's ids and references clear of every other copy's
-  const ranges = [0, 1, 2].map(() => ({ min: Infinity, max: -Infinity }));
-  const note = (type: number, id: number) => {
+  const ranges = [MemberType.Node, MemberType.Way, MemberType.Relation].map(() => ({ min: Infinity, max: -Infinity }));
+  const note = (type: MemberType, id: number) => {
     ranges[type]!.min = Math.min(ranges[type]!.min, id);
     ranges[type]!.max = Math.max(ranges[type]!.max, id);
   };
-  original.nodes.forEach((node) => note(0, node.id));
-  original.ways.forEach((way) => (note(1, way.id), way.refs.forEach((ref) => note(0, ref))));
-  original.relations.forEach((relation) => (note(2, relation.id), relation.members.forEach((member) => note(member.type, member.ref))));
+  for (const node of original.nodes) note(MemberType.Node, node.id);
+  for (const way of original.ways) {
+    note(MemberType.Way, way.id);
+    for (const ref of way.refs) note(MemberType.Node, ref);
+  }
+  for (const relation of original.relations) {
+    note(MemberType.Relation, relation.id);
+    for (const member of relation.members) note(member.type, member.ref);
+  }
   const strides = ranges.map((range) => (range.max >= range.min ? range.max - range.min + 1 : 0));
   const fd = openSync(output, 'w');
   try {
@@ -73,13 +80,13 @@ export async function writeTiledExtract(input: string, copies: number, output: s
       }
     };
     const wrap = (lon: number) => (lon > 180 * UNITS ? lon - 360 * UNITS : lon);
-    writeAll(original.nodes, (node, k) => ({ ...node, id: node.id + k * strides[0]!, lon: wrap(node.lon + Math.round(k * LONGITUDE_STEP * UNITS)) }), 'nodes');
-    writeAll(original.ways, (way, k) => ({ ...way, id: way.id + k * strides[1]!, refs: way.refs.map((ref) => ref + k * strides[0]!) }), 'ways');
+    writeAll(original.nodes, (node, k) => ({ ...node, id: node.id + k * strides[MemberType.Node]!, lon: wrap(node.lon + Math.round(k * LONGITUDE_STEP * UNITS)) }), 'nodes');
+    writeAll(original.ways, (way, k) => ({ ...way, id: way.id + k * strides[MemberType.Way]!, refs: way.refs.map((ref) => ref + k * strides[MemberType.Node]!) }), 'ways');
     writeAll(
       original.relations,
       (relation, k) => ({
         ...relation,
-        id: relation.id + k * strides[2]!,
+        id: relation.id + k * strides[MemberType.Relation]!,
         members: relation.members.map((member) => ({ ...member, ref: member.ref + k * strides[member.type]! })),
       }),
       'relations',
