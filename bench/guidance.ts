@@ -14,7 +14,7 @@ import { TravelMode } from '../src/datapack/pack-layout.js';
 import { ingestToFile } from '../src/ingest/ingest.js';
 import type { LegPath } from '../src/solvers/routing/leg-path.js';
 import { navigationRoute } from '../src/solvers/routing/guidance/navigation-view.js';
-import { locationOnEdge, shortestLeg } from '../src/solvers/routing/guidance/test-support/shortest-path.js';
+import { locationOnEdge, shortestLeg } from '../test/support/guidance/shortest-path.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { conditions, round } from './support.js';
 

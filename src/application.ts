@@ -1,25 +1,25 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
-import { closeBackends, describeBackends, openBackends } from './backends.js';
+import { closeBackends, describeBackends, openBackends } from './wiring/backends.js';
 import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
 import { buildOpenApiDocument } from './edge/openapi.js';
 import type { RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
-import { createAccountsModule } from './modules/accounts-module.js';
+import { wireAccounts } from './wiring/accounts-wiring.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
 import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
 import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
-import { createRoutingModule } from './modules/routing-module.js';
-import { createNavigationModule } from './modules/navigation-module.js';
-import { createGeocodingModule } from './modules/geocoding-module.js';
-import { createOptimizationModule } from './modules/optimization-module.js';
+import { wireRouting } from './wiring/routing-wiring.js';
+import { wireNavigation } from './wiring/navigation-wiring.js';
+import { wireGeocoding } from './wiring/geocoding-wiring.js';
+import { wireOptimization } from './wiring/optimization-wiring.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
-import { createFleetModule } from './modules/fleet-module.js';
+import { wireFleet } from './wiring/fleet-wiring.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -39,7 +39,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
   // beside the starting solver threads it took twice as long); then the solver threads, which load their modules
   // and build the routing hierarchy on the other core while this thread opens the backends.
   let listeningPort = config.PORT;
-  const geocoding = createGeocodingModule(config, mapData.pack, logger, () => listeningPort);
+  const geocoding = wireGeocoding(config, mapData.pack, logger, () => listeningPort);
   // workers see the pack's memory itself (a SharedArrayBuffer), never a copy
   const solvers = new SolverPool({ threads: config.WORKER_THREADS, maxQueued: config.SOLVER_QUEUE_LIMIT, runningTaskOnAbort: 'finish', shared: { mapPack: mapData.pack.buffer as SharedArrayBuffer } });
   // a start that fails (a backend, a module, the port taken) leaves no thread or connection behind: callers that
@@ -55,7 +55,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(() => optimizationSolvers.close());
     const metrics = new HttpMetrics();
     let dispatcher: InProcessDispatcher | undefined;
-    const accounts = await createAccountsModule(config, backends, logger, () => {
+    const accounts = await wireAccounts(config, backends, logger, () => {
       if (!dispatcher) throw new Error('dispatcher used before start-up finished');
       return dispatcher;
     });
@@ -71,11 +71,11 @@ export async function startApplication(config: Config, logger: Logger): Promise<
         config.READY_TIMEOUT_MS,
       );
 
-    const routing = createRoutingModule(config, mapData.pack, solvers, logger);
-    const navigation = await createNavigationModule(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
+    const routing = wireRouting(config, mapData.pack, solvers, logger);
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
-    const optimization = createOptimizationModule(config, optimizationSolvers, backends, logger, travelMatrix);
-    const fleets = createFleetModule(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
+    const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
+    const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
     const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
     const routes: RouteDefinition[] = [];

@@ -8,7 +8,7 @@
  *   broadcast --title T --body B [--url U]
  */
 import { parseArgs } from 'node:util';
-import { openSql } from '../backends.js';
+import { openSql } from '../wiring/backends.js';
 import { DataDirInUseError } from '../store/sql/data-dir-lock.js';
 import { ApiError } from '../shared/errors.js';
 import { ConfigError, loadConfig } from '../shared/config.js';

@@ -30,7 +30,6 @@ export function sharedDeployment(label: string): Record<string, string> {
 }
 
 /** Parses a JSON response body for assertions (tests inspect arbitrary shapes). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function readJson(response: Response): Promise<any> {
   return response.json();
 }

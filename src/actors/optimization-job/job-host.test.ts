@@ -17,7 +17,7 @@ import { OptimizationJobRepository } from '../../store/pg/optimization-jobs.js';
 import { OptimizationJobHost, type JobHostOptions } from './job-host.js';
 import { MAX_JOB_ATTEMPTS, type JobRecord } from './job-model.js';
 import type { JobSolver } from './optimization-job-actor.js';
-import { solveUntilAborted } from './testing/solvers.js';
+import { solveUntilAborted } from '../../../test/support/optimization-job-solvers.js';
 
 const logger = pino({ level: 'silent' });
 const subjects = createSubjects('jobs_test');

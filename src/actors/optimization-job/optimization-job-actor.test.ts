@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
 import type { JobRecord, JobState } from './job-model.js';
-import { solveUntilAborted } from './testing/solvers.js';
+import { solveUntilAborted } from '../../../test/support/optimization-job-solvers.js';
 import { OptimizationJobActor, type JobActorDeps, type JobSolver } from './optimization-job-actor.js';
 
 function claimedJob(): JobRecord {

@@ -1,13 +1,13 @@
 import type { WebSocketBehavior } from 'uWebSockets.js';
 import type { RouteDefinition } from '../route.js';
+import type { ChannelState } from './stream-channel.js';
 
 /**
  * A WebSocket served by the edge: its route entry (path, access, scopes — for
  * the guards and the OpenAPI document; never served as plain HTTP) and the
- * uWS behaviour that runs it.
+ * uWS behaviour that runs it. Every socket is a stream channel's, so its user data is the channel's state.
  */
 export interface WebSocketEndpoint {
   route: RouteDefinition;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  behavior: WebSocketBehavior<any>;
+  behavior: WebSocketBehavior<ChannelState>;
 }

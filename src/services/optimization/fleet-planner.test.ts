@@ -6,7 +6,7 @@ import type { VrpProblem, VrpResult, VrpSearchOptions } from '../../solvers/vrp/
 import { solveVrp } from '../../solvers/vrp/solve.js';
 import { FleetPlanner } from './fleet-planner.js';
 import type { VrpTaskRunner } from './parallel-search.js';
-import { computedMatrix } from './testing/computed-matrix.js';
+import { computedMatrix } from '../../../test/support/computed-matrix.js';
 
 /** Nasr City, Cairo. */
 const stop = (id: string, lat: number, lng: number, demand = 0) => ({ id, lat, lng, demand, serviceSeconds: 120 });

@@ -7,7 +7,7 @@ import { solveVrp } from '../../solvers/vrp/solve.js';
 import type { VrpTaskRunner } from './parallel-search.js';
 import { RouteOptimizer } from './route-optimizer.js';
 import type { TravelMatrixSource } from './travel-matrix.js';
-import { computedMatrix } from './testing/computed-matrix.js';
+import { computedMatrix } from '../../../test/support/computed-matrix.js';
 
 /** Nasr City, Cairo: a depot and stops a few hundred metres apart. */
 const DEPOT = { lat: 30.0561, lng: 31.3302 };

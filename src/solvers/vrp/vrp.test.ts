@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { checkVrpResult } from './feasibility.js';
 import type { VrpProblem } from './model.js';
 import { solveVrp } from './solve.js';
-import { bruteForceOptimum } from './testing/brute-force.js';
-import { arbitraryProblem } from './testing/random-problem.js';
-import { lineMatrix } from './testing/line-matrix.js';
+import { bruteForceOptimum } from '../../../test/support/vrp/brute-force.js';
+import { arbitraryProblem } from '../../../test/support/vrp/random-problem.js';
+import { lineMatrix } from '../../../test/support/vrp/line-matrix.js';
 
 const search = { seed: 7, timeLimitMs: 10_000, maxIterations: 400 };
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { checkVrpResult } from './feasibility.js';
 import type { VrpProblem } from './model.js';
 import { solveVrp } from './solve.js';
-import { arbitraryProblem } from './testing/random-problem.js';
-import { lineMatrix } from './testing/line-matrix.js';
+import { arbitraryProblem } from '../../../test/support/vrp/random-problem.js';
+import { lineMatrix } from '../../../test/support/vrp/line-matrix.js';
 
 const line = lineMatrix;
 

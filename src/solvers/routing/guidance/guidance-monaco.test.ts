@@ -2,20 +2,19 @@
  * Guidance on real Monaco data: the Bateau Bus ferry across Port Hercule (way
  * 166399542, foot/bicycle only) and toll roads, looked up in the extract.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { EdgeFlag, ROAD_CLASSES, TravelMode } from '../../../datapack/pack-layout.js';
 import { ManeuverType as T } from './maneuver-types.js';
-import { locationOnEdge, shortestLeg } from './test-support/shortest-path.js';
-import { removeTestPacks, testPack, wayEdges } from './test-support/test-packs.js';
-import { tripViolations } from './test-support/trip-invariants.js';
+import { locationOnEdge, shortestLeg } from '../../../../test/support/guidance/shortest-path.js';
+import { routingPack, wayEdges } from '../../../../test/support/routing-packs.js';
+import { tripViolations } from '../../../../test/support/guidance/trip-invariants.js';
 import { buildTrip } from './trip.js';
 
 let pack: MapPack;
 beforeAll(async () => {
-  pack = await testPack('monaco');
+  pack = await routingPack('monaco');
 }, 60_000);
-afterAll(() => removeTestPacks());
 
 describe('Monaco', () => {
   it('boards and leaves the Bateau Bus ferry on foot', () => {

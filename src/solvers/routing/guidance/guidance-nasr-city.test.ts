@@ -5,23 +5,22 @@
  * street names, units, and the trip invariants.
  */
 import polyline from '@mapbox/polyline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import type { LegPath } from '../leg-path.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import { navigationRoute } from './navigation-view.js';
 import { legSpeedLimits } from './speed-limits.js';
-import { locationOnEdge, shortestLeg } from './test-support/shortest-path.js';
-import { removeTestPacks, testPack, wayEdges } from './test-support/test-packs.js';
-import { tripViolations } from './test-support/trip-invariants.js';
+import { locationOnEdge, shortestLeg } from '../../../../test/support/guidance/shortest-path.js';
+import { routingPack, wayEdges } from '../../../../test/support/routing-packs.js';
+import { tripViolations } from '../../../../test/support/guidance/trip-invariants.js';
 import { buildTrip } from './trip.js';
 import type { TripOptions } from './trip-types.js';
 
 let pack: MapPack;
 beforeAll(async () => {
-  pack = await testPack('nasrCity');
+  pack = await routingPack('nasrCityPbf');
 }, 60_000);
-afterAll(() => removeTestPacks());
 
 /** A leg from the middle of one car edge of way `from` to the middle of one of way `to`. */
 function legBetween(fromEdge: number, toEdge: number, offsets: [number, number] = [0, 0]): LegPath {

@@ -6,22 +6,21 @@
  * starting and ending at the snapped points, narrative in the asked language.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { TravelMode } from '../../../datapack/pack-layout.js';
 import type { Costing } from '../leg-path.js';
 import { navigationRoute } from './navigation-view.js';
-import { locationOnEdge, shortestLeg } from './test-support/shortest-path.js';
-import { removeTestPacks, testPack } from './test-support/test-packs.js';
-import { tripViolations } from './test-support/trip-invariants.js';
+import { locationOnEdge, shortestLeg } from '../../../../test/support/guidance/shortest-path.js';
+import { routingPack } from '../../../../test/support/routing-packs.js';
+import { tripViolations } from '../../../../test/support/guidance/trip-invariants.js';
 import { buildTrip } from './trip.js';
 
 const packs: Record<string, MapPack> = {};
 beforeAll(async () => {
-  packs.nasrCity = await testPack('nasrCity');
-  packs.monaco = await testPack('monaco');
+  packs.nasrCity = await routingPack('nasrCityPbf');
+  packs.monaco = await routingPack('monaco');
 }, 60_000);
-afterAll(() => removeTestPacks());
 
 function usableEdges(pack: MapPack, modeBit: number): number[] {
   const edges: number[] = [];

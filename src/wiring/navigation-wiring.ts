@@ -4,7 +4,7 @@
  * and the stateless helpers. Sessions and the helpers share one route planner
  * and one place-entrance resolver.
  */
-import type { Backends } from '../backends.js';
+import type { Backends } from './backends.js';
 import type { MapPack } from '../datapack/map-pack.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { NavigationSessionHost } from '../actors/navigation-session/session-host.js';
@@ -25,7 +25,7 @@ import type { Logger } from '../shared/logger.js';
 import { NavigationSessionRepository } from '../store/pg/navigation-sessions.js';
 import { createNavigationWebhooks } from '../services/webhooks/navigation-webhooks.js';
 
-export interface NavigationModule {
+export interface NavigationWiring {
   sessions: NavigationSessions;
   host: NavigationSessionHost;
   routes: RouteDefinition[];
@@ -36,14 +36,14 @@ export interface NavigationModule {
 /** Extra time a session command may take beyond a route search (the store write, the bus). */
 const COMMAND_MARGIN_MS = 5_000;
 
-export async function createNavigationModule(
+export async function wireNavigation(
   config: Config,
   backends: Backends,
   pack: MapPack,
   routing: RoutingService,
   guards: readonly RequestGuard[],
   logger: Logger,
-): Promise<NavigationModule> {
+): Promise<NavigationWiring> {
   const planner = new NavigationRoutePlanner(routing);
   const entrances = new MapPackPlaceEntrances(pack, routing);
   const planRoute: SessionRoutePlanner = (from, plan) =>

@@ -4,10 +4,10 @@
  * Returns the list of violations (empty = fine) so fast-check can shrink on it.
  */
 import polyline from '@mapbox/polyline';
-import { haversineMeters } from '../../../graph/geodesy.js';
-import type { LegPath } from '../../leg-path.js';
-import { METERS_PER_MILE } from '../narrative/distance-phrases.js';
-import type { Trip } from '../trip-types.js';
+import { haversineMeters } from '../../../src/solvers/graph/geodesy.js';
+import type { LegPath } from '../../../src/solvers/routing/leg-path.js';
+import { METERS_PER_MILE } from '../../../src/solvers/routing/guidance/narrative/distance-phrases.js';
+import type { Trip } from '../../../src/solvers/routing/guidance/trip-types.js';
 
 /** Polyline6 rounding (≤ 0.08 m) plus float slack. */
 export const SHAPE_END_TOLERANCE_METERS = 0.5;

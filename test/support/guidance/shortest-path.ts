@@ -4,10 +4,10 @@
  * mode's access bit per direction and blocked nodes, avoids U-turns except at
  * dead ends, and ignores turn restrictions. Not for production use.
  */
-import type { MapPack } from '../../../../datapack/map-pack.js';
-import { NO_INDEX, NodeFlag, TravelMode } from '../../../../datapack/pack-layout.js';
-import type { LegPath, SnappedLocation } from '../../leg-path.js';
-import { distanceMeters, lineLength, pointAt, type LonLat } from '../geometry.js';
+import type { MapPack } from '../../../src/datapack/map-pack.js';
+import { NO_INDEX, NodeFlag, TravelMode } from '../../../src/datapack/pack-layout.js';
+import type { LegPath, SnappedLocation } from '../../../src/solvers/routing/leg-path.js';
+import { distanceMeters, lineLength, pointAt, type LonLat } from '../../../src/solvers/routing/guidance/geometry.js';
 
 const PEDESTRIAN_KMH = 5;
 const SIGNAL_SECONDS = 10;

@@ -1,4 +1,4 @@
-import type { JobSolver } from '../optimization-job-actor.js';
+import type { JobSolver } from '../../src/actors/optimization-job/optimization-job-actor.js';
 
 /** A solver that runs until its signal aborts it (then rejects); `onAbort` sees the abort. For tests. */
 export function solveUntilAborted(onAbort: () => void = () => {}): JobSolver {

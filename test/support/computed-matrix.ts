@@ -1,4 +1,4 @@
-import type { TravelMatrix } from '../travel-matrix.js';
+import type { TravelMatrix } from '../../src/services/optimization/travel-matrix.js';
 
 /** A matrix for tests, computed from the points: great-circle metres × 1.3 detour, at 8 m/s; `cut` points have no path to or from anything. */
 export function computedMatrix(points: readonly { lat: number; lng: number }[], cut: readonly number[] = []): TravelMatrix {

@@ -1,4 +1,4 @@
-import type { VrpProblem } from '../model.js';
+import type { VrpProblem } from '../../../src/solvers/vrp/model.js';
 
 /**
  * Exhaustive optimum of a tiny VRP (every assignment of jobs to vehicles or to

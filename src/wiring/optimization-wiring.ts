@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { Backends } from '../backends.js';
+import type { Backends } from './backends.js';
 import { OptimizationJobHost } from '../actors/optimization-job/job-host.js';
 import { JOB_KINDS, type JobKind } from '../actors/optimization-job/job-model.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
@@ -15,7 +15,7 @@ import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 import { OptimizationJobRepository } from '../store/pg/optimization-jobs.js';
 
-export interface OptimizationModule {
+export interface OptimizationWiring {
   routes: RouteDefinition[];
   /** Hands this process's running jobs back to the queue; call before the backends close. */
   stop(): Promise<void>;
@@ -28,7 +28,7 @@ export interface OptimizationModule {
  * falls back to straight-line distances. Jobs live in SQL and run as actors
  * addressed over the bus, so any process finishes what another accepted.
  */
-export function createOptimizationModule(config: Config, solvers: SolverPool, backends: Backends, logger: Logger, matrices?: TravelMatrixSource): OptimizationModule {
+export function wireOptimization(config: Config, solvers: SolverPool, backends: Backends, logger: Logger, matrices?: TravelMatrixSource): OptimizationWiring {
   const threads = config.WORKER_THREADS > 0 ? config.WORKER_THREADS : availableParallelism();
   const optimizer = matrices ? new RouteOptimizer(matrices, solvers, threads) : undefined;
   const service = new OptimizationService(solvers, optimizer);

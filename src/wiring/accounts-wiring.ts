@@ -1,4 +1,4 @@
-import type { Backends } from '../backends.js';
+import type { Backends } from './backends.js';
 import { createBearerGuard } from '../edge/auth/bearer-guard.js';
 import type { RequestGuard } from '../edge/request-pipeline.js';
 import type { RouteDefinition } from '../edge/route.js';
@@ -43,7 +43,7 @@ import { authProviderRoutes } from '../edge/routes/auth-providers.js';
 import { OidcProvider } from '../services/accounts/oidc/oidc-provider.js';
 import { SocialSignIn } from '../services/accounts/oidc/social-sign-in.js';
 
-export interface AccountsModule {
+export interface AccountsWiring {
   /** In order: the access gate (keys, limits), then the bearer guard (users). */
   guards: RequestGuard[];
   routes: RouteDefinition[];
@@ -55,13 +55,13 @@ export interface AccountsModule {
  * Accounts, sessions, the developer portal, operator actions and the user's
  * own data (spec part 1): repositories, services and route tables wired together.
  */
-export async function createAccountsModule(
+export async function wireAccounts(
   config: Config,
   backends: Backends,
   logger: Logger,
   /** The in-process dispatcher of the finished app, for the developer sandbox (bound after start-up). */
   dispatcher: () => InProcessDispatcher,
-): Promise<AccountsModule> {
+): Promise<AccountsWiring> {
   const { sql, counters, bus } = backends;
   const users = new UserRepository(sql);
   const sessions = new SessionRepository(sql);

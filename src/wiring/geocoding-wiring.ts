@@ -7,7 +7,7 @@ import { Geocoder } from '../services/geocoding/geocoder.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 
-export interface GeocodingModule {
+export interface GeocodingWiring {
   geocoder: Geocoder;
   routes: RouteDefinition[];
 }
@@ -16,7 +16,7 @@ export interface GeocodingModule {
  * Geocoding (spec part 2 §4.2) and Plus Code addressing (§4.1): the geocoding index is built
  * from the loaded map data pack at start (in memory, on the main thread; see docs/geocoding.md).
  */
-export function createGeocodingModule(config: Config, pack: MapPack, logger: Logger, port: () => number): GeocodingModule {
+export function wireGeocoding(config: Config, pack: MapPack, logger: Logger, port: () => number): GeocodingWiring {
   const geocoder = config.GEOCODING_ENABLED ? Geocoder.build(pack, logger) : Geocoder.disabled();
   if (!config.GEOCODING_ENABLED) logger.info('geocoding switched off (GEOCODING_ENABLED=false)');
   const siteUrl = config.SITE_URL ?? config.PUBLIC_BASE_URL?.replace(/\/+$/, '');

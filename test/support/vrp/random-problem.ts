@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { VrpProblem } from '../model.js';
+import type { VrpProblem } from '../../../src/solvers/vrp/model.js';
 
 export interface ProblemShape {
   maxJobs: number;

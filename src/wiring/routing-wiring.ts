@@ -15,12 +15,12 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 
-export interface RoutingModule {
+export interface RoutingWiring {
   routing: RoutingService;
   routes: RouteDefinition[];
 }
 
-export function createRoutingModule(config: Config, pack: MapPack, solvers: SolverPool, logger: Logger): RoutingModule {
+export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, logger: Logger): RoutingWiring {
   const hierarchies = new HierarchyCache(solvers, logger);
   const routing = new RoutingService({ solvers, pack, hierarchies, timeoutMs: config.ROUTING_TIMEOUT_MS });
   const external = config.ROUTING_ENGINE_URL ? new ExternalEngine(config.ROUTING_ENGINE_URL, logger) : undefined;

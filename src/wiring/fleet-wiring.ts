@@ -4,7 +4,7 @@
  * threads over the routing engine's matrix), the REST routes and the stream.
  */
 import { availableParallelism } from 'node:os';
-import type { Backends } from '../backends.js';
+import type { Backends } from './backends.js';
 import { FleetHost } from '../actors/fleet/fleet-host.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import type { RouteDefinition } from '../edge/route.js';
@@ -20,7 +20,7 @@ import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 import { FleetRepository } from '../store/pg/fleets.js';
 
-export interface FleetModule {
+export interface FleetWiring {
   routes: RouteDefinition[];
   webSockets: WebSocketEndpoint[];
   stop(): Promise<void>;
@@ -29,14 +29,14 @@ export interface FleetModule {
 /** Commands never wait for a search (it runs outside the actor's mailbox): the store write and the bus. */
 const COMMAND_TIMEOUT_MS = 10_000;
 
-export function createFleetModule(
+export function wireFleet(
   config: Config,
   backends: Backends,
   solvers: SolverPool,
   matrices: TravelMatrixSource,
   guards: readonly RequestGuard[],
   logger: Logger,
-): FleetModule {
+): FleetWiring {
   const threads = config.WORKER_THREADS > 0 ? config.WORKER_THREADS : availableParallelism();
   const planner = new FleetPlanner(matrices, solvers, threads);
   const host = new FleetHost({

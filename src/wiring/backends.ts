@@ -1,13 +1,13 @@
-import type { Config } from './shared/config.js';
-import type { Logger } from './shared/logger.js';
-import type { Bus } from './actors/runtime/bus/bus.js';
-import { MemoryBus } from './actors/runtime/bus/memory-bus.js';
-import type { CounterStore } from './store/counters/counter-store.js';
-import { MemoryCounterStore } from './store/counters/memory-counter-store.js';
-import { BatchingCounterStore } from './store/counters/batching-counter-store.js';
-import { applyMigrations } from './store/sql/migrate.js';
-import { migrations } from './store/sql/migrations/index.js';
-import type { SqlClient } from './store/sql/sql-client.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import type { Bus } from '../actors/runtime/bus/bus.js';
+import { MemoryBus } from '../actors/runtime/bus/memory-bus.js';
+import type { CounterStore } from '../store/counters/counter-store.js';
+import { MemoryCounterStore } from '../store/counters/memory-counter-store.js';
+import { BatchingCounterStore } from '../store/counters/batching-counter-store.js';
+import { applyMigrations } from '../store/sql/migrate.js';
+import { migrations } from '../store/sql/migrations/index.js';
+import type { SqlClient } from '../store/sql/sql-client.js';
 
 /** The three stateful dependencies; each is real when its URL is configured and embedded otherwise. */
 export interface Backends {
@@ -24,10 +24,10 @@ const STARTUP_CONNECT_WAIT_MS = 3_000;
 
 export async function openSql(config: Config): Promise<SqlClient> {
   if (config.DATABASE_URL) {
-    const { createPostgresClient } = await import('./store/sql/postgres-client.js');
+    const { createPostgresClient } = await import('../store/sql/postgres-client.js');
     return createPostgresClient({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
   }
-  const { createPgliteClient } = await import('./store/sql/pglite-client.js');
+  const { createPgliteClient } = await import('../store/sql/pglite-client.js');
   return createPgliteClient({ dataDir: pgliteDir(config.DATA_DIR), schema: config.DATABASE_SCHEMA });
 }
 
@@ -66,7 +66,7 @@ async function openMigratedSql(config: Config, logger: Logger): Promise<SqlClien
 
 async function openCounters(config: Config, logger: Logger): Promise<CounterStore> {
   if (!config.REDIS_URL) return new MemoryCounterStore();
-  const { RedisCounterStore } = await import('./store/counters/redis-counter-store.js');
+  const { RedisCounterStore } = await import('../store/counters/redis-counter-store.js');
   const redis = new RedisCounterStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
   await redis.connect(STARTUP_CONNECT_WAIT_MS);
   return new BatchingCounterStore(redis);
@@ -74,7 +74,7 @@ async function openCounters(config: Config, logger: Logger): Promise<CounterStor
 
 async function openBus(config: Config, logger: Logger): Promise<Bus> {
   if (!config.NATS_URL) return new MemoryBus((error, subject) => logger.error({ err: error, subject }, 'bus handler failed'));
-  const { NatsBus } = await import('./actors/runtime/bus/nats-bus.js');
+  const { NatsBus } = await import('../actors/runtime/bus/nats-bus.js');
   const nats = new NatsBus({ servers: config.NATS_URL, name: `svc-edge-${process.pid}`, logger });
   await nats.waitUntilConnected(STARTUP_CONNECT_WAIT_MS);
   return nats;
