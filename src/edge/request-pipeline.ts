@@ -7,7 +7,8 @@ import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { decodeBody, parseQueryString, validate } from './input.js';
 import type { HttpMetrics } from './metrics.js';
-import { effectiveBodyKind, HttpReply, successStatusOf, type HttpMethod, type Principal, type RequestContext, type RouteDefinition } from './route.js';
+import { effectiveBodyKind, HttpReply, successStatusOf, type HttpMethod, type RequestContext, type RouteDefinition } from './route.js';
+import type { Principal } from '../domain/principal.js';
 
 /**
  * Runs before a route's input is validated, with the raw request in hand:

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AccessClass } from '../services/access/endpoint-access.js';
 import type { ErrorCode } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
+import type { Principal } from '../domain/principal.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,23 +24,6 @@ export interface MultipartForm {
   fields: Record<string, string>;
   files: UploadedFile[];
 }
-
-/** A signed-in user, from a bearer token. */
-export interface UserPrincipal {
-  kind: 'user';
-  userId: string;
-  sessionId: string;
-  roles: readonly string[];
-}
-
-/** A developer API key, held to its scopes, restrictions and quotas. */
-export interface KeyPrincipal {
-  kind: 'key';
-  keyId: string;
-}
-
-/** Who is calling, as established by the guards. */
-export type Principal = UserPrincipal | KeyPrincipal;
 
 /** What a handler sees: validated input and the request's identity. */
 export interface RequestContext<P = unknown, Q = unknown, B = unknown> {

@@ -6,6 +6,7 @@
  * "Live fleets".
  */
 import type { SessionOwner } from '../navigation-session/session-model.js';
+import type { FleetCosting } from '../../domain/costing.js';
 
 /** Only the key or user that created the fleet may use it. */
 export type FleetOwner = SessionOwner;
@@ -15,7 +16,6 @@ export interface LatLng {
   lng: number;
 }
 
-export type FleetCosting = 'auto' | 'truck' | 'bicycle' | 'pedestrian';
 
 /** Bounds of a fleet (400 VALIDATION_ERROR beyond them). */
 export const FLEET_LIMITS = {

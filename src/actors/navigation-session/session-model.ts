@@ -5,6 +5,7 @@
  */
 import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
 import type { TrackerState } from '../../solvers/navigation/progress-tracker.js';
+import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 
 /** `active → arrived | cancelled | expired`; the three ends are final. */
 export type SessionStatus = 'active' | 'arrived' | 'cancelled' | 'expired';
@@ -22,9 +23,6 @@ export interface LatLng {
   lng: number;
 }
 
-export type Costing = 'auto' | 'pedestrian' | 'bicycle' | 'motor_scooter' | 'truck' | 'wheelchair';
-export type Preference = 'fastest' | 'shortest' | 'balanced';
-export type Avoidance = 'tolls' | 'highways' | 'ferries' | 'unpaved';
 
 /** What the session was created with; re-plans reuse it. */
 export interface SessionPlan {
@@ -32,10 +30,10 @@ export interface SessionPlan {
   destination: LatLng & { name?: string; placeSlug?: string };
   /** Where arrival is judged: the destination, or the entrance its place slug resolved to. */
   arrivalPoint: LatLng & { source: 'destination' | 'entrance' | 'road_access' };
-  costing: Costing;
+  costing: NavigationCosting;
   language: string;
   preference: Preference;
-  avoid: Avoidance[];
+  avoid: Avoidable[];
   corridorMeters: number;
   arrivalRadiusMeters: number;
 }

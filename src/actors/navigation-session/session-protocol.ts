@@ -4,7 +4,8 @@
  * publishes for streams (`nav.feed.<id>`). JSON on the wire.
  */
 import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
-import type { Avoidance, Costing, LatLng, NavigationEvent, Preference, SessionOwner, SessionProgress, SessionStatus } from './session-model.js';
+import type { LatLng, NavigationEvent, SessionOwner, SessionProgress, SessionStatus } from './session-model.js';
+import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 
 export interface FixInput extends LatLng {
   speed?: number;
@@ -23,7 +24,7 @@ export type SessionCommandBody =
   | { op: 'fixes'; fixes: FixInput[]; answer?: 'ack' }
   | { op: 'events'; since: number }
   | { op: 'eta' }
-  | { op: 'recalculate'; from: LatLng & { heading?: number }; costing?: Costing; preference?: Preference; avoid?: Avoidance[] }
+  | { op: 'recalculate'; from: LatLng & { heading?: number }; costing?: NavigationCosting; preference?: Preference; avoid?: Avoidable[] }
   | { op: 'cancel' }
   /** A process streams the session to its sockets: publish frames on the feed for a while. */
   | { op: 'watch' };

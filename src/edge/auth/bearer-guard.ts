@@ -1,7 +1,8 @@
 import { ApiError } from '../../shared/errors.js';
 import type { AccountService } from '../../services/accounts/account-service.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
-import type { Principal, RouteDefinition, UserPrincipal } from '../route.js';
+import type { RouteDefinition } from '../route.js';
+import type { Principal, UserPrincipal } from '../../domain/principal.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 const ADMIN_ROLES = ['admin', 'super_admin'];

@@ -1,11 +1,11 @@
 import polyline from '@mapbox/polyline';
 import { z } from 'zod';
-import { COSTINGS } from '../../solvers/routing/leg-path.js';
 import { ISOCHRONE_PATH, MAP_MATCH_PATH, type RoutingAnalysisService } from '../../services/routing-analysis/routing-analysis-service.js';
 import { MAX_SEARCH_RADIUS_METERS } from '../../solvers/routing/map-matching/hmm-matcher.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { enginePayload, rawEnginePayload } from '../schemas/engine-payload.js';
 import { latitude, longitude } from '../schemas/geo.js';
+import { COSTINGS } from '../../domain/costing.js';
 
 /** Limits of the isochrone and map-matching payloads (docs/routing-analysis.md). */
 export const MAX_CONTOURS = 4;

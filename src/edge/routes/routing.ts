@@ -4,13 +4,13 @@
  * they pass through to that engine instead.
  */
 import { z } from 'zod';
-import { AVOIDABLE, PREFERENCES } from '../../solvers/routing/costing/profiles.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { enginePayload, rawEnginePayload } from '../schemas/engine-payload.js';
 import type { RoutingEndpoints } from '../../services/routing/routing-endpoints.js';
 import { engineRequestSchema, matrixRequestSchema } from '../../services/routing/engine-request.js';
 import { planRequestSchema } from '../../services/routing/plan-request.js';
 import { maneuverTypeCatalogue } from '../../solvers/routing/guidance/maneuver-types.js';
+import { AVOIDABLE, PREFERENCES } from '../../domain/costing.js';
 
 const route = { tags: ['routing'], scopes: ['routing'] };
 /**

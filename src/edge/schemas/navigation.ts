@@ -5,13 +5,10 @@
  * read the same way. One definition, so the two cannot drift apart.
  */
 import { z } from 'zod';
-import { AVOIDABLE, PREFERENCES } from '../../solvers/routing/costing/profiles.js';
 import { heading, latitude, longitude } from './geo.js';
 import { PLACE_SLUG_PATTERN } from '../../services/navigation/place-slug.js';
+import { AVOIDABLE, NAVIGATION_COSTINGS, PREFERENCES } from '../../domain/costing.js';
 
-/** The costings a navigation route may use (spec §4.2, POST /navigation/sessions). */
-export const NAVIGATION_COSTINGS = ['auto', 'pedestrian', 'bicycle', 'motor_scooter', 'truck', 'wheelchair'] as const;
-export type NavigationCosting = (typeof NAVIGATION_COSTINGS)[number];
 
 /** A WGS84 position `{ lat, lng }`. */
 export const navigationPosition = z.object({ lat: latitude, lng: longitude });

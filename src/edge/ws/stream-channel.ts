@@ -13,7 +13,7 @@ import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
-import type { Principal, RouteDefinition } from '../route.js';
+import type { RouteDefinition } from '../route.js';
 import type { FrameSocket } from './ordered-sender.js';
 import {
   AUTH_TIMEOUT_MS,
@@ -29,6 +29,7 @@ import {
   type StreamIdentity,
 } from './stream-handshake.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
+import type { Principal } from '../../domain/principal.js';
 
 /** What a channel sends on: its frames in order, and the control frames (acks, errors, pongs) among them. */
 export interface ChannelDelivery {

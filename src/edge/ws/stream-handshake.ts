@@ -12,7 +12,8 @@ import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
 import { parseQueryString } from '../input.js';
 import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
-import type { Principal, RouteDefinition } from '../route.js';
+import type { RouteDefinition } from '../route.js';
+import type { Principal } from '../../domain/principal.js';
 
 export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
 

@@ -6,9 +6,9 @@
  */
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import { roundTo } from '../../shared/rounding.js';
-import type { NavigationCosting } from '../../edge/schemas/navigation.js';
 import { unknownPlace, type ArrivalPointType, type PlaceEntranceResolver, type ResolvedPlaceEntrance } from './place-entrances.js';
 import { PROVIDER, type Position } from './stateless-navigation.js';
+import type { NavigationCosting } from '../../domain/costing.js';
 
 /** About the fix accuracy of a phone in a street: the session arrival radius of the spec (§3). */
 export const DEFAULT_ARRIVAL_RADIUS_METERS = 35;

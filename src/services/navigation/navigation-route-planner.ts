@@ -11,12 +11,12 @@
  * with a U-turn on the spot.
  */
 import { ApiError } from '../../shared/errors.js';
-import type { Avoidable, Preference } from '../../solvers/routing/costing/profiles.js';
 import { navigationRoute, type NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
 import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
-import type { NavigationCosting } from '../../edge/schemas/navigation.js';
 import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
+import type { Avoidable, Preference } from '../../domain/costing.js';
+import type { NavigationCosting } from '../../domain/costing.js';
 
 export type { NavigationRoute };
 

@@ -5,38 +5,28 @@
  * their key or user; the actor refuses anyone else.
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../edge/route.js';
 import { ApiError } from '../../shared/errors.js';
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
 import { newTracking } from '../../actors/navigation-session/session-machine.js';
 import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
-import {
-  DEFAULT_SESSION_ARRIVAL_METERS,
-  DEFAULT_SESSION_CORRIDOR_METERS,
-  SESSION_IDLE_TTL_MS,
-  type Avoidance,
-  type Costing,
-  type LatLng,
-  type Preference,
-  type SessionOwner,
-  type SessionPlan,
-  type SessionRecord,
-} from '../../actors/navigation-session/session-model.js';
+import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS, SESSION_IDLE_TTL_MS, type LatLng, type SessionOwner, type SessionPlan, type SessionRecord } from '../../actors/navigation-session/session-model.js';
 import type { FixAck, FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
+import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
+import type { Principal } from '../../domain/principal.js';
 
 export interface CreateSessionInput {
   origin: LatLng;
   destination: LatLng & { name?: string; placeSlug?: string };
-  costing: Costing;
+  costing: NavigationCosting;
   language: string;
   preference: Preference;
-  avoid: Avoidance[];
+  avoid: Avoidable[];
   webhookUrl?: string;
 }
 
 /** Where a place slug says to arrive (its entrance), for arrival judged at the door, not the pin. */
-export type ArrivalPointResolver = (destination: LatLng & { placeSlug?: string }, costing: Costing) => Promise<SessionPlan['arrivalPoint']>;
+export type ArrivalPointResolver = (destination: LatLng & { placeSlug?: string }, costing: NavigationCosting) => Promise<SessionPlan['arrivalPoint']>;
 
 /** The webhook side of sessions: URL check at creation, and the signing secret handed to the creator. */
 export interface SessionWebhooks {
@@ -149,7 +139,7 @@ export class NavigationSessions {
     return this.send(principal, id, { op: 'cancel' });
   }
 
-  recalculate(principal: Principal | undefined, id: string, input: { current: LatLng; heading?: number; costing?: Costing; preference?: Preference; avoid?: Avoidance[] }) {
+  recalculate(principal: Principal | undefined, id: string, input: { current: LatLng; heading?: number; costing?: NavigationCosting; preference?: Preference; avoid?: Avoidable[] }) {
     return this.send(principal, id, {
       op: 'recalculate',
       from: { ...input.current, ...(input.heading !== undefined ? { heading: input.heading } : {}) },

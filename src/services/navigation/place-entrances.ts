@@ -17,9 +17,9 @@ import { ApiError } from '../../shared/errors.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
-import type { NavigationCosting } from '../../edge/schemas/navigation.js';
 import { roundTo } from '../../shared/rounding.js';
 import { parsePlaceSlug, placeSlugOf, type PlaceElementType } from './place-slug.js';
+import type { NavigationCosting } from '../../domain/costing.js';
 
 /** `entrance`: a mapped entrance of the place; `road_access`: where the place meets the road network; `place`: the place itself (no road near). */
 export type ArrivalPointType = 'entrance' | 'road_access' | 'place';

@@ -7,12 +7,12 @@
  * reroute count).
  */
 import { ApiError } from '../../shared/errors.js';
-import type { Avoidable, Preference } from '../../solvers/routing/costing/profiles.js';
-import type { Principal } from '../../edge/route.js';
-import type { NavigationCosting } from '../../edge/schemas/navigation.js';
 import type { NavigationRoute, NavigationRoutePlanner } from './navigation-route-planner.js';
 import { unknownPlace, type PlaceEntranceResolver } from './place-entrances.js';
 import { PROVIDER, type Position } from './stateless-navigation.js';
+import type { Avoidable, Preference } from '../../domain/costing.js';
+import type { NavigationCosting } from '../../domain/costing.js';
+import type { Principal } from '../../domain/principal.js';
 
 /** The request as the handler validated it; route options absent where the caller left them out. */
 export interface RecalculateInput {

@@ -8,10 +8,10 @@ import type { FleetHost } from '../../actors/fleet/fleet-host.js';
 import { checkStopBounds } from '../../actors/fleet/fleet-events.js';
 import type { FleetOwner, FleetRecord } from '../../actors/fleet/fleet-model.js';
 import type { ApplyResult, FleetEvent } from '../../actors/fleet/fleet-protocol.js';
-import type { Principal } from '../../edge/route.js';
 import type { FleetCreate } from '../../edge/schemas/fleet.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/uuid.js';
+import type { Principal } from '../../domain/principal.js';
 
 /** How long creating a fleet waits for its first plan before answering without one (ms). */
 const FIRST_PLAN_WAIT_MS = 8_000;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OptimizationJobHost } from '../../actors/optimization-job/job-host.js';
 import type { JobRecord } from '../../actors/optimization-job/job-model.js';
-import type { Principal } from '../../edge/route.js';
 import { ApiError } from '../../shared/errors.js';
 import type { InsertOutcome } from '../../store/pg/optimization-jobs.js';
 import { OptimizationJobs, UNKNOWN_JOB } from './optimization-jobs.js';
+import type { Principal } from '../../domain/principal.js';
 
 const user: Principal = { kind: 'user', userId: 'u1', sessionId: 's1', roles: [] };
 const key: Principal = { kind: 'key', keyId: 'u1' };

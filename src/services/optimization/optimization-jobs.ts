@@ -10,13 +10,13 @@ import type { OptimizationJobHost } from '../../actors/optimization-job/job-host
 import { publicStatus } from '../../actors/optimization-job/job-machine.js';
 import type { JobError, JobKind, JobOwner, JobRecord } from '../../actors/optimization-job/job-model.js';
 import type { JobSolver } from '../../actors/optimization-job/optimization-job-actor.js';
-import type { Principal } from '../../edge/route.js';
 import type { BinPackRequest, ReoptimizeRequest, RosterRequest, RoutesRequest } from '../../edge/schemas/optimization.js';
 import type { JobRequest } from '../../edge/schemas/optimization-jobs.js';
 import { ApiError } from '../../shared/errors.js';
 import type { OpenJobLimits } from '../../store/pg/optimization-jobs.js';
 import type { OptimizationService } from './optimization-service.js';
 import { isUuid } from '../../shared/uuid.js';
+import type { Principal } from '../../domain/principal.js';
 
 /** Defaults of the job limits and lifetimes, documented in docs/optimization.md ("Jobs"). */
 export const JOB_DEFAULTS = {

@@ -1,4 +1,5 @@
 /** Travel times and distances between points, row-major size × size, from the routing engine. */
+import type { FleetCosting } from '../../domain/costing.js';
 export interface TravelMatrix {
   size: number;
   durationsSeconds: Float64Array;
@@ -7,9 +8,7 @@ export interface TravelMatrix {
   reachable?: Uint8Array;
 }
 
-export type Costing = 'auto' | 'truck' | 'bicycle' | 'pedestrian';
-
 /** Where route optimization gets its matrices (implemented over the routing engine). */
 export interface TravelMatrixSource {
-  matrix(points: readonly { lat: number; lng: number }[], costing: Costing, signal?: AbortSignal): Promise<TravelMatrix>;
+  matrix(points: readonly { lat: number; lng: number }[], costing: FleetCosting, signal?: AbortSignal): Promise<TravelMatrix>;
 }

@@ -7,12 +7,12 @@
 import type { FeatureCollection } from 'geojson';
 import { ApiError } from '../../shared/errors.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
-import type { Costing } from '../../solvers/routing/leg-path.js';
 import type { MapMatchResult } from '../../solvers/routing/map-matching/map-matcher.js';
 import { availableEnvelope as engineAnswer, unavailableEnvelope as engineUnavailable, type EngineEnvelope, type ExternalEngine } from '../routing/external-engine.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import { runWithBudget } from '../routing/solver-call.js';
 import { roundTo } from '../../shared/rounding.js';
+import type { Costing } from '../../domain/costing.js';
 
 export const ISOCHRONE_PATH = '/routing/isochrone';
 export const MAP_MATCH_PATH = '/routing/map-match';

@@ -5,11 +5,12 @@
  * fields it reads are validated with clear messages.
  */
 import { z } from 'zod';
-import { AVOIDABLE, DEFAULT_TRUCK, PREFERENCES, type Avoidable, type MetricSpec, type Preference } from '../../solvers/routing/costing/profiles.js';
-import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
+import { DEFAULT_TRUCK, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import { MAX_SEARCH_CUTOFF_METERS, type RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import { heading, latitude, longitude } from '../../edge/schemas/geo.js';
+import { COSTINGS, type Costing } from '../../domain/costing.js';
+import { AVOIDABLE, PREFERENCES, type Avoidable, type Preference } from '../../domain/costing.js';
 
 /** Most locations of one route request (Valhalla's default service limit is 20). */
 export const MAX_ROUTE_LOCATIONS = 25;

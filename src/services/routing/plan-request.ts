@@ -5,11 +5,10 @@
  * is reported back unparsed. No language model is involved.
  */
 import { z } from 'zod';
-import { AVOIDABLE, PREFERENCES, type Avoidable } from '../../solvers/routing/costing/profiles.js';
 import { latitude, longitude } from '../../edge/schemas/geo.js';
 import { MAX_ROUTE_LOCATIONS, unitsSchema } from './engine-request.js';
+import { AVOIDABLE, PLAN_COSTINGS, PREFERENCES, type Avoidable } from '../../domain/costing.js';
 
-const PLAN_COSTINGS = ['auto', 'pedestrian', 'bicycle', 'motor_scooter', 'truck'] as const;
 
 export const planRequestSchema = z.object({
   locations: z

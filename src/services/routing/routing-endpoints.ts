@@ -3,7 +3,6 @@
  * in, spec envelopes out. Uses the built-in engine, or passes through to the
  * external one when ROUTING_ENGINE_URL is set.
  */
-import type { Costing } from '../../solvers/routing/leg-path.js';
 import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
 import type { Trip } from '../../solvers/routing/guidance/trip-types.js';
 import type { SpeedLimitStretch } from '../../solvers/routing/guidance/speed-limits.js';
@@ -19,6 +18,7 @@ import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
 import { roundTo } from '../../shared/rounding.js';
 import { JsonText } from '../../shared/json-text.js';
 import { routeAnswerJson } from './route-envelope.js';
+import type { Costing } from '../../domain/costing.js';
 
 export class RoutingEndpoints {
   constructor(

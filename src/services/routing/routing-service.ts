@@ -6,7 +6,6 @@
 import type { MapPack } from '../../datapack/map-pack.js';
 import { ApiError } from '../../shared/errors.js';
 import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
-import { COSTINGS, type Costing } from '../../solvers/routing/leg-path.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import type { NearestRoad, SerializedTripOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
@@ -17,6 +16,7 @@ import { runWithBudget } from './solver-call.js';
 import type { TaskResult } from '../../solvers/task-result.js';
 import type { Hierarchy } from '../../solvers/routing/hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, type HierarchyRef } from '../../solvers/routing/hierarchy/hierarchy-ref.js';
+import { COSTINGS, type Costing } from '../../domain/costing.js';
 
 export interface RoutingServiceOptions {
   solvers: SolverPool;

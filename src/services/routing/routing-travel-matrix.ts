@@ -3,13 +3,14 @@
  * fastest car (or truck, bicycle, foot) times and distances between every pair
  * of stops over the contraction hierarchy's many-to-many search.
  */
-import type { TravelMatrix, TravelMatrixSource, Costing } from '../optimization/travel-matrix.js';
+import type { TravelMatrix, TravelMatrixSource } from '../optimization/travel-matrix.js';
 import type { RoutingService } from './routing-service.js';
+import type { FleetCosting } from '../../domain/costing.js';
 
 export class RoutingTravelMatrix implements TravelMatrixSource {
   constructor(private readonly routing: RoutingService) {}
 
-  async matrix(points: readonly { lat: number; lng: number }[], costing: Costing, signal?: AbortSignal): Promise<TravelMatrix> {
+  async matrix(points: readonly { lat: number; lng: number }[], costing: FleetCosting, signal?: AbortSignal): Promise<TravelMatrix> {
     const locations = points.map((point) => ({ lat: point.lat, lon: point.lng }));
     // stops far from any road are unreachable (NaN), not a failure of the whole request; an optimization's matrix
     // waits for a worker however long the line (a job the client was told is accepted must not fail on a moment's

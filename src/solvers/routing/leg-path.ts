@@ -45,6 +45,3 @@ export interface LegPath {
   destination: SnappedLocation;
 }
 
-/** The costing profiles of the engine (Valhalla names). */
-export const COSTINGS = ['auto', 'pedestrian', 'bicycle', 'motor_scooter', 'wheelchair', 'bus', 'taxi', 'truck'] as const;
-export type Costing = (typeof COSTINGS)[number];

@@ -6,7 +6,7 @@
  * speed 45 km/h) and are documented in docs/routing.md.
  */
 import { TravelMode } from '../../../datapack/pack-layout.js';
-import type { Costing } from '../leg-path.js';
+import type { Avoidable, Costing, Preference } from '../../../domain/costing.js';
 
 export type TravelType = 'drive' | 'pedestrian' | 'bicycle';
 
@@ -38,11 +38,6 @@ export const PROFILES: Record<Costing, Profile> = {
   wheelchair: profile({ costing: 'wheelchair', mode: TravelMode.wheelchair, travelMode: 'pedestrian', topSpeedKph: 4, ownSpeedKph: 4, motorized: false, referenceSpeedMps: 1.1 }),
 };
 
-export const PREFERENCES = ['fastest', 'shortest', 'balanced'] as const;
-export type Preference = (typeof PREFERENCES)[number];
-
-export const AVOIDABLE = ['tolls', 'highways', 'ferries', 'unpaved'] as const;
-export type Avoidable = (typeof AVOIDABLE)[number];
 
 /** Truck dimensions checked against `maxweight`/`maxheight`/`maxwidth`/`maxlength` (tonnes, metres). */
 export interface TruckDimensions {

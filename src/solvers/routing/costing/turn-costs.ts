@@ -6,7 +6,8 @@
  */
 import { NodeFlag } from '../../../datapack/pack-layout.js';
 import { turnAngle } from './edge-bearings.js';
-import type { Preference, Profile } from './profiles.js';
+import type { Profile } from './profiles.js';
+import type { Preference } from '../../../domain/costing.js';
 
 /** Average wait at a signal-controlled junction (s), for vehicles and for people crossing. */
 const SIGNAL_SECONDS_VEHICLE = 12;

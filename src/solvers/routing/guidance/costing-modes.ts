@@ -1,7 +1,7 @@
 /** What each costing means for guidance: its access bit in the pack, and Valhalla's `travel_mode`/`travel_type`. */
 import { TravelMode } from '../../../datapack/pack-layout.js';
-import type { Costing } from '../leg-path.js';
 import type { TravelModeName } from './narrative/phrase-input.js';
+import type { Costing } from '../../../domain/costing.js';
 
 export interface CostingMode {
   /** The `graph.edgeAccess` bit of the mode. */

@@ -9,12 +9,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { TravelMode } from '../../../datapack/pack-layout.js';
-import type { Costing } from '../leg-path.js';
 import { navigationRoute } from './navigation-view.js';
 import { locationOnEdge, shortestLeg } from '../../../../test/support/guidance/shortest-path.js';
 import { routingPack } from '../../../../test/support/routing-packs.js';
 import { tripViolations } from '../../../../test/support/guidance/trip-invariants.js';
 import { buildTrip } from './trip.js';
+import type { Costing } from '../../../domain/costing.js';
 
 const packs: Record<string, MapPack> = {};
 beforeAll(async () => {

@@ -6,7 +6,6 @@
 import polyline from '@mapbox/polyline';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { EdgeFlag } from '../../../datapack/pack-layout.js';
-import type { Costing } from '../leg-path.js';
 import { cardinalOf } from './geometry.js';
 import { isHighway } from './junction.js';
 import { laneInfo } from './lanes.js';
@@ -19,6 +18,7 @@ import type { TravelModeName } from './narrative/phrase-input.js';
 import { spokenNames, wayDestinations, wayName, wayRef, wayStreetNames, type NarrativeLanguage } from './street-names.js';
 import type { GuidanceLeg, TripLeg, TripManeuver, TripSign, TripSummary } from './trip-types.js';
 import { roundTo } from '../../../shared/rounding.js';
+import type { Costing } from '../../../domain/costing.js';
 
 export interface LegSettings {
   language: NarrativeLanguage;

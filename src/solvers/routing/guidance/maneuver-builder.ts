@@ -6,13 +6,14 @@
  * Output is language-free; the narrative is written afterwards.
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
-import type { Costing, LegPath } from '../leg-path.js';
+import type { LegPath } from '../leg-path.js';
 import { bearingAlong, sideOf, turnDegree, type LonLat } from './geometry.js';
 import { isFerry, isHighway, isLink, isRoundabout, JunctionReader, type Junction } from './junction.js';
 import { costingMode } from './costing-modes.js';
 import { ManeuverType, type ManeuverTypeCode } from './maneuver-types.js';
 import { sameRoadName, wayUnnamed } from './street-names.js';
 import { exitType, forkType, isTurnType, isUturnDegree, mergeType, rampType, STRAIGHT_DEVIATION, turnType } from './turn-classes.js';
+import type { Costing } from '../../../domain/costing.js';
 
 /** One maneuver before narrative: which edges of the leg it covers and what the traveller does. */
 export interface ManeuverDraft {

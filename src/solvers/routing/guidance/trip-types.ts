@@ -3,10 +3,11 @@
  * (https://valhalla.github.io/valhalla/api/turn-by-turn/api-reference/#outputs-of-a-route),
  * plus `lanes` and `speed_limit` on maneuvers when asked for.
  */
-import type { Costing, LegPath } from '../leg-path.js';
+import type { LegPath } from '../leg-path.js';
 import type { LaneInfo } from './lanes.js';
 import type { DistanceUnits } from './narrative/distance-phrases.js';
 import type { TravelModeName } from './narrative/phrase-input.js';
+import type { Costing } from '../../../domain/costing.js';
 
 export interface TripOptions {
   /** BCP 47 narrative language: `ar*` gives Arabic, anything else English. Default `en-US`. */

@@ -7,13 +7,13 @@
  * status_message, units, language }`); the caller wraps it as `{ trip }`.
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
-import type { Costing } from '../leg-path.js';
 import { buildTripLeg, tripSummary, type LegSettings } from './leg-assembly.js';
 import { ManeuverType as T } from './maneuver-types.js';
 import type { DistanceUnits } from './narrative/distance-phrases.js';
 import { costingMode } from './costing-modes.js';
 import { narrativeLanguage } from './street-names.js';
 import { MAX_LANE_LOOKUPS, type GuidanceLeg, type Trip, type TripLocation, type TripOptions } from './trip-types.js';
+import type { Costing } from '../../../domain/costing.js';
 
 /** `kilometers` unless miles were asked for (`miles` or `mi`). */
 export function distanceUnits(units: TripOptions['units']): DistanceUnits {
