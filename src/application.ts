@@ -4,27 +4,21 @@ import type { Logger } from './shared/logger.js';
 import { closeBackends, describeBackends, openBackends } from './wiring/backends.js';
 import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
-import { buildOpenApiDocument } from './edge/openapi.js';
 import type { RouteDefinition } from './edge/route.js';
-import { apiDocsRoutes } from './edge/routes/api-docs.js';
-import { operationsRoutes } from './edge/routes/operations.js';
-import { wireAccounts } from './wiring/accounts-wiring.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
-import { checkReadiness } from './services/operations/readiness.js';
 import { SolverPool } from './solvers/solver-pool.js';
-import { mapDataRoutes } from './edge/routes/map-data.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
-import { wireRouting } from './wiring/routing-wiring.js';
-import { wireNavigation } from './wiring/navigation-wiring.js';
-import { wireGeocoding } from './wiring/geocoding-wiring.js';
-import { wireOptimization } from './wiring/optimization-wiring.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
+import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
+import { wireGeocoding } from './wiring/geocoding-wiring.js';
+import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireNavigation } from './wiring/navigation-wiring.js';
+import { wireOperations } from './wiring/operations-wiring.js';
+import { wireOptimization } from './wiring/optimization-wiring.js';
+import { wireRouting } from './wiring/routing-wiring.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-
-/** Busy solver workers count as alive while some task started or finished within this window. */
-const WORKER_PROGRESS_WINDOW_MS = 60_000;
 
 export interface RunningApplication {
   port: number;
@@ -60,17 +54,6 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       return dispatcher;
     });
 
-    const readiness = () =>
-      checkReadiness(
-        [
-          { name: 'sql', check: () => backends.sql.ping() },
-          { name: 'counters', check: () => backends.counters.ping() },
-          { name: 'bus', check: () => backends.bus.ping() },
-          { name: 'workers', check: () => solvers.probe(WORKER_PROGRESS_WINDOW_MS) },
-        ],
-        config.READY_TIMEOUT_MS,
-      );
-
     const routing = wireRouting(config, mapData.pack, solvers, logger);
     const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
@@ -79,20 +62,21 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
     const routes: RouteDefinition[] = [];
-    let openApi: unknown;
-    const document = () =>
-      (openApi ??= buildOpenApiDocument([...routes, ...webSockets.map((endpoint) => endpoint.route)], {
-        title: 'Location Platform API',
-        version: packageJson.version,
-        description:
-          'Place search, Arabic-aware geocoding, Plus Codes, routing, navigation, optimization and tiles for the Middle East. Map data © OpenStreetMap contributors (ODbL).',
-      }));
+    const servedRoutes = () => [...routes, ...webSockets.map((endpoint) => endpoint.route)];
+    const operations = wireOperations({
+      config,
+      backends,
+      solvers,
+      metrics,
+      version: packageJson.version,
+      documentedRoutes: servedRoutes,
+    });
+    const mapDataWiring = wireMapData(config, mapData.pack, servedRoutes);
     routes.push(
-      ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
-      ...apiDocsRoutes(document),
+      ...operations.routes,
       ...accounts.routes,
       ...geocoding.routes,
-      ...mapDataRoutes(mapData.pack),
+      ...mapDataWiring.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,

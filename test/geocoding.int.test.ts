@@ -189,4 +189,10 @@ describe('a server without geocoding', () => {
     const address = await off.api.get('/geo/address?lat=30.0626&lng=31.3219');
     expect(address.body).toMatchObject({ plusCode: '8G2H387C+2Q', locality: null, localAddress: '8G2H387C+2Q' });
   });
+
+  it('says so on /map/readiness: geocoding is not served although the pack holds its data', async () => {
+    const { capabilities } = (await off.api.get('/map/readiness')).body;
+    expect(capabilities.geocoding).toEqual({ served: false, data: true, ready: false });
+    expect(capabilities.addressing).toEqual({ served: true, data: true, ready: true });
+  });
 });

@@ -32,6 +32,32 @@ describe('GET /api/v1/map/readiness on the embedded default', () => {
     expect(body.attribution).toContain('© OpenStreetMap contributors');
   });
 
+  it('reports each map capability as served or not, apart from the data the pack holds', async () => {
+    const body = await readJson(await fetch(`${fixture.server.baseUrl}/api/v1/map/readiness`));
+    const openApi = await readJson(await fetch(`${fixture.server.baseUrl}/api/v1/openapi.json`));
+    const documented = (method: string, path: string) => Boolean(openApi.paths[`/api/v1${path}`]?.[method.toLowerCase()]);
+    for (const [name, expected] of Object.entries({
+      routing: ['POST', '/routing/route'],
+      navigation: ['POST', '/navigation/sessions'],
+      optimization: ['POST', '/optimize/routes'],
+      geocoding: ['GET', '/geocode/search'],
+      addressing: ['GET', '/geo/pluscode'],
+      placeCatalogue: ['GET', '/places'],
+      placeSearch: ['GET', '/search'],
+      vectorTiles: ['GET', '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf'],
+      mapPoi: ['GET', '/map/poi'],
+    })) {
+      const capability = body.capabilities[name];
+      // served means answered by this server: the same endpoint is in its OpenAPI document
+      expect({ name, served: capability.served }).toEqual({ name, served: documented(expected[0]!, expected[1]!) });
+      expect(capability.ready).toBe(capability.served && capability.data);
+    }
+    expect(body.capabilities.routing).toEqual({ served: true, data: true, ready: true });
+    // the default pack has building footprints, yet no tile endpoint serves them yet
+    expect(body.capabilities.vectorTiles.data).toBe(true);
+    expect(body.capabilities.vectorTiles.served).toBe(documented('GET', '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf'));
+  });
+
   it('rejects an unknown method with the spec error body', async () => {
     const response = await fetch(`${fixture.server.baseUrl}/api/v1/map/readiness`, { method: 'DELETE' });
     const body = await readJson(response);

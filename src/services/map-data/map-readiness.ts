@@ -1,13 +1,46 @@
 /**
  * The map self-audit behind GET /map/readiness: boolean checks over the loaded
- * pack plus a summary of its counts. Later capabilities (tiles, geocoding
- * index, transit) add their own checks here.
+ * pack, what each map capability needs and whether this server serves it, and a
+ * summary of the pack's counts. Data alone is no promise: a pack with building
+ * footprints does not make tiles served, so each capability says both.
  */
 import type { MapPack } from '../../datapack/map-pack.js';
+
+/** One map capability: whether its endpoints are served here, whether the loaded data supports it, and both. */
+export interface CapabilityStatus {
+  /** The capability's endpoints are registered and switched on in this server. */
+  served: boolean;
+  /** The loaded map data holds what the capability needs. */
+  data: boolean;
+  /** served and data. */
+  ready: boolean;
+}
+
+/** Map capabilities and the endpoint that stands for each (spec paths, relative to /api/v1). */
+export const MAP_CAPABILITIES = {
+  routing: { method: 'POST', path: '/routing/route' },
+  navigation: { method: 'POST', path: '/navigation/sessions' },
+  optimization: { method: 'POST', path: '/optimize/routes' },
+  geocoding: { method: 'GET', path: '/geocode/search' },
+  addressing: { method: 'GET', path: '/geo/pluscode' },
+  placeCatalogue: { method: 'GET', path: '/places' },
+  placeSearch: { method: 'GET', path: '/search' },
+  vectorTiles: { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf' },
+  mapPoi: { method: 'GET', path: '/map/poi' },
+} as const satisfies Record<string, { method: string; path: string }>;
+export type MapCapability = keyof typeof MAP_CAPABILITIES;
+
+export interface MapReadinessOptions {
+  /** Whether this server answers `method path` (the composed route table, not the spec). */
+  serves(method: string, path: string): boolean;
+  /** Capabilities switched off by configuration although their routes answer (e.g. GEOCODING_ENABLED=false). */
+  switchedOff?: readonly MapCapability[];
+}
 
 export interface MapReadiness {
   ready: boolean;
   checks: Record<string, boolean>;
+  capabilities: Record<MapCapability, CapabilityStatus>;
   summary: {
     dataset: { source: string; format: string; builtAt: string; packVersion: number; bbox: [number, number, number, number] | null };
     graph: { nodes: number; edges: number; ways: number; turnRestrictions: number; largestComponentShare: number };
@@ -30,7 +63,7 @@ function arabicNamedShare(pack: MapPack): number {
   return named ? withArabic / named : 0;
 }
 
-export function mapReadiness(pack: MapPack): MapReadiness {
+export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapReadiness {
   const { header } = pack;
   const layers = Object.fromEntries(Object.entries(header.layers).map(([layer, [, count]]) => [layer, count]));
   const largestComponentShare = Number((header.stats.largestComponentShare ?? 0).toFixed(4));
@@ -44,9 +77,30 @@ export function mapReadiness(pack: MapPack): MapReadiness {
     tileLayers: (layers.building ?? 0) + (layers.landuse ?? 0) + (layers.water ?? 0) + (layers.park ?? 0) > 0,
     attributionPresent: header.attribution.includes('OpenStreetMap'),
   };
+  const roads = checks.roadGraphLoaded && checks.roadGraphConnected;
+  const dataFor: Record<MapCapability, boolean> = {
+    routing: roads,
+    navigation: roads,
+    optimization: roads,
+    geocoding: checks.geocodingSources,
+    // Plus Codes need no map data; their nearby-place part falls back to the bare code
+    addressing: true,
+    placeCatalogue: checks.placeCatalogueSeeds,
+    placeSearch: checks.placeCatalogueSeeds,
+    vectorTiles: checks.tileLayers,
+    mapPoi: checks.placeCatalogueSeeds,
+  };
+  const capabilities = Object.fromEntries(
+    (Object.keys(MAP_CAPABILITIES) as MapCapability[]).map((name) => {
+      const { method, path } = MAP_CAPABILITIES[name];
+      const served = options.serves(method, path) && !options.switchedOff?.includes(name);
+      return [name, { served, data: dataFor[name], ready: served && dataFor[name] }];
+    }),
+  ) as Record<MapCapability, CapabilityStatus>;
   return {
     ready: checks.roadGraphLoaded && checks.roadGraphConnected && checks.attributionPresent,
     checks,
+    capabilities,
     summary: {
       dataset: { source: header.source.name, format: header.source.format, builtAt: header.createdAt, packVersion: header.version, bbox: header.bbox },
       graph: { nodes: pack.nodeCount, edges: pack.edgeCount, ways: header.counts.ways ?? 0, turnRestrictions: header.counts.restrictions ?? 0, largestComponentShare },

@@ -1,0 +1,28 @@
+/**
+ * Wiring of the map data family: the loaded pack behind the map data service and
+ * its route table (GET /map/readiness). Readiness asks the composed route table
+ * which capabilities this server serves, so it is handed the table lazily: the
+ * map data routes are part of it.
+ */
+import type { MapPack } from '../datapack/map-pack.js';
+import { mountedPath, type RouteDefinition } from '../edge/route.js';
+import { mapDataRoutes } from '../edge/routes/map-data.js';
+import { MapDataService } from '../services/map-data/map-data-service.js';
+import type { MapCapability } from '../services/map-data/map-readiness.js';
+import type { Config } from '../shared/config.js';
+
+export interface MapDataWiring {
+  mapData: MapDataService;
+  routes: RouteDefinition[];
+}
+
+export function wireMapData(config: Config, pack: MapPack, servedRoutes: () => readonly RouteDefinition[]): MapDataWiring {
+  let served: Set<string> | undefined;
+  const serves = (method: string, path: string) => {
+    served ??= new Set(servedRoutes().map((route) => `${route.method} ${mountedPath(route)}`));
+    return served.has(`${method} ${mountedPath({ path })}`);
+  };
+  const switchedOff: MapCapability[] = config.GEOCODING_ENABLED ? [] : ['geocoding'];
+  const mapData = new MapDataService(pack, { serves, switchedOff });
+  return { mapData, routes: mapDataRoutes(mapData) };
+}
