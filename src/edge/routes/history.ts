@@ -5,7 +5,7 @@ import type { HistoryRepository } from '../../store/pg/history.js';
 import type { UserRepository } from '../../store/pg/users.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { latitude, longitude } from '../schemas/geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 import { pagingQuery } from '../schemas/paging.js';
 
 const kind = z.enum(['search', 'visit']);

@@ -5,7 +5,7 @@ import { randomHexToken, sha256Hex } from '../../shared/secrets.js';
 import type { LiveShareRecord, LiveShareRepository } from '../../store/pg/live-shares.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { heading, latitude, longitude } from '../schemas/geo.js';
+import { heading, latitude, longitude } from '../../domain/geo.js';
 
 /** Longest a share may run: one day. */
 export const MAX_SHARE_MINUTES = 24 * 60;

@@ -5,7 +5,7 @@ import type { SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceFields, SavedPlaceRepository } from '../../store/pg/saved-places.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { latitude, longitude } from '../schemas/geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 
 /** How many favourites GET /me/saved-places returns (spec: the newest 100). */
 export const SAVED_PLACES_PAGE = 100;
