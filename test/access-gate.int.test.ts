@@ -11,7 +11,7 @@ import { generateApiKey } from '../src/services/developer/api-key-secrets.js';
 import type { CounterStore } from '../src/store/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/store/counters/memory-counter-store.js';
 import { RedisCounterStore } from '../src/store/counters/redis-counter-store.js';
-import type { ApiKeyRecord } from '../src/store/pg/api-keys.js';
+import type { ApiKeyRecord } from '../src/domain/api-key.js';
 import { readJson, realServices, uniqueName } from './support/services.js';
 import { startTestEdge, type TestEdge } from './support/test-edge.js';
 

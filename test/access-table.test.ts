@@ -28,7 +28,7 @@ const apiRoutes: RouteDefinition[] = [
   ...developerSandboxRoutes(none, none),
   ...meRoutes(none),
   ...savedPlacesRoutes(none, none),
-  ...historyRoutes(none, none),
+  ...historyRoutes(none),
   ...liveShareRoutes(none),
   ...adminRoutes(none),
   ...addressingRoutes(none),

@@ -10,6 +10,7 @@ import { MapPack } from '../datapack/map-pack.js';
 import { parseAdminArgument } from '../ingest/admin-areas.js';
 import { ingestToFile } from '../ingest/ingest.js';
 import { IngestError } from '../ingest/ingest-error.js';
+import { PackError } from '../datapack/pack-error.js';
 import type { Bbox } from '../ingest/osm-collector.js';
 import { lineProgress, silentProgress, terminalProgress } from '../ingest/progress.js';
 import { describePack } from '../datapack/pack-stats.js';
@@ -93,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof IngestError) {
+    if (error instanceof IngestError || error instanceof PackError) {
       console.error(`ingest: ${error.message}`);
       process.exit(1);
     }

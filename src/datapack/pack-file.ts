@@ -2,7 +2,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { IngestError } from '../ingest/ingest-error.js';
+import { PackError } from './pack-error.js';
 import { BufferedFileWriter } from './buffered-file-writer.js';
 import {
   PACK_FORMAT_VERSION,
@@ -127,11 +127,11 @@ export function viewPack(buffer: SharedArrayBuffer | ArrayBuffer, label = 'pack'
   const byName = new Map(header.sections.map((entry) => [entry.name, entry]));
   for (const [name, type] of Object.entries(PACK_SECTIONS) as [SectionName, SectionType][]) {
     const entry = byName.get(name);
-    if (!entry || entry.type !== type) throw new IngestError('invalid_pack', `${label}: section ${name} is missing or has the wrong type`);
+    if (!entry || entry.type !== type) throw new PackError('invalid_pack', `${label}: section ${name} is missing or has the wrong type`);
     const Constructor = SECTION_CONSTRUCTORS[type];
     const start = dataStart + entry.offset;
     if (start % 8 !== 0 || start + entry.length * Constructor.BYTES_PER_ELEMENT > bytes.length) {
-      throw new IngestError('invalid_pack', `${label}: section ${name} lies outside the file (truncated pack?)`);
+      throw new PackError('invalid_pack', `${label}: section ${name} lies outside the file (truncated pack?)`);
     }
     sections[name] = new Constructor(buffer as ArrayBuffer, start, entry.length);
   }
@@ -148,13 +148,13 @@ export function resolvePackPath(path: string): string {
   try {
     isDirectory = statSync(path).isDirectory();
   } catch {
-    throw new IngestError('file_not_found', `${path}: no such data pack`);
+    throw new PackError('file_not_found', `${path}: no such data pack`);
   }
   if (!isDirectory) return path;
   const packs = readdirSync(path).filter((name) => name.endsWith(PACK_FILE_EXTENSION)).sort();
   if (packs.length === 1) return join(path, packs[0]!);
-  if (packs.length === 0) throw new IngestError('file_not_found', `${path}: a directory with no data pack (*${PACK_FILE_EXTENSION}) in it`);
-  throw new IngestError('invalid_argument', `${path}: a directory with ${packs.length} data packs (${packs.join(', ')}); give one of them`);
+  if (packs.length === 0) throw new PackError('file_not_found', `${path}: a directory with no data pack (*${PACK_FILE_EXTENSION}) in it`);
+  throw new PackError('invalid_argument', `${path}: a directory with ${packs.length} data packs (${packs.join(', ')}); give one of them`);
 }
 
 function openPack(path: string): number {
@@ -162,26 +162,26 @@ function openPack(path: string): number {
   try {
     fd = openSync(path, 'r');
   } catch {
-    throw new IngestError('file_not_found', `${path}: no such data pack`);
+    throw new PackError('file_not_found', `${path}: no such data pack`);
   }
   // Linux opens a directory for reading; the first read would fail with a raw EISDIR
   if (fstatSync(fd).isDirectory()) {
     closeSync(fd);
-    throw new IngestError('invalid_pack', `${path}: a directory, not a data pack`);
+    throw new PackError('invalid_pack', `${path}: a directory, not a data pack`);
   }
   return fd;
 }
 
 function checkPreamble(label: string, preamble: Buffer, size: number): number {
   if (size < PREAMBLE_BYTES || preamble.toString('latin1', 0, 8) !== PACK_MAGIC) {
-    throw new IngestError('invalid_pack', `${label}: not a map data pack (run \`npm run ingest -- <file.osm.pbf>\` to build one)`);
+    throw new PackError('invalid_pack', `${label}: not a map data pack (run \`npm run ingest -- <file.osm.pbf>\` to build one)`);
   }
   const version = preamble.readUInt32LE(8);
   if (version !== PACK_FORMAT_VERSION) {
-    throw new IngestError('invalid_pack', `${label}: pack format version ${version}, this build reads version ${PACK_FORMAT_VERSION}; rebuild it with npm run ingest`);
+    throw new PackError('invalid_pack', `${label}: pack format version ${version}, this build reads version ${PACK_FORMAT_VERSION}; rebuild it with npm run ingest`);
   }
   const headerLength = preamble.readUInt32LE(12);
-  if (PREAMBLE_BYTES + headerLength > size) throw new IngestError('invalid_pack', `${label}: the pack is truncated`);
+  if (PREAMBLE_BYTES + headerLength > size) throw new PackError('invalid_pack', `${label}: the pack is truncated`);
   return headerLength;
 }
 
@@ -191,6 +191,6 @@ function parseHeader(label: string, bytes: Buffer): PackHeader {
     if (header.format !== 'svc-map-pack' || !Array.isArray(header.sections)) throw new Error('unexpected header');
     return header;
   } catch {
-    throw new IngestError('invalid_pack', `${label}: the pack header is unreadable`);
+    throw new PackError('invalid_pack', `${label}: the pack header is unreadable`);
   }
 }

@@ -9,8 +9,7 @@ export type IngestErrorCode =
   | 'corrupt'
   | 'unsupported'
   | 'empty_selection'
-  | 'invalid_argument'
-  | 'invalid_pack';
+  | 'invalid_argument';
 
 export class IngestError extends Error {
   constructor(

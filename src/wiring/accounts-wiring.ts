@@ -15,6 +15,10 @@ import { AccountService } from '../services/accounts/account-service.js';
 import { LoginThrottle } from '../services/accounts/login-throttle.js';
 import { OperatorActions } from '../services/admin/operator-actions.js';
 import { DeveloperPortal } from '../services/developer/developer-portal.js';
+import { LiveShares } from '../services/user-data/live-shares.js';
+import { UserNotifications } from '../services/user-data/notifications.js';
+import { SavedLists, SavedPlaces } from '../services/user-data/saved-places.js';
+import { UserHistory } from '../services/user-data/user-history.js';
 import type { Config } from '../shared/config.js';
 import { ApiKeyRepository } from '../store/pg/api-keys.js';
 import { HistoryRepository } from '../store/pg/history.js';
@@ -113,10 +117,10 @@ export async function wireAccounts(
       ...authProviderRoutes({ signIn, publicBaseUrl: config.PUBLIC_BASE_URL, captchaSiteKey: config.CAPTCHA_SITE_KEY }),
       ...developerRoutes(portal),
       ...developerSandboxRoutes(portal, dispatcher),
-      ...meRoutes({ notifications, pushTokens: new PushTokenRepository(sql) }),
-      ...savedPlacesRoutes(savedPlaces, savedLists),
-      ...historyRoutes(history, users),
-      ...liveShareRoutes(liveShares),
+      ...meRoutes(new UserNotifications(notifications, new PushTokenRepository(sql))),
+      ...savedPlacesRoutes(new SavedPlaces(savedPlaces), new SavedLists(savedLists)),
+      ...historyRoutes(new UserHistory(history, users)),
+      ...liveShareRoutes(new LiveShares(liveShares)),
       ...adminRoutes(new OperatorActions({ users, apiKeys, notifications }, keyChanged)),
     ],
   };

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Backends } from './backends.js';
 import { OptimizationJobHost } from '../actors/optimization-job/job-host.js';
-import { JOB_KINDS, type JobKind } from '../actors/optimization-job/job-model.js';
+import { JOB_KINDS, type JobKind } from '../domain/optimization-job.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { optimizationRoutes } from '../edge/routes/optimization.js';

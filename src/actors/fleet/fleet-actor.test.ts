@@ -1,8 +1,9 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
-import { FleetActor, FleetFencedError, POSITION_FLUSH_MS, type FleetProblem, type FleetSolution, type FleetWrite } from './fleet-actor.js';
-import type { FleetRecord } from './fleet-model.js';
+import { FleetActor, FleetFencedError, POSITION_FLUSH_MS, type FleetProblem, type FleetSolution } from './fleet-actor.js';
+import type { FleetWrite } from '../../store/pg/fleets.js';
+import type { FleetRecord } from '../../domain/fleet.js';
 import type { FleetEvent, PlanFrame } from './fleet-protocol.js';
 import { DEBOUNCE_MS, MAX_WAIT_MS, RETRY_MS } from './planning-machine.js';
 

@@ -11,8 +11,9 @@ import { ApiError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { roundTo } from '../../shared/rounding.js';
 import { Mailbox } from '../runtime/mailbox.js';
+import type { FleetWrite } from '../../store/pg/fleets.js';
 import { applyFleetEvents } from './fleet-events.js';
-import type { FleetPlan, FleetPlanReason, FleetRecord, LatLng } from './fleet-model.js';
+import type { FleetPlan, FleetPlanReason, FleetRecord, LatLng } from '../../domain/fleet.js';
 import type { ApplyResult, FleetCommand, FleetEvent, PlanFrame } from './fleet-protocol.js';
 import { diffPlans, plannedVehicleOf } from './plan-diff.js';
 import { planningTransition, type PlanningEffect, type PlanningInput, type PlanningState } from './planning-machine.js';
@@ -35,16 +36,6 @@ export interface FleetSolution {
 
 /** Runs one re-planning search (route optimization on the worker threads). */
 export type FleetOptimizer = (problem: FleetProblem) => Promise<FleetSolution>;
-
-/** A fleet's write: its definition and plan, fenced by the revision it was computed from. */
-export interface FleetWrite {
-  id: string;
-  expectedRevision: number;
-  definition: FleetRecord['definition'];
-  plan: FleetPlan | null;
-  changeSeq: number;
-  updatedAt: string;
-}
 
 export interface FleetActorDeps {
   optimize: FleetOptimizer;

@@ -4,7 +4,8 @@
  * id source of its own: both come in.
  */
 import { ApiError } from '../../shared/errors.js';
-import { FLEET_LIMITS, type FleetDefinition, type FleetStop } from './fleet-model.js';
+import { FLEET_LIMITS } from './fleet-model.js';
+import type { FleetDefinition, FleetStop } from '../../domain/fleet.js';
 import type { FleetEvent } from './fleet-protocol.js';
 
 export interface AppliedEvents {

@@ -12,7 +12,7 @@ import type { Subjects } from '../runtime/subjects.js';
 import type { Logger } from '../../shared/logger.js';
 import type { FleetRepository } from '../../store/pg/fleets.js';
 import { FleetActor, FleetFencedError, type FleetOptimizer } from './fleet-actor.js';
-import type { FleetOwner, FleetRecord } from './fleet-model.js';
+import type { FleetOwner, FleetRecord } from '../../domain/fleet.js';
 import type { FleetCommand, FleetCommandBody, PlanFrame } from './fleet-protocol.js';
 
 export interface FleetHostOptions {

@@ -3,7 +3,8 @@
  * (`fleet.<id>`), the replies, and the plan frames it publishes for streams
  * (`fleet.feed.<id>`). JSON on the wire.
  */
-import type { FleetOwner, FleetPlan, LatLng, PlanDiff } from './fleet-model.js';
+import type { FleetOwner, FleetPlan, LatLng } from '../../domain/fleet.js';
+import type { PlanDiff } from './fleet-model.js';
 
 /** A stop as given by the dispatcher; the fleet names it when `id` is left out. */
 export interface NewStop extends LatLng {

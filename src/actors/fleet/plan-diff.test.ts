@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetPlan } from './fleet-model.js';
+import type { FleetPlan } from '../../domain/fleet.js';
 import { diffPlans } from './plan-diff.js';
 
 function plan(version: number, routes: Record<string, string[]>): FleetPlan {

@@ -1,4 +1,5 @@
-import type { FleetPlan, PlanDiff } from './fleet-model.js';
+import type { FleetPlan } from '../../domain/fleet.js';
+import type { PlanDiff } from './fleet-model.js';
 
 /** Which vehicle serves each stop in a plan's routes. */
 function assignments(plan: FleetPlan | null): Map<string, string> {

@@ -1,11 +1,12 @@
 import polyline from '@mapbox/polyline';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
-import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
 import type { SessionWrite } from '../../store/pg/navigation-sessions.js';
 import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionActorDeps } from './navigation-session-actor.js';
 import { newTracking } from './session-machine.js';
-import { SESSION_IDLE_TTL_MS, type SessionRecord } from './session-model.js';
+import { SESSION_IDLE_TTL_MS } from './session-model.js';
+import type { SessionRecord } from '../../domain/navigation-session.js';
 import type { FeedFrame } from './session-protocol.js';
 
 /** A 1 km street due north with a turn halfway: departure, turn, arrival. */

@@ -6,16 +6,14 @@
  * the actor retire (another process owns the session now).
  */
 import type { RouteLine } from '../../solvers/navigation/route-line.js';
-import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
 import { ApiError } from '../../shared/errors.js';
 import { Mailbox } from '../runtime/mailbox.js';
 import { applyFix, applyReroute, isStaleFix, routeLineOf, travelHeading, type RawEvent } from './session-machine.js';
 import { adoptTracking, copyProgress } from './tracking-adoption.js';
+import { ENDED_STATUSES, REMEMBERED_COMMANDS, SESSION_IDLE_TTL_MS } from './session-model.js';
 import {
-  ENDED_STATUSES,
-  REMEMBERED_COMMANDS,
   RETAINED_EVENTS,
-  SESSION_IDLE_TTL_MS,
   type AcceptedFix,
   type AppliedCommand,
   type LatLng,
@@ -24,7 +22,7 @@ import {
   type SessionRecord,
   type SessionStatus,
   type SessionTracking,
-} from './session-model.js';
+} from '../../domain/navigation-session.js';
 import type { FeedFrame, FixAck, FixInput, ProgressSummary, SessionCommand } from './session-protocol.js';
 import type { SessionWrite } from '../../store/pg/navigation-sessions.js';
 

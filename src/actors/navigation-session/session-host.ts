@@ -15,7 +15,7 @@ import type { Logger } from '../../shared/logger.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
 import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionRoutePlanner } from './navigation-session-actor.js';
-import type { SessionOwner, SessionRecord } from './session-model.js';
+import type { SessionOwner, SessionRecord } from '../../domain/navigation-session.js';
 import type { FeedFrame, SessionCommand, SessionCommandBody } from './session-protocol.js';
 
 export interface SessionHostOptions {

@@ -7,9 +7,9 @@
 import { initialBearingDegrees, haversineMeters } from '../../solvers/graph/geodesy.js';
 import { RouteLine } from '../../solvers/navigation/route-line.js';
 import { initialTrackerState, trackFix, type Progress, type TrackerEvent } from '../../solvers/navigation/progress-tracker.js';
-import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
 import { roundTo } from '../../shared/rounding.js';
-import type { AcceptedFix, NavigationEventType, SessionPlan, SessionProgress, SessionTracking } from './session-model.js';
+import type { AcceptedFix, NavigationEventType, SessionPlan, SessionProgress, SessionTracking } from '../../domain/navigation-session.js';
 
 /** An event before the session numbers and timestamps it. */
 export interface RawEvent {

@@ -1,119 +1,15 @@
 /**
- * The navigation session as the actor holds and persists it (spec part 3
- * §2.2, §2.3). Plain JSON-safe data: the durable row is these fields, and the
- * bus carries parts of them between processes.
+ * The session actor's own settings. The session record it holds and persists
+ * is domain vocabulary (src/domain/navigation-session.ts).
  */
-import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
-import type { TrackerState } from '../../solvers/navigation/progress-tracker.js';
-import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
+import type { SessionStatus } from '../../domain/navigation-session.js';
 
-/** `active → arrived | cancelled | expired`; the three ends are final. */
-export type SessionStatus = 'active' | 'arrived' | 'cancelled' | 'expired';
+/** Kept for src/edge/ws until it reads the record from src/domain. */
+export type { NavigationEvent } from '../../domain/navigation-session.js';
 
+/** The three ends of `active → arrived | cancelled | expired`: final. */
 export const ENDED_STATUSES: ReadonlySet<SessionStatus> = new Set(['arrived', 'cancelled', 'expired']);
 
-/** Who created the session: only the same key or user may use it. */
-export interface SessionOwner {
-  kind: 'key' | 'user';
-  id: string;
-}
-
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
-
-
-/** What the session was created with; re-plans reuse it. */
-export interface SessionPlan {
-  origin: LatLng;
-  destination: LatLng & { name?: string; placeSlug?: string };
-  /** Where arrival is judged: the destination, or the entrance its place slug resolved to. */
-  arrivalPoint: LatLng & { source: 'destination' | 'entrance' | 'road_access' };
-  costing: NavigationCosting;
-  language: string;
-  preference: Preference;
-  avoid: Avoidable[];
-  corridorMeters: number;
-  arrivalRadiusMeters: number;
-}
-
-export type NavigationEventType = 'maneuver_approaching' | 'maneuver_completed' | 'off_route' | 'rerouted' | 'arrived';
-
-export interface NavigationEvent {
-  seq: number;
-  type: NavigationEventType;
-  at: string;
-  data: Record<string, unknown>;
-}
-
-/** A fix as the session accepted it. */
-export interface AcceptedFix extends LatLng {
-  speed?: number;
-  heading?: number;
-  accuracy?: number;
-  /** Device time of the fix, when given: fixes not newer than the last accepted one are skipped. */
-  capturedAt?: string;
-  receivedAt: string;
-}
-
-/** The API progress object of the last accepted fix (PATCH response `progress`). */
-export interface SessionProgress {
-  offRoute: boolean;
-  arrived: boolean;
-  shapeIndex: number;
-  maneuverIndex: number;
-  snapped: LatLng;
-  distanceToRouteMeters: number;
-  distanceRemainingMeters: number;
-  durationRemainingSeconds: number;
-  distanceToNextManeuverMeters: number | null;
-  nextManeuver: { index: number; type: number; instruction: string; verbalAlert: string; cumulativeMeters: number; lat: number; lng: number } | null;
-  progressFraction: number;
-}
-
-/** A command already applied, so a retried delivery of it answers instead of applying it twice. */
-export interface AppliedCommand {
-  id: string;
-  /** eventSeq before and after it, and the fixes it accepted. */
-  fromSeq: number;
-  toSeq: number;
-  accepted: number;
-  /** Whether it re-planned the route. */
-  rerouted: boolean;
-}
-
-/** Everything that changes with a fix: rewritten on every accepted fix. */
-export interface SessionTracking {
-  tracker: TrackerState;
-  /** Accepted fixes so far; numbers the progress frames of the stream. */
-  fixCount: number;
-  lastFix: AcceptedFix | null;
-  progress: SessionProgress | null;
-  reroutes: number;
-  recentCommands: AppliedCommand[];
-}
-
-export interface SessionRecord {
-  id: string;
-  owner: SessionOwner;
-  status: SessionStatus;
-  plan: SessionPlan;
-  route: NavigationRoute;
-  tracking: SessionTracking;
-  eventSeq: number;
-  /** The newest events (at most RETAINED_EVENTS), oldest first. */
-  events: NavigationEvent[];
-  webhookUrl: string | null;
-  /** Write fence: the row's revision this copy was read at or last wrote. */
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-  /** Epoch ms; about 6 h after the last activity. */
-  expiresAtMs: number;
-}
-
-export const RETAINED_EVENTS = 50;
 /** Half-width of the route corridor; outside it (on consecutive fixes) the traveller is off route (m). */
 export const DEFAULT_SESSION_CORRIDOR_METERS = 40;
 /** A session arrives within this distance of its arrival point (m). */

@@ -3,8 +3,8 @@
  * owner (`nav.session.<id>`; replies: runtime/owner-routing.ts), and the frames it
  * publishes for streams (`nav.feed.<id>`). JSON on the wire.
  */
-import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
-import type { LatLng, NavigationEvent, SessionOwner, SessionProgress, SessionStatus } from './session-model.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
+import type { LatLng, NavigationEvent, SessionOwner, SessionProgress, SessionStatus } from '../../domain/navigation-session.js';
 import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 
 export interface FixInput extends LatLng {

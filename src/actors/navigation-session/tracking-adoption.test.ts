@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialTrackerState } from '../../solvers/navigation/progress-tracker.js';
-import type { AcceptedFix, SessionProgress, SessionTracking } from './session-model.js';
+import type { AcceptedFix, SessionProgress, SessionTracking } from '../../domain/navigation-session.js';
 import { adoptTracking, copyProgress } from './tracking-adoption.js';
 
 const fix = fc.record(

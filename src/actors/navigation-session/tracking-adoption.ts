@@ -9,7 +9,7 @@
  * Whoever hands session state out (answers, snapshots) must copy it, since
  * these objects change in place: see `copyProgress`.
  */
-import type { AcceptedFix, SessionProgress, SessionTracking } from './session-model.js';
+import type { AcceptedFix, SessionProgress, SessionTracking } from '../../domain/navigation-session.js';
 
 const FIX_FIELDS = ['lat', 'lng', 'speed', 'heading', 'accuracy', 'capturedAt', 'receivedAt'] as const;
 

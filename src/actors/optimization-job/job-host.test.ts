@@ -15,7 +15,8 @@ import { migrations } from '../../store/sql/migrations/index.js';
 import type { SqlClient } from '../../store/sql/sql-client.js';
 import { OptimizationJobRepository } from '../../store/pg/optimization-jobs.js';
 import { OptimizationJobHost, type JobHostOptions } from './job-host.js';
-import { MAX_JOB_ATTEMPTS, type JobRecord } from './job-model.js';
+import { MAX_JOB_ATTEMPTS } from './job-model.js';
+import type { JobRecord } from '../../domain/optimization-job.js';
 import type { JobSolver } from './optimization-job-actor.js';
 import { solveUntilAborted } from '../../../test/support/optimization-job-solvers.js';
 

@@ -14,7 +14,7 @@ import type { Subjects } from '../runtime/subjects.js';
 import type { Logger } from '../../shared/logger.js';
 import type { InsertOutcome, OpenJobLimits, OptimizationJobRepository } from '../../store/pg/optimization-jobs.js';
 import { transition } from './job-machine.js';
-import type { JobError, JobRecord } from './job-model.js';
+import type { JobError, JobRecord } from '../../domain/optimization-job.js';
 import type { JobsQueued, JobStatusReply, JobStatusRequest } from './job-protocol.js';
 import { OptimizationJobActor, type JobSolver } from './optimization-job-actor.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidJobTransitionError, publicStatus, transition } from './job-machine.js';
-import { MAX_JOB_ATTEMPTS, type JobState } from './job-model.js';
+import { MAX_JOB_ATTEMPTS } from './job-model.js';
+import type { JobState } from '../../domain/optimization-job.js';
 
 const AT = '2026-11-23T04:00:00.000Z';
 const queued: JobState = { status: 'queued', attempts: 0 };

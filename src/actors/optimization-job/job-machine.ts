@@ -4,7 +4,8 @@
  * effects; the tests drive it directly. An impossible transition is a bug in
  * the caller, so it throws instead of answering a user error.
  */
-import { MAX_JOB_ATTEMPTS, type JobError, type JobState } from './job-model.js';
+import { MAX_JOB_ATTEMPTS } from './job-model.js';
+import type { JobError, JobState } from '../../domain/optimization-job.js';
 
 export type JobMessage =
   /** A process takes the job: it is queued, or its owner is gone (lease expired, nobody answers its subject). */

@@ -3,7 +3,7 @@
  * `optimize.job.<id>` while its process runs it; a request there that finds
  * nobody (NO_RESPONDERS) means the owner is gone and the job may be claimed.
  */
-import type { JobStatus } from './job-model.js';
+import type { JobStatus } from '../../domain/optimization-job.js';
 
 export interface JobStatusRequest {
   op: 'status';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
-import type { JobRecord, JobState } from './job-model.js';
+import type { JobRecord, JobState } from '../../domain/optimization-job.js';
 import { solveUntilAborted } from '../../../test/support/optimization-job-solvers.js';
 import { OptimizationJobActor, type JobActorDeps, type JobSolver } from './optimization-job-actor.js';
 

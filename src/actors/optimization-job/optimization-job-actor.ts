@@ -8,7 +8,7 @@
  */
 import { Mailbox } from '../runtime/mailbox.js';
 import { transition, type JobMessage } from './job-machine.js';
-import type { JobError, JobKind, JobRecord, JobState } from './job-model.js';
+import type { JobError, JobKind, JobRecord, JobState } from '../../domain/optimization-job.js';
 
 /** Solves a job's problem; throws ApiError for an answer the caller should see as the job's error. */
 export type JobSolver = (kind: JobKind, input: unknown, signal: AbortSignal) => Promise<unknown>;

@@ -4,14 +4,14 @@ import { clientAddress, type AddressSet } from '../../services/access/ip-address
 import type { KeyDirectory, KeyGrant } from '../../services/access/key-directory.js';
 import { requestSite } from '../../services/access/referrer-matcher.js';
 import { decide, planCounters, type LimitDecision, type LimitRequest } from '../../services/limits/request-limits.js';
-import type { CounterStore } from '../../store/counters/counter-store.js';
+import type { WindowCounters } from '../../services/limits/window-counters.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
 import type { RouteDefinition } from '../route.js';
 import { bearerTokenOf } from './bearer-guard.js';
 
 export interface AccessGateDeps {
   keys: Pick<KeyDirectory, 'resolve' | 'resolveById'>;
-  counters: Pick<CounterStore, 'incrementWindows'>;
+  counters: WindowCounters;
   trustedProxies: AddressSet;
   /** The endpoint's row of the access table (tighter throttles), by method and path. */
   endpointOf(method: string, path: string): EndpointAccess | undefined;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeveloperPortal } from '../../services/developer/developer-portal.js';
 import { LIMIT_DEFAULTS, PLAN_LIMITS, PLANS, SCOPE_NAMES, SCOPES, SELF_SERVE_MAX_PER_DAY, SELF_SERVE_MAX_PER_MINUTE } from '../../services/developer/catalog.js';
-import type { ApiKeyRecord } from '../../store/pg/api-keys.js';
+import type { ApiKeyRecord } from '../../domain/api-key.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RequestContext, type RouteDefinition } from '../route.js';
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { LiveFleets } from '../../services/optimization/live-fleets.js';
 import { ApiError } from '../../shared/errors.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { fleetCreateSchema, fleetEventsBody, fleetIdParams } from '../schemas/fleet.js';
+import { fleetCreateSchema, fleetEventsBody, fleetIdParams } from '../../services/optimization/fleet-requests.js';
 import { FLEET_STREAM_SUMMARY } from '../ws/fleet-stream-protocol.js';
 
 const route = { tags: ['optimization'], scopes: ['optimize'], access: 'key-or-bearer' as const };

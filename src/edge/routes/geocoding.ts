@@ -3,7 +3,7 @@ import { GeocoderUnavailable, type ForwardOptions, type Geocoder } from '../../s
 import { parseLocales } from '../../services/geocoding/result-format.js';
 import { memoizedJson } from '../json-memo.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { latitude, longitude } from '../schemas/geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 import { coordinatePair, queryBbox, queryLimit, queryLocale, queryText } from '../schemas/geo-query.js';
 
 const SEARCH = 'svc';

@@ -1,18 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ApiError } from '../../shared/errors.js';
-import type { HistoryRepository } from '../../store/pg/history.js';
-import type { UserRepository } from '../../store/pg/users.js';
+import type { UserHistory } from '../../services/user-data/user-history.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { latitude, longitude } from '../schemas/geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 import { pagingQuery } from '../schemas/paging.js';
 
 const kind = z.enum(['search', 'visit']);
 const route = { tags: ['history'], access: 'bearer' as const };
 
 /** Search and visit history (spec part 1 §4.2 rule 6; shapes designed in docs/user-data.md). */
-export function historyRoutes(history: HistoryRepository, users: UserRepository): RouteDefinition[] {
+export function historyRoutes(history: UserHistory): RouteDefinition[] {
   return [
     defineRoute({
       ...route,
@@ -22,7 +19,7 @@ export function historyRoutes(history: HistoryRepository, users: UserRepository)
       query: z.object({ ...pagingQuery, kind: kind.optional() }),
       handler: async (context) => {
         const { limit, offset, kind: filter } = context.query;
-        const page = await history.page(principalOf(context).userId, { limit, offset, ...(filter ? { kind: filter } : {}) });
+        const page = await history.page(principalOf(context).userId, { limit, offset, kind: filter });
         return { ...page, limit, offset };
       },
     }),
@@ -45,22 +42,7 @@ export function historyRoutes(history: HistoryRepository, users: UserRepository)
           message: 'give at least one of query, placeId, name',
         })
         .refine((entry) => (entry.lat === undefined) === (entry.lng === undefined), { message: 'lat and lng go together' }),
-      handler: async (context) => {
-        const userId = principalOf(context).userId;
-        const user = await users.findById(userId);
-        if (user?.privacy?.saveHistory === false) {
-          throw new ApiError('FORBIDDEN', { message: 'History is switched off in your privacy settings', details: { reason: 'history_disabled' } });
-        }
-        const body = context.body;
-        return history.add(userId, randomUUID(), {
-          kind: body.kind,
-          query: body.query ?? null,
-          placeId: body.placeId ?? null,
-          name: body.name ?? null,
-          lat: body.lat ?? null,
-          lng: body.lng ?? null,
-        });
-      },
+      handler: (context) => history.record(principalOf(context).userId, context.body),
     }),
     defineRoute({
       ...route,
@@ -70,7 +52,7 @@ export function historyRoutes(history: HistoryRepository, users: UserRepository)
       errors: ['NOT_FOUND'],
       params: z.object({ id: z.uuid() }),
       handler: async (context) => {
-        if (!(await history.delete(principalOf(context).userId, context.params.id))) throw new ApiError('NOT_FOUND', { message: 'History entry not found' });
+        await history.remove(principalOf(context).userId, context.params.id);
         return { ok: true, deleted: true };
       },
     }),

@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import { ApiError } from '../../shared/errors.js';
-import type { NotificationRepository } from '../../store/pg/notifications.js';
-import type { PushTokenRepository } from '../../store/pg/push-tokens.js';
+import type { UserNotifications } from '../../services/user-data/notifications.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { pagingQuery } from '../schemas/paging.js';
 
-export interface MeDeps {
-  notifications: NotificationRepository;
-  pushTokens: PushTokenRepository;
-}
-
 const route = { tags: ['me'], access: 'bearer' as const };
 
 /** The signed-in user's own data (spec part 1 §4.4). */
-export function meRoutes(deps: MeDeps): RouteDefinition[] {
+export function meRoutes(notifications: UserNotifications): RouteDefinition[] {
   return [
     defineRoute({
       ...route,
@@ -24,7 +17,7 @@ export function meRoutes(deps: MeDeps): RouteDefinition[] {
       body: z.object({ token: z.string().trim().min(8).max(4096), platform: z.enum(['web', 'android', 'ios']) }),
       handler: async (context) => ({
         ok: true,
-        ...(await deps.pushTokens.register(principalOf(context).userId, context.body.token, context.body.platform)),
+        ...(await notifications.registerPushToken(principalOf(context).userId, context.body.token, context.body.platform)),
       }),
     }),
     defineRoute({
@@ -35,9 +28,7 @@ export function meRoutes(deps: MeDeps): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ token: z.string().min(1).max(4096) }),
       handler: async (context) => {
-        if (!(await deps.pushTokens.unregister(principalOf(context).userId, context.params.token))) {
-          throw new ApiError('NOT_FOUND', { message: 'Push token not found' });
-        }
+        await notifications.unregisterPushToken(principalOf(context).userId, context.params.token);
         return { ok: true };
       },
     }),
@@ -50,7 +41,7 @@ export function meRoutes(deps: MeDeps): RouteDefinition[] {
       query: z.object({ ...pagingQuery, type: z.string().min(1).max(64).optional() }),
       handler: async (context) => {
         const { limit, offset, type } = context.query;
-        const page = await deps.notifications.page(principalOf(context).userId, { limit, offset, ...(type ? { type } : {}) });
+        const page = await notifications.inbox(principalOf(context).userId, { limit, offset, type });
         return { items: page.items, total: page.total, limit, offset };
       },
     }),

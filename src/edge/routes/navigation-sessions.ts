@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../schemas/navigation-session.js';
+import { fixBatchSchema, fixSchema, sessionCreateSchema, sessionIdParams } from '../../services/navigation/session-requests.js';
 import { serverFrameSchema, STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protocol.js';
 import { webhookDeliveriesQuery } from '../schemas/webhook-url.js';
 import { ApiError } from '../../shared/errors.js';

@@ -11,7 +11,7 @@ import { NavigationRecalculation, type RecalculateSession } from '../../services
 import { speak } from '../../services/navigation/speech/speak.js';
 import { unitsSchema } from '../../services/routing/engine-request.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { heading, latitude, longitude } from '../schemas/geo.js';
+import { heading, latitude, longitude } from '../../domain/geo.js';
 import {
   arrivalRadiusMeters,
   navigationCosting,
@@ -20,10 +20,8 @@ import {
   navigationLanguage,
   navigationPosition,
   navigationRouteOverrides,
-  arrivalCheckResponse,
-  recalculateResponse,
-  speakResponse,
-} from '../schemas/navigation.js';
+} from '../../services/navigation/navigation-requests.js';
+import { arrivalCheckResponse, recalculateResponse, speakResponse } from '../schemas/navigation-responses.js';
 
 export interface NavigationRouteOptions {
   planner: NavigationRoutePlanner;

@@ -1,6 +1,6 @@
 import type { OptimizationService } from '../../services/optimization/optimization-service.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { binPackRequest, reoptimizeRequest, rosterRequest, routesRequest } from '../schemas/optimization.js';
+import { binPackRequest, reoptimizeRequest, rosterRequest, routesRequest } from '../../services/optimization/optimization-requests.js';
 
 const family = { tags: ['optimization'], scopes: ['optimize'] };
 const keyed = { ...family, access: 'key-or-bearer' as const, readOnly: true };

@@ -5,11 +5,10 @@
  */
 import { z } from 'zod';
 import { defineRoute, type RouteDefinition } from '../route.js';
-import { enginePayload, rawEnginePayload } from '../schemas/engine-payload.js';
+import { enginePayload, rawEnginePayload } from '../../services/routing/engine-payload.js';
 import type { RoutingEndpoints } from '../../services/routing/routing-endpoints.js';
 import { engineRequestSchema, matrixRequestSchema } from '../../services/routing/engine-request.js';
 import { planRequestSchema } from '../../services/routing/plan-request.js';
-import { maneuverTypeCatalogue } from '../../solvers/routing/guidance/maneuver-types.js';
 import { AVOIDABLE, PREFERENCES } from '../../domain/costing.js';
 
 const route = { tags: ['routing'], scopes: ['routing'] };
@@ -44,7 +43,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       method: 'GET',
       path: '/routing/maneuver-types',
       summary: 'The 39 maneuver type codes (Valhalla) with name, icon and description',
-      handler: () => ({ provider: 'svc-routing', ...maneuverTypeCatalogue() }),
+      handler: () => ({ provider: 'svc-routing', ...endpoints.maneuverTypes() }),
     }),
     defineRoute({
       ...route,

@@ -4,7 +4,7 @@
  * repeated parameter is refused rather than guessed at.
  */
 import { z } from 'zod';
-import { latitude, longitude } from './geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 
 const single = z.string({ error: 'must be given once' });
 

@@ -5,7 +5,7 @@
  * protocol).
  */
 import { z } from 'zod';
-import { fixBatchSchema, fixSchema } from '../schemas/navigation-session.js';
+import { fixBatchSchema, fixSchema } from '../../services/navigation/session-requests.js';
 
 /** Optional correlation id, echoed in the `ack` or `error` answering the message. */
 export const messageId = z.string().min(1).max(64).optional();

@@ -2,7 +2,7 @@ import type { Bus, BusSubscription } from '../../actors/runtime/bus/bus.js';
 import { decodeJson, encodeJson } from '../../actors/runtime/bus/bus.js';
 import type { Subjects } from '../../actors/runtime/subjects.js';
 import type { Logger } from '../../shared/logger.js';
-import type { ApiKeyRecord } from '../../store/pg/api-keys.js';
+import type { ApiKeyRecord } from '../../domain/api-key.js';
 import { API_KEY_PATTERN, hashApiKey } from '../developer/api-key-secrets.js';
 import { AddressSet } from './ip-address.js';
 import { ReferrerList } from './referrer-matcher.js';

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
-import type { SessionRecord, SessionRepository } from '../../store/pg/sessions.js';
+import type { SessionRecord } from '../../domain/sign-in-session.js';
+import type { SessionRepository } from '../../store/pg/sessions.js';
 import type { IdentityRepository } from '../../store/pg/identities.js';
-import type { Avatar, Privacy, UserRecord, UserRepository } from '../../store/pg/users.js';
+import type { Avatar, Privacy, UserRecord } from '../../domain/user.js';
+import type { UserRepository } from '../../store/pg/users.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password-hasher.js';

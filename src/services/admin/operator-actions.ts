@@ -1,7 +1,9 @@
 import { ApiError } from '../../shared/errors.js';
-import type { ApiKeyRecord, ApiKeyRepository } from '../../store/pg/api-keys.js';
+import type { ApiKeyRecord } from '../../domain/api-key.js';
+import type { ApiKeyRepository } from '../../store/pg/api-keys.js';
 import type { NotificationRepository } from '../../store/pg/notifications.js';
-import type { UserRecord, UserRepository } from '../../store/pg/users.js';
+import type { UserRecord } from '../../domain/user.js';
+import type { UserRepository } from '../../store/pg/users.js';
 
 export const ROLES = ['user', 'developer', 'admin', 'super_admin'] as const;
 export type Role = (typeof ROLES)[number];

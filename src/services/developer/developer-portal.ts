@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { CounterStore } from '../../store/counters/counter-store.js';
-import type { ApiKeyRecord, ApiKeyRepository, ApiKeySettings } from '../../store/pg/api-keys.js';
+import type { ApiKeyRecord } from '../../domain/api-key.js';
+import type { ApiKeyRepository, ApiKeySettings } from '../../store/pg/api-keys.js';
 import type { OrganizationRecord, OrganizationRepository } from '../../store/pg/organizations.js';
 import type { ProjectRecord, ProjectRepository } from '../../store/pg/projects.js';
 import type { UserRepository } from '../../store/pg/users.js';

@@ -11,14 +11,13 @@
  * with a U-turn on the spot.
  */
 import { ApiError } from '../../shared/errors.js';
-import { navigationRoute, type NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
+import { navigationRoute } from '../../solvers/routing/guidance/index.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
 import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
 import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import type { Avoidable, Preference } from '../../domain/costing.js';
 import type { NavigationCosting } from '../../domain/costing.js';
-
-export type { NavigationRoute };
 
 export interface PlanPosition {
   lat: number;

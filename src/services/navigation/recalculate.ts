@@ -7,7 +7,8 @@
  * reroute count).
  */
 import { ApiError } from '../../shared/errors.js';
-import type { NavigationRoute, NavigationRoutePlanner } from './navigation-route-planner.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
+import type { NavigationRoutePlanner } from './navigation-route-planner.js';
 import { unknownPlace, type PlaceEntranceResolver } from './place-entrances.js';
 import { PROVIDER, type Position } from './stateless-navigation.js';
 import type { Avoidable, Preference } from '../../domain/costing.js';

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FleetHost } from '../../actors/fleet/fleet-host.js';
 import { checkStopBounds } from '../../actors/fleet/fleet-events.js';
-import type { FleetOwner, FleetRecord } from '../../actors/fleet/fleet-model.js';
+import type { FleetOwner, FleetRecord } from '../../domain/fleet.js';
 import type { ApplyResult, FleetEvent } from '../../actors/fleet/fleet-protocol.js';
-import type { FleetCreate } from '../../edge/schemas/fleet.js';
+import type { FleetCreate } from './fleet-requests.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/uuid.js';
 import type { Principal } from '../../domain/principal.js';

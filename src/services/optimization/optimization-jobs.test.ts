@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OptimizationJobHost } from '../../actors/optimization-job/job-host.js';
-import type { JobRecord } from '../../actors/optimization-job/job-model.js';
+import type { JobRecord } from '../../domain/optimization-job.js';
 import { ApiError } from '../../shared/errors.js';
 import type { InsertOutcome } from '../../store/pg/optimization-jobs.js';
 import { OptimizationJobs, UNKNOWN_JOB } from './optimization-jobs.js';

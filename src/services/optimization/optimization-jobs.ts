@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { OptimizationJobHost } from '../../actors/optimization-job/job-host.js';
 import { publicStatus } from '../../actors/optimization-job/job-machine.js';
-import type { JobError, JobKind, JobOwner, JobRecord } from '../../actors/optimization-job/job-model.js';
+import type { JobError, JobKind, JobOwner, JobRecord } from '../../domain/optimization-job.js';
 import type { JobSolver } from '../../actors/optimization-job/optimization-job-actor.js';
-import type { BinPackRequest, ReoptimizeRequest, RosterRequest, RoutesRequest } from '../../edge/schemas/optimization.js';
-import type { JobRequest } from '../../edge/schemas/optimization-jobs.js';
+import type { BinPackRequest, ReoptimizeRequest, RosterRequest, RoutesRequest } from './optimization-requests.js';
+import type { JobRequest } from './job-request.js';
 import { ApiError } from '../../shared/errors.js';
 import type { OpenJobLimits } from '../../store/pg/optimization-jobs.js';
 import type { OptimizationService } from './optimization-service.js';

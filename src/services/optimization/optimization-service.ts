@@ -1,4 +1,4 @@
-import type { BinPackRequest, RosterRequest } from '../../edge/schemas/optimization.js';
+import type { BinPackRequest, RosterRequest } from './optimization-requests.js';
 import type { BinPackResult } from '../../solvers/binpack/model.js';
 import type { RosterResult } from '../../solvers/roster/model.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';

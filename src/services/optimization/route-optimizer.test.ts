@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reoptimizeRequest, routesRequest } from '../../edge/schemas/optimization.js';
+import { reoptimizeRequest, routesRequest } from './optimization-requests.js';
 import { ok } from '../../solvers/task-result.js';
 import { checkVrpResult } from '../../solvers/vrp/feasibility.js';
 import type { VrpProblem, VrpResult } from '../../solvers/vrp/model.js';

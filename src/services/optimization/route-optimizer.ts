@@ -1,4 +1,4 @@
-import type { ReoptimizeRequest, RoutesRequest } from '../../edge/schemas/optimization.js';
+import type { ReoptimizeRequest, RoutesRequest } from './optimization-requests.js';
 import type { VrpProblem } from '../../solvers/vrp/model.js';
 import { parallelSearch, type VrpTaskRunner } from './parallel-search.js';
 import {

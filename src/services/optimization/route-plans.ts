@@ -1,4 +1,4 @@
-import type { ReoptimizeRequest, RoutesRequest } from '../../edge/schemas/optimization.js';
+import type { ReoptimizeRequest, RoutesRequest } from './optimization-requests.js';
 import type { VrpInfeasibility, VrpProblem, VrpResult } from '../../solvers/vrp/model.js';
 import type { TravelMatrix } from './travel-matrix.js';
 import { roundTo } from '../../shared/rounding.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DEFAULT_TRUCK, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import { MAX_SEARCH_CUTOFF_METERS, type RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import { heading, latitude, longitude } from '../../edge/schemas/geo.js';
+import { heading, latitude, longitude } from '../../domain/geo.js';
 import { COSTINGS, type Costing } from '../../domain/costing.js';
 import { AVOIDABLE, PREFERENCES, type Avoidable, type Preference } from '../../domain/costing.js';
 

@@ -5,7 +5,7 @@
  * is reported back unparsed. No language model is involved.
  */
 import { z } from 'zod';
-import { latitude, longitude } from '../../edge/schemas/geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 import { MAX_ROUTE_LOCATIONS, unitsSchema } from './engine-request.js';
 import { AVOIDABLE, PLAN_COSTINGS, PREFERENCES, type Avoidable } from '../../domain/costing.js';
 

@@ -4,11 +4,9 @@
  * external one when ROUTING_ENGINE_URL is set.
  */
 import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
-import type { Trip } from '../../solvers/routing/guidance/trip-types.js';
-import type { SpeedLimitStretch } from '../../solvers/routing/guidance/speed-limits.js';
+import { maneuverTypeCatalogue, unitMeters, type SpeedLimitStretch, type Trip } from '../../solvers/routing/guidance/index.js';
 import { availableEnvelope, type EngineEnvelope, type ExternalEngine } from './external-engine.js';
 import { areasOf, metricOf, narrationOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
-import { unitMeters } from '../../solvers/routing/guidance/leg-assembly.js';
 import type { ProfileDescription, RoutingService } from './routing-service.js';
 import { routeLabels, SKIPPED_LABELS } from './route-labels.js';
 import { parseConstraintsText, type PlanRequest } from './plan-request.js';
@@ -32,6 +30,11 @@ export class RoutingEndpoints {
 
   profiles(): ProfileDescription[] {
     return this.routing.profiles();
+  }
+
+  /** GET /routing/maneuver-types: the maneuver type codes with name, icon and description. */
+  maneuverTypes() {
+    return maneuverTypeCatalogue();
   }
 
   /** POST /routing/route: the trip, its alternatives and the route labels. */

@@ -9,7 +9,7 @@ import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/cos
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import type { NearestRoad, SerializedTripOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
-import type { TripOptions } from '../../solvers/routing/guidance/trip-types.js';
+import type { TripOptions } from '../../solvers/routing/guidance/index.js';
 import type { SolverPool, TaskOutput } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import { runWithBudget } from './solver-call.js';

@@ -1,6 +1,6 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from '../../shared/logger.js';
-import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
+import type { NavigationEvent } from '../../domain/navigation-session.js';
 import type { WebhookAttemptRecord, WebhookDeliveryProgress } from '../../store/pg/webhook-deliveries.js';
 import { DeliverySlots } from './delivery-slots.js';
 import { postWebhook } from './webhook-http.js';

@@ -9,6 +9,7 @@
 import { haversineMeters } from '../graph/geodesy.js';
 import type { RouteLine } from './route-line.js';
 import { roundTo } from '../../shared/rounding.js';
+import type { TrackerState } from '../../domain/navigation-session.js';
 
 export const DEFAULT_CORRIDOR_METERS = 40;
 export const DEFAULT_ARRIVAL_RADIUS_METERS = 35;
@@ -43,17 +44,6 @@ export interface TrackerSettings {
   arrivalRadiusMeters: number;
   /** Where arrival is judged; the route's last point when absent. */
   destination?: { lat: number; lng: number };
-}
-
-export interface TrackerState {
-  /** Metres along the route at the last fix on route; undefined before the first fix. */
-  alongMeters: number | undefined;
-  offRouteStreak: number;
-  /** Highest maneuver index announced as approaching (-1: none). */
-  approached: number;
-  /** Highest maneuver index reported completed (0: only the departure). */
-  completed: number;
-  arrived: boolean;
 }
 
 export const initialTrackerState = (): TrackerState => ({ alongMeters: undefined, offRouteStreak: 0, approached: -1, completed: 0, arrived: false });

@@ -5,7 +5,7 @@
 import type { MapPack } from '../../datapack/map-pack.js';
 import { findArc, type EdgeGraph } from './edge-graph.js';
 import type { LegPath, SnappedLocation } from './leg-path.js';
-import type { GuidanceLeg } from './guidance/trip-types.js';
+import type { GuidanceLeg } from './guidance/index.js';
 
 /** The leg with the search's costs per edge and turn (guidance reports them as maneuver `cost`). */
 export function buildLegPath(pack: MapPack, graph: EdgeGraph, edges: number[], origin: SnappedLocation, destination: SnappedLocation): GuidanceLeg {

@@ -10,7 +10,7 @@ import type { Hierarchy } from './hierarchy/hierarchy.js';
 import { hierarchyMatrix, type MatrixSeed } from './hierarchy/hierarchy-matrix.js';
 import { buildLegPath } from './leg-builder.js';
 import type { LegPath, SnappedLocation } from './leg-path.js';
-import type { GuidanceLeg } from './guidance/trip-types.js';
+import type { GuidanceLeg } from './guidance/index.js';
 import { MetricState } from './metric-state.js';
 import type { PathResult } from './search/bidirectional-dijkstra.js';
 import type { Seed } from './search/search-space.js';

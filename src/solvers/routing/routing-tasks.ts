@@ -10,10 +10,17 @@ import { buildHierarchy } from './hierarchy/contract.js';
 import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
 import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
-import { buildTrip } from './guidance/trip.js';
-import type { Trip, TripManeuver, TripOptions, TripSummary } from './guidance/trip-types.js';
-import { legSpeedLimits, type SpeedLimitStretch } from './guidance/speed-limits.js';
-import { narrativeLanguage, wayName } from './guidance/street-names.js';
+import {
+  buildTrip,
+  legSpeedLimits,
+  narrativeLanguage,
+  wayName,
+  type SpeedLimitStretch,
+  type Trip,
+  type TripManeuver,
+  type TripOptions,
+  type TripSummary,
+} from './guidance/index.js';
 
 let engine: RoutingEngine | undefined;
 /** Matches the main thread's cache bound (services/routing/hierarchy-cache.ts). */

@@ -1,21 +1,6 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
 import { isoOf, isoOrNull } from './row-mapping.js';
-
-export interface ApiKeyRecord {
-  id: string;
-  projectId: string;
-  label: string;
-  lastFour: string;
-  scopes: Record<string, boolean>;
-  plan: string;
-  quotaPerMinute: number;
-  quotaPerDay: number;
-  unlimited: boolean;
-  active: boolean;
-  restrictions: { referrers: string[]; ips: string[] };
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+import type { ApiKeyRecord } from '../../domain/api-key.js';
 
 interface Row extends Record<string, unknown> {
   id: string;

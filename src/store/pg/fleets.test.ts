@@ -5,7 +5,7 @@ import { createPostgresClient } from '../sql/postgres-client.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { migrations } from '../sql/migrations/index.js';
 import type { SqlClient } from '../sql/sql-client.js';
-import type { FleetRecord } from '../../actors/fleet/fleet-model.js';
+import type { FleetRecord } from '../../domain/fleet.js';
 import { FleetRepository } from './fleets.js';
 
 /** With DATABASE_URL set (the real-services run) the same test runs on Postgres in a schema of its own. */

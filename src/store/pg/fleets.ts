@@ -3,8 +3,7 @@
  * Writes are fenced by `revision` (see the migration); owner checks happen in
  * the fleet actor against `owner`; this module only stores.
  */
-import type { FleetWrite } from '../../actors/fleet/fleet-actor.js';
-import type { FleetDefinition, FleetOwner, FleetPlan, FleetRecord } from '../../actors/fleet/fleet-model.js';
+import type { FleetDefinition, FleetOwner, FleetPlan, FleetRecord } from '../../domain/fleet.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { isoOf } from './row-mapping.js';
 
@@ -18,6 +17,16 @@ interface FleetRow extends Record<string, unknown> {
   revision: string | number;
   created_at: Date | string;
   updated_at: Date | string;
+}
+
+/** A fleet's write: its definition and plan, fenced by the revision it was computed from. */
+export interface FleetWrite {
+  id: string;
+  expectedRevision: number;
+  definition: FleetRecord['definition'];
+  plan: FleetPlan | null;
+  changeSeq: number;
+  updatedAt: string;
 }
 
 export class FleetRepository {

@@ -4,9 +4,8 @@
  * another process has written (taken the session over) since. Every owner
  * check happens in the actor against `owner`; this module only stores.
  */
-import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
-import type { NavigationEvent, SessionOwner, SessionPlan, SessionRecord, SessionStatus, SessionTracking } from '../../actors/navigation-session/session-model.js';
-import { RETAINED_EVENTS } from '../../actors/navigation-session/session-model.js';
+import type { NavigationRoute } from '../../domain/navigation-route.js';
+import { RETAINED_EVENTS, type NavigationEvent, type SessionOwner, type SessionPlan, type SessionRecord, type SessionStatus, type SessionTracking } from '../../domain/navigation-session.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { isoOf } from './row-mapping.js';
 

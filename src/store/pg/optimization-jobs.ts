@@ -4,7 +4,7 @@
  * written since (claimed the job). Leases are judged on the database clock.
  * Owner checks happen in the service against `owner`; this module only stores.
  */
-import type { JobError, JobKind, JobOwner, JobRecord, JobState } from '../../actors/optimization-job/job-model.js';
+import type { JobError, JobKind, JobOwner, JobRecord, JobState } from '../../domain/optimization-job.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { isoOf, isoOrNull } from './row-mapping.js';
 

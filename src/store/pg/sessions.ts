@@ -1,16 +1,6 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
 import { isoOf, isoOrNull } from './row-mapping.js';
-
-export interface SessionRecord {
-  id: string;
-  userId: string;
-  ipAddress: string;
-  userAgent: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-}
+import type { SessionRecord } from '../../domain/sign-in-session.js';
 
 interface SessionRow extends Record<string, unknown> {
   id: string;

@@ -1,30 +1,6 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
 import { isoOf } from './row-mapping.js';
-
-export interface Avatar {
-  type: 'image' | 'emoji' | 'letter';
-  value: string;
-  bgColor?: string;
-}
-
-export interface Privacy {
-  saveHistory?: boolean;
-  personalization?: boolean;
-  shareAnalytics?: boolean;
-  useLocation?: boolean;
-}
-
-export interface UserRecord {
-  id: string;
-  email: string;
-  name: string;
-  passwordHash: string | null;
-  roles: string[];
-  avatar: Avatar | null;
-  privacy: Privacy | null;
-  disabled: boolean;
-  createdAt: string;
-}
+import type { Avatar, Privacy, UserRecord } from '../../domain/user.js';
 
 interface UserRow extends Record<string, unknown> {
   id: string;

@@ -5,7 +5,7 @@
  * deployment, so no audio is produced and `audioUrl` is absent: the client
  * speaks the SSML or the text with its platform's engine.
  */
-import { distancePhrase, type DistanceUnits } from '../../../solvers/routing/guidance/narrative/distance-phrases.js';
+import { distancePhrase, type DistanceUnits } from '../../../solvers/routing/guidance/index.js';
 import { ApiError } from '../../../shared/errors.js';
 import { PROVIDER } from '../stateless-navigation.js';
 import { detectLanguage, plainText } from './plain-text.js';

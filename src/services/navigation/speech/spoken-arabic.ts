@@ -9,7 +9,7 @@
  * separator are read.
  */
 import { toCardinal, toOrdinal } from 'n2words/ar-SA';
-import { arabicQuantity, type Quantity } from '../../../solvers/routing/guidance/narrative/distance-phrases.js';
+import { arabicQuantity, type Quantity } from '../../../solvers/routing/guidance/index.js';
 import { asciiDigits } from './plain-text.js';
 
 /** Whole-word abbreviations (an Arabic "word boundary": not next to another Arabic letter). */

@@ -7,12 +7,7 @@
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { EdgeFlag } from '../../../datapack/pack-layout.js';
 import { ManeuverType as T } from './maneuver-types.js';
-
-export interface LaneInfo {
-  roadName: string;
-  laneCount: number;
-  lanes: { indications: string[]; valid: boolean }[];
-}
+import type { LaneInfo } from '../../../domain/navigation-route.js';
 
 /** The indications a maneuver type may use (OSM turn:lanes values). */
 function indicationsFor(type: number): Set<string> {

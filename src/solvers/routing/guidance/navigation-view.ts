@@ -3,57 +3,16 @@
  * navigation sessions and the stateless navigation helpers: camel-case
  * maneuvers with text-to-speech-ready verbal texts, metres and seconds, the
  * maneuver's position, and the distance from the route start, over one
- * polyline6 shape for the whole route (legs joined).
- *
- * Keep it stable: sessions store `NavigationRoute` and progress tracking
- * matches positions against `shape` and `cumulativeMeters`.
+ * polyline6 shape for the whole route (legs joined). The shape itself,
+ * `NavigationRoute`, is domain vocabulary (src/domain/navigation-route.ts):
+ * sessions store it.
  */
 import polyline from '@mapbox/polyline';
-import type { LaneInfo } from './lanes.js';
 import { unitMeters } from './leg-assembly.js';
 import type { Trip, TripManeuver } from './trip-types.js';
 import { roundTo } from '../../../shared/rounding.js';
+import type { NavigationManeuver, NavigationRoute } from '../../../domain/navigation-route.js';
 
-export interface NavigationManeuver {
-  /** Position in the route's maneuver list (0-based, across legs). */
-  index: number;
-  type: number;
-  instruction: string;
-  verbalAlert: string;
-  verbalPre: string;
-  /** Empty for the arrival and for a roundabout entry (the exit maneuver follows at once). */
-  verbalPost: string;
-  streetNames: string[];
-  /** Exit to take at a roundabout entry (1 = first), else null. */
-  roundaboutExit: number | null;
-  /** Signposted text of a ramp, exit, fork or merge ("toward …"), else null. */
-  exitSign: string | null;
-  /** Length of the maneuver (to the next one), metres. */
-  distanceMeters: number;
-  timeSeconds: number;
-  /** Where the maneuver begins (the point of the shape at `beginShapeIndex`). */
-  lat: number;
-  lng: number;
-  /** Metres from the route start to where the maneuver begins. */
-  cumulativeMeters: number;
-  /** Indexes into the route `shape` (legs joined). */
-  beginShapeIndex: number;
-  endShapeIndex: number;
-  legIndex: number;
-  /** With includeAttributes: the speed limit where the maneuver begins, null when unknown. */
-  speedLimitKph?: number | null;
-  /** With includeLanes: the lanes approaching the maneuver. */
-  lanes?: LaneInfo;
-}
-
-export interface NavigationRoute {
-  /** polyline6 of the whole route. */
-  shape: string;
-  maneuvers: NavigationManeuver[];
-  distanceMeters: number;
-  /** Travel time without live traffic, seconds. */
-  etaSeconds: number;
-}
 
 function exitSign(maneuver: TripManeuver): string | null {
   const sign = maneuver.sign;

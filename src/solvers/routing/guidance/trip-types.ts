@@ -4,7 +4,7 @@
  * plus `lanes` and `speed_limit` on maneuvers when asked for.
  */
 import type { LegPath } from '../leg-path.js';
-import type { LaneInfo } from './lanes.js';
+import type { LaneInfo } from '../../../domain/navigation-route.js';
 import type { DistanceUnits } from './narrative/distance-phrases.js';
 import type { TravelModeName } from './narrative/phrase-input.js';
 import type { Costing } from '../../../domain/costing.js';

@@ -3,8 +3,8 @@
  * WebSocket stream so a fix means the same thing on both.
  */
 import { z } from 'zod';
-import { heading, latitude, longitude } from './geo.js';
-import { navigationDestination, navigationPosition, navigationRouteOptions } from './navigation.js';
+import { heading, latitude, longitude } from '../../domain/geo.js';
+import { navigationDestination, navigationPosition, navigationRouteOptions } from './navigation-requests.js';
 
 /** Fixes one positions call (or one stream message) may carry. */
 export const MAX_FIXES_PER_BATCH = 50;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { binPackRequest, reoptimizeRequest, rosterRequest, routesRequest } from './optimization.js';
+import { binPackRequest, reoptimizeRequest, rosterRequest, routesRequest } from './optimization-requests.js';
 
 /**
  * `POST /optimize/jobs` (spec part 3 §4.5): `kind` (default `routes`) plus the

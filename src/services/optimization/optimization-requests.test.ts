@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reoptimizeRequest, routesRequest } from './optimization.js';
+import { reoptimizeRequest, routesRequest } from './optimization-requests.js';
 
 const stops = (n: number) => Array.from({ length: n }, (_, k) => ({ lat: 30 + k / 1000, lng: 31 }));
 

@@ -1,3 +1,4 @@
+/** The coordinate fields every request schema shares, at the edge and in the services. */
 import { z } from 'zod';
 
 /** WGS84 latitude in degrees. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { latitude, longitude } from './geo.js';
+import { latitude, longitude } from '../../domain/geo.js';
 
 /** Request limits of the optimization endpoints (spec part 3 §4.5), documented in docs/optimization.md. */
 export const OPTIMIZATION_LIMITS = {

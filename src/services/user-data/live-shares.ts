@@ -1,0 +1,88 @@
+/**
+ * Live location sharing with ETA (designed in docs/user-data.md). The owner
+ * manages their shares; anyone holding a share's token sees its position, ETA
+ * and destination, never who owns it. Only the token's SHA-256 is stored, so
+ * the token is handed out once, when the share starts.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../shared/errors.js';
+import { randomHexToken, sha256Hex } from '../../shared/secrets.js';
+import type { LiveSharePosition, LiveShareRecord, LiveShareRepository } from '../../store/pg/live-shares.js';
+
+/** Longest a share may run: one day. */
+export const MAX_SHARE_MINUTES = 24 * 60;
+const SHARE_TOKEN = /^shr_[0-9a-f]{48}$/;
+
+export interface NewLiveShare {
+  lat: number;
+  lng: number;
+  heading?: number | undefined;
+  etaSeconds?: number | undefined;
+  destination?: { name: string; lat: number; lng: number } | undefined;
+  /** 1 to MAX_SHARE_MINUTES. */
+  expiresInMinutes: number;
+}
+
+/** The fields given move the share; the others stay. */
+export type LiveSharePositionUpdate = Partial<Pick<LiveSharePosition, 'lat' | 'lng' | 'heading' | 'etaSeconds'>>;
+
+const notFound = () => new ApiError('NOT_FOUND', { message: 'Live share not found' });
+
+/** What anyone holding the link sees: position, ETA and destination, never who owns it. */
+function publicView(share: LiveShareRecord) {
+  return {
+    lat: share.lat,
+    lng: share.lng,
+    heading: share.heading,
+    etaSeconds: share.etaSeconds,
+    destination: share.destination,
+    updatedAt: share.updatedAt,
+    expiresAt: share.expiresAt,
+  };
+}
+
+export class LiveShares {
+  constructor(private readonly shares: LiveShareRepository) {}
+
+  /** Starts a share; `token` is returned this once (only its hash is kept). */
+  async start(userId: string, input: NewLiveShare): Promise<{ share: LiveShareRecord; token: string }> {
+    const token = randomHexToken('shr_', 24);
+    const share = await this.shares.create(userId, {
+      id: randomUUID(),
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(Date.now() + input.expiresInMinutes * 60_000),
+      lat: input.lat,
+      lng: input.lng,
+      heading: input.heading ?? null,
+      etaSeconds: input.etaSeconds ?? null,
+      destination: input.destination ?? null,
+    });
+    return { share, token };
+  }
+
+  /** The user's shares that have not ended. */
+  listActive(userId: string): Promise<LiveShareRecord[]> {
+    return this.shares.listActive(userId);
+  }
+
+  /** Moves one of the user's active shares. */
+  async updatePosition(userId: string, id: string, position: LiveSharePositionUpdate): Promise<LiveShareRecord> {
+    const share = await this.shares.updatePosition(userId, id, position);
+    if (!share) throw notFound();
+    return share;
+  }
+
+  /** Ends a share: the link stops working at once. */
+  async stop(userId: string, id: string): Promise<void> {
+    if (!(await this.shares.revoke(userId, id))) throw notFound();
+  }
+
+  /** The public view of an active share, by its token. */
+  async viewByToken(token: string): Promise<ReturnType<typeof publicView>> {
+    // Malformed tokens are simply not found: the answer never says why.
+    if (!SHARE_TOKEN.test(token)) throw notFound();
+    const share = await this.shares.findActiveByTokenHash(sha256Hex(token));
+    if (!share) throw notFound();
+    return publicView(share);
+  }
+}
