@@ -5,7 +5,7 @@ import { closeBackends, describeBackends, openBackends } from './wiring/backends
 import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
 import { buildOpenApiDocument } from './edge/openapi.js';
-import type { RouteDefinition } from './edge/route.js';
+import type { BoundRoute, RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
 import { operationsRoutes } from './edge/routes/operations.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
@@ -20,6 +20,7 @@ import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
+import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -28,6 +29,8 @@ const WORKER_PROGRESS_WINDOW_MS = 60_000;
 
 export interface RunningApplication {
   port: number;
+  /** Every route served (HTTP and WebSocket), bound to its row of the endpoint table. */
+  served: readonly BoundRoute[];
   /** Graceful stop: no new connections, in-flight requests finish, then pools and clients close. */
   stop(): Promise<void>;
 }
@@ -79,9 +82,10 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
     const routes: RouteDefinition[] = [];
+    let served: readonly BoundRoute[] = [];
     let openApi: unknown;
     const document = () =>
-      (openApi ??= buildOpenApiDocument([...routes, ...webSockets.map((endpoint) => endpoint.route)], {
+      (openApi ??= buildOpenApiDocument(served, {
         title: 'Location Platform API',
         version: packageJson.version,
         description:
@@ -107,10 +111,12 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       logger,
       metrics,
       guards: accounts.guards,
+      endpoints: ENDPOINT_TABLE,
       routes,
       webSockets,
     });
-    dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
+    served = [...server.routes, ...server.webSocketRoutes];
+    dispatcher = new InProcessDispatcher(server.routes, { logger, metrics, guards: accounts.guards });
     const port = await server.listen();
     listeningPort = port;
     logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
@@ -118,6 +124,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     let stopping: Promise<void> | undefined;
     return {
       port,
+      served,
       stop: () =>
         (stopping ??= (async () => {
           const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);

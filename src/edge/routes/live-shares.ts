@@ -10,7 +10,7 @@ import { heading, latitude, longitude } from '../schemas/geo.js';
 /** Longest a share may run: one day. */
 export const MAX_SHARE_MINUTES = 24 * 60;
 const SHARE_TOKEN = /^shr_[0-9a-f]{48}$/;
-const route = { tags: ['live sharing'], access: 'bearer' as const };
+const route = { tags: ['live sharing'] };
 const notFound = () => new ApiError('NOT_FOUND', { message: 'Live share not found' });
 const position = {
   lat: latitude,
@@ -96,7 +96,6 @@ export function liveShareRoutes(shares: LiveShareRepository): RouteDefinition[] 
       path: '/live-shares/{token}',
       summary: 'Public view of a live share, by its token',
       tags: ['live sharing'],
-      access: 'open',
       errors: ['NOT_FOUND'],
       params: z.object({ token: z.string().max(100) }),
       handler: async (context) => {

@@ -7,8 +7,6 @@ export function mapDataRoutes(pack: MapPack): RouteDefinition[] {
   return [
     defineRoute({
       tags: ['map'],
-      access: 'open',
-      scopes: ['tiles'],
       method: 'GET',
       path: '/map/readiness',
       summary: 'Self-audit of the loaded map data: boolean checks plus a summary of counts',

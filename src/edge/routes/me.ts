@@ -11,7 +11,7 @@ export interface MeDeps {
   pushTokens: PushTokenRepository;
 }
 
-const route = { tags: ['me'], access: 'bearer' as const };
+const route = { tags: ['me'] };
 
 /** The signed-in user's own data (spec part 1 §4.4). */
 export function meRoutes(deps: MeDeps): RouteDefinition[] {

@@ -95,7 +95,7 @@ function decodePolyline6(encoded: string): unknown[] {
 
 /** Isochrones and map matching (spec part 3 §4.1 engine passthroughs, scope `routing`). */
 export function routingAnalysisRoutes(service: RoutingAnalysisService): RouteDefinition[] {
-  const route = { tags: ['routing'], access: 'key-or-bearer' as const, scopes: ['routing'], readOnly: true };
+  const route = { tags: ['routing'], readOnly: true };
   return [
     defineRoute({
       ...route,

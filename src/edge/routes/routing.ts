@@ -12,7 +12,7 @@ import { planRequestSchema } from '../../services/routing/plan-request.js';
 import { maneuverTypeCatalogue } from '../../solvers/routing/guidance/maneuver-types.js';
 import { AVOIDABLE, PREFERENCES } from '../../domain/costing.js';
 
-const route = { tags: ['routing'], scopes: ['routing'] };
+const route = { tags: ['routing'] };
 /**
  * Engine request bodies: validated as our engine reads them, or, passing through to an external
  * engine, forwarded as they came (any non-empty object); bare or under `payload`.
@@ -26,7 +26,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
   return [
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/routing/profiles',
       summary: 'Costing profiles with their availability for the loaded map data, preferences, avoidances and constraints',
@@ -40,7 +39,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/routing/maneuver-types',
       summary: 'The 39 maneuver type codes (Valhalla) with name, icon and description',
@@ -48,7 +46,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/route',
       readOnly: true,
@@ -64,7 +61,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/plan',
       readOnly: true,
@@ -75,7 +71,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/optimize',
       readOnly: true,
@@ -87,7 +82,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/route-attributes',
       readOnly: true,
@@ -98,7 +92,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/matrix',
       readOnly: true,

@@ -23,7 +23,7 @@ const placeFields = {
 };
 const listFields = { name: z.string().trim().min(1).max(120), description: z.string().trim().max(1000).optional() };
 const idParams = z.object({ id: z.uuid() });
-const route = { tags: ['saved places'], access: 'bearer' as const };
+const route = { tags: ['saved places'] };
 const notFound = (what: string) => new ApiError('NOT_FOUND', { message: `${what} not found` });
 
 function withDefaults(input: Partial<SavedPlaceFields> & Pick<SavedPlaceFields, 'name' | 'lat' | 'lng'>, base?: SavedPlaceFields): SavedPlaceFields {
