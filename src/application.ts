@@ -4,7 +4,7 @@ import type { Logger } from './shared/logger.js';
 import { closeBackends, describeBackends, openBackends } from './wiring/backends.js';
 import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
-import type { RouteDefinition } from './edge/route.js';
+import type { BoundRoute, RouteDefinition } from './edge/route.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
 import { SolverPool } from './solvers/solver-pool.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
@@ -17,11 +17,14 @@ import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
+import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 export interface RunningApplication {
   port: number;
+  /** Every route served (HTTP and WebSocket), bound to its row of the endpoint table. */
+  served: readonly BoundRoute[];
   /** Graceful stop: no new connections, in-flight requests finish, then pools and clients close. */
   stop(): Promise<void>;
 }
@@ -62,16 +65,16 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
     const routes: RouteDefinition[] = [];
-    const servedRoutes = () => [...routes, ...webSockets.map((endpoint) => endpoint.route)];
+    let served: readonly BoundRoute[] = [];
     const operations = wireOperations({
       config,
       backends,
       solvers,
       metrics,
       version: packageJson.version,
-      documentedRoutes: servedRoutes,
+      documentedRoutes: () => served,
     });
-    const mapDataWiring = wireMapData(config, mapData.pack, servedRoutes);
+    const mapDataWiring = wireMapData(config, mapData.pack, () => served);
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -91,10 +94,12 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       logger,
       metrics,
       guards: accounts.guards,
+      endpoints: ENDPOINT_TABLE,
       routes,
       webSockets,
     });
-    dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
+    served = [...server.routes, ...server.webSocketRoutes];
+    dispatcher = new InProcessDispatcher(server.routes, { logger, metrics, guards: accounts.guards });
     const port = await server.listen();
     listeningPort = port;
     logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
@@ -102,6 +107,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     let stopping: Promise<void> | undefined;
     return {
       port,
+      served,
       stop: () =>
         (stopping ??= (async () => {
           const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);

@@ -5,6 +5,7 @@ import { MemoryBus } from '../src/actors/runtime/bus/memory-bus.js';
 import { createSubjects } from '../src/actors/runtime/subjects.js';
 import { createAccessGate } from '../src/edge/auth/access-gate.js';
 import { defineRoute, type RouteDefinition } from '../src/edge/route.js';
+import { EndpointTable } from '../src/services/access/endpoint-table.js';
 import { AddressSet } from '../src/services/access/ip-address.js';
 import { KeyDirectory } from '../src/services/access/key-directory.js';
 import { generateApiKey } from '../src/services/developer/api-key-secrets.js';
@@ -54,23 +55,30 @@ function keyStore() {
 }
 
 const routes: RouteDefinition[] = [
-  defineRoute({ method: 'GET', path: '/geo/pluscode', summary: 'scoped open read', tags: ['t'], access: 'open', scopes: ['geo'], query: z.object({}).loose(), handler: () => ({ ok: true }) }),
-  defineRoute({ method: 'POST', path: '/traffic/route', summary: 'two scopes', tags: ['t'], access: 'key-or-bearer', scopes: ['routing', 'traffic'], handler: () => ({ ok: true }) }),
-  defineRoute({ method: 'POST', path: '/ai/constraints', summary: 'tight throttle', tags: ['t'], access: 'key-or-bearer', scopes: ['places'], handler: () => ({ ok: true }) }),
-  defineRoute({ method: 'GET', path: '/holidays', summary: 'unscoped open', tags: ['t'], access: 'open', handler: () => ({ ok: true }) }),
+  defineRoute({ method: 'GET', path: '/geo/pluscode', summary: 'scoped open read', tags: ['t'], query: z.object({}).loose(), handler: () => ({ ok: true }) }),
+  defineRoute({ method: 'POST', path: '/traffic/route', summary: 'two scopes', tags: ['t'], handler: () => ({ ok: true }) }),
+  defineRoute({ method: 'POST', path: '/ai/constraints', summary: 'tight throttle', tags: ['t'], handler: () => ({ ok: true }) }),
+  defineRoute({ method: 'GET', path: '/holidays', summary: 'unscoped open', tags: ['t'], handler: () => ({ ok: true }) }),
 ];
+/** The rows those routes are bound to: who may call them, their scopes and throttles. */
+const endpoints = new EndpointTable([
+  { method: 'GET', path: '/geo/pluscode', access: 'open', scopes: ['geo'], billing: 'default', source: 't' },
+  { method: 'POST', path: '/traffic/route', access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 't' },
+  { method: 'POST', path: '/ai/constraints', access: 'key-or-bearer', scopes: ['places'], billing: 'default', throttlePerMinute: 30, source: 't' },
+  { method: 'GET', path: '/holidays', access: 'open', scopes: [], billing: 'default', source: 't' },
+]);
 
 async function gatedEdge(counters: CounterStore, keys: ReturnType<typeof keyStore>, options: { trustedProxies?: string[] } = {}): Promise<TestEdge> {
   const bus = new MemoryBus();
   const directory = new KeyDirectory(keys.lookup, bus, createSubjects('t'), logger);
   directory.start();
   const edge = await startTestEdge(routes, {
+    endpoints,
     guards: [
       createAccessGate({
         keys: directory,
         counters,
         trustedProxies: new AddressSet(options.trustedProxies ?? []),
-        endpointOf: (method, path) => (method === 'POST' && path === '/ai/constraints' ? { method, path, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, source: 't' } : undefined),
       }),
     ],
   });

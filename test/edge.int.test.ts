@@ -18,7 +18,6 @@ const routes = [
     path: '/things',
     summary: 'create a thing',
     tags: ['test'],
-    access: 'open',
     body: z.object({ name: z.string().min(1), count: z.number().int().min(0) }),
     handler: ({ body }) => ({ created: body.name, count: body.count }),
   }),
@@ -27,7 +26,6 @@ const routes = [
     path: '/small',
     summary: 'tight body limit',
     tags: ['test'],
-    access: 'open',
     bodyLimitBytes: 64,
     body: z.object({ text: z.string() }),
     handler: ({ body }) => ({ length: body.text.length }),
@@ -37,7 +35,6 @@ const routes = [
     path: '/things/{thingId}/parts/{partId}',
     summary: 'path params and query booleans',
     tags: ['test'],
-    access: 'open',
     params: z.object({ thingId: z.string(), partId: z.coerce.number().int() }),
     query: z.object({ verbose: queryBoolean().default(false), tag: z.union([z.string(), z.array(z.string())]).optional() }),
     handler: ({ params, query }) => ({ params, query }),
@@ -47,7 +44,6 @@ const routes = [
     path: '/upload',
     summary: 'multipart',
     tags: ['test'],
-    access: 'open',
     bodyKind: 'multipart',
     handler: ({ body }) => {
       const form = body as unknown as MultipartForm;
@@ -62,7 +58,6 @@ const routes = [
     path: '/boom',
     summary: 'throws',
     tags: ['test'],
-    access: 'open',
     handler: () => {
       throw new Error('secret database password is hunter2');
     },
@@ -72,7 +67,6 @@ const routes = [
     path: '/teapot',
     summary: 'api error with headers',
     tags: ['test'],
-    access: 'open',
     handler: () => {
       throw new ApiError('RATE_LIMITED', { details: { limit: 1 }, headers: { 'retry-after': '7' } });
     },
@@ -82,7 +76,6 @@ const routes = [
     path: '/big',
     summary: 'large body',
     tags: ['test'],
-    access: 'open',
     handler: () => HttpReply.content(bigPayload, 'application/octet-stream'),
   }),
   defineRoute({
@@ -90,7 +83,6 @@ const routes = [
     path: '/slow',
     summary: 'waits until released',
     tags: ['test'],
-    access: 'open',
     handler: async () => {
       await new Promise<void>((resolve) => (releaseSlow = resolve));
       return { finished: true };
@@ -101,7 +93,6 @@ const routes = [
     path: '/nothing',
     summary: 'returns undefined',
     tags: ['test'],
-    access: 'open',
     handler: () => undefined,
   }),
 ];

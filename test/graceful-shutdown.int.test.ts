@@ -14,7 +14,6 @@ describe('graceful shutdown', () => {
         path: '/work',
         summary: 'slow work',
         tags: ['test'],
-        access: 'open',
         handler: async () => {
           started();
           await new Promise<void>((resolve) => (release = resolve));
@@ -43,7 +42,6 @@ describe('graceful shutdown', () => {
         path: '/stuck',
         summary: 'never answers',
         tags: ['test'],
-        access: 'open',
         handler: () => new Promise(() => {}),
       }),
     ]);

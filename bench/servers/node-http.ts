@@ -8,8 +8,10 @@ import { pino } from 'pino';
 import { HttpMetrics } from '../../src/edge/metrics.js';
 import { createRouteProcessor } from '../../src/edge/request-pipeline.js';
 import { mountedPath } from '../../src/edge/route.js';
+import { bindRoute } from '../../src/edge/route-binding.js';
 import { operationsRoutes } from '../../src/edge/routes/operations.js';
 import { createLogger } from '../../src/shared/logger.js';
+import { ENDPOINT_TABLE } from '../../src/services/access/endpoint-access.js';
 
 const port = Number(process.argv[2] ?? 0);
 const metrics = new HttpMetrics();
@@ -19,7 +21,7 @@ const routes = operationsRoutes({
   metrics,
   backends: {},
   version: '0.1.0',
-});
+}).map((route) => bindRoute(route, ENDPOINT_TABLE));
 const processors = new Map(
   routes.map((route) => [`${route.method} ${mountedPath(route)}`, createRouteProcessor({ label: mountedPath(route), route, paramNames: [] }, { logger, metrics, guards: [] })]),
 );

@@ -1,6 +1,6 @@
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { createRouteProcessor, type PipelineDeps } from './request-pipeline.js';
-import { mountedPath, type RouteDefinition } from './route.js';
+import { mountedPath, type BoundRoute } from './route.js';
 import { toUwsPattern } from './server.js';
 
 export interface InProcessRequest {
@@ -15,7 +15,7 @@ export interface InProcessRequest {
 }
 
 interface CompiledRoute {
-  route: RouteDefinition;
+  route: BoundRoute;
   segments: string[];
   processor: RequestProcessor;
 }
@@ -29,7 +29,8 @@ const NEVER_ABORTED = new AbortController().signal;
 export class InProcessDispatcher {
   private readonly compiled: CompiledRoute[];
 
-  constructor(routes: readonly RouteDefinition[], deps: PipelineDeps) {
+  /** `routes`: the routes the edge serves, already bound to their rows (EdgeServer.routes). */
+  constructor(routes: readonly BoundRoute[], deps: PipelineDeps) {
     this.compiled = routes
       .filter((route) => route.mount !== 'root')
       .map((route) => {
@@ -41,7 +42,7 @@ export class InProcessDispatcher {
   }
 
   /** The route a method and path would reach, with its parameter values; static segments win over parameters. */
-  match(method: string, path: string): { route: RouteDefinition; params: string[]; processor: RequestProcessor } | undefined {
+  match(method: string, path: string): { route: BoundRoute; params: string[]; processor: RequestProcessor } | undefined {
     const parts = path.split('/').filter(Boolean);
     let best: { candidate: CompiledRoute; params: string[]; staticCount: number } | undefined;
     for (const candidate of this.compiled) {

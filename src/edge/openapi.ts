@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorCodes, statusName, type ErrorCode } from '../shared/errors.js';
-import { effectiveBodyKind, mountedPath, successStatusOf, type RouteDefinition } from './route.js';
+import { effectiveBodyKind, mountedPath, successStatusOf, type AccessClass, type BoundRoute } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -13,7 +13,7 @@ export interface OpenApiInfo {
 /** Errors every route can answer with. */
 const IMPLIED_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'INTERNAL_ERROR'];
 /** Errors added by the route's access class. */
-const ACCESS_ERRORS: Record<RouteDefinition['access'], ErrorCode[]> = {
+const ACCESS_ERRORS: Record<AccessClass, ErrorCode[]> = {
   open: [],
   'key-or-bearer': ['UNAUTHENTICATED', 'FORBIDDEN', 'KEY_WEBSITE_NOT_ALLOWED', 'KEY_IP_NOT_ALLOWED', 'QUOTA_EXCEEDED', 'RATE_LIMITED'],
   bearer: ['UNAUTHENTICATED'],
@@ -41,12 +41,13 @@ function parametersOf(schema: z.ZodType | undefined, location: 'query' | 'path')
   }));
 }
 
-function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
-  const codes = new Set<ErrorCode>([...IMPLIED_ERRORS, ...ACCESS_ERRORS[route.access], ...(route.errors ?? [])]);
+function errorResponses(route: BoundRoute): Record<string, JsonSchema> {
+  const { access, scopes } = route.endpoint;
+  const codes = new Set<ErrorCode>([...IMPLIED_ERRORS, ...ACCESS_ERRORS[access], ...(route.errors ?? [])]);
   if (route.mount !== 'root') {
     // The access gate: every API route meets the throttle, and a presented key is checked everywhere.
     for (const code of ['RATE_LIMITED', 'UNAUTHENTICATED', 'FORBIDDEN'] as const) codes.add(code);
-    if (route.scopes?.length) for (const code of ['KEY_WEBSITE_NOT_ALLOWED', 'KEY_IP_NOT_ALLOWED', 'QUOTA_EXCEEDED'] as const) codes.add(code);
+    if (scopes.length) for (const code of ['KEY_WEBSITE_NOT_ALLOWED', 'KEY_IP_NOT_ALLOWED', 'QUOTA_EXCEEDED'] as const) codes.add(code);
   }
   if (effectiveBodyKind(route) !== 'none') {
     codes.add('PAYLOAD_TOO_LARGE');
@@ -67,15 +68,16 @@ function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   return responses;
 }
 
-function operationOf(route: RouteDefinition): JsonSchema {
+function operationOf(route: BoundRoute): JsonSchema {
+  const { access, scopes } = route.endpoint;
   const operation: JsonSchema = {
     summary: route.summary,
     tags: route.tags,
     operationId: `${route.method.toLowerCase()}${mountedPath(route).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-    'x-access': route.access,
+    'x-access': access,
   };
   if (route.description) operation.description = route.description;
-  if (route.scopes?.length) operation['x-scopes'] = route.scopes;
+  if (scopes.length) operation['x-scopes'] = scopes;
   const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
   if (parameters.length) operation.parameters = parameters;
   const bodyKind = effectiveBodyKind(route);
@@ -83,9 +85,9 @@ function operationOf(route: RouteDefinition): JsonSchema {
     const mediaType = bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
     operation.requestBody = { required: true, content: { [mediaType]: { schema: toSchema(route.body, 'input') } } };
   }
-  if (route.access !== 'open') {
+  if (access !== 'open') {
     operation.security =
-      route.access === 'key-or-bearer' ? [{ apiKey: [] }, { apiKeyQuery: [] }, { bearer: [] }] : [{ bearer: [] }];
+      access === 'key-or-bearer' ? [{ apiKey: [] }, { apiKeyQuery: [] }, { bearer: [] }] : [{ bearer: [] }];
   }
   const success = String(successStatusOf(route));
   const content = route.responseContentType
@@ -95,8 +97,8 @@ function operationOf(route: RouteDefinition): JsonSchema {
   return operation;
 }
 
-/** The OpenAPI 3.1 document, generated from the route tables: every route appears by construction. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: OpenApiInfo): JsonSchema {
+/** The OpenAPI 3.1 document, generated from the served routes and their rows: every route appears by construction. */
+export function buildOpenApiDocument(routes: readonly BoundRoute[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     if (route.hidden) continue;

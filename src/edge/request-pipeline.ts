@@ -7,15 +7,15 @@ import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { decodeBody, parseQueryString, validate } from './input.js';
 import type { HttpMetrics } from './metrics.js';
-import { effectiveBodyKind, HttpReply, successStatusOf, type HttpMethod, type RequestContext, type RouteDefinition } from './route.js';
+import { effectiveBodyKind, HttpReply, successStatusOf, type BoundRoute, type HttpMethod, type RequestContext } from './route.js';
 import type { Principal } from '../domain/principal.js';
 
 /**
  * Runs before a route's input is validated, with the raw request in hand:
- * the access gate (keys, scopes, quotas) plugs in here. Throwing an ApiError
- * refuses the request.
+ * the access gate (keys, scopes, quotas) plugs in here, reading the route's
+ * row of the endpoint table. Throwing an ApiError refuses the request.
  */
-export type RequestGuard = (route: RouteDefinition, context: GuardContext) => void | Promise<void>;
+export type RequestGuard = (route: BoundRoute, context: GuardContext) => void | Promise<void>;
 
 export interface GuardContext {
   readonly requestId: string;
@@ -71,7 +71,7 @@ function safeDecode(value: string): string {
 export interface PipelineRoute {
   /** Label for logs and metrics: the route pattern, or "unmatched". */
   label: string;
-  route: RouteDefinition | undefined;
+  route: BoundRoute | undefined;
   paramNames: readonly string[];
 }
 
@@ -176,7 +176,7 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
 }
 
 async function runRoute(
-  route: RouteDefinition,
+  route: BoundRoute,
   request: PipelineRequest,
   incoming: IncomingRequest,
   paramNames: readonly string[],
@@ -235,7 +235,7 @@ export interface AuthorizedCall {
  * message on it — as if it were a request of `route`: the same credentials, scopes, key
  * restrictions and quotas. Answers who the caller is and from where; throws the guards' ApiError.
  */
-export async function authorizeCall(route: RouteDefinition, call: GuardedCall, guards: readonly RequestGuard[], established?: Principal): Promise<AuthorizedCall> {
+export async function authorizeCall(route: BoundRoute, call: GuardedCall, guards: readonly RequestGuard[], established?: Principal): Promise<AuthorizedCall> {
   const context = new GuardedCallContext(call, established);
   for (const guard of guards) {
     const pending = guard(route, context);

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import type { AccessClass } from '../services/access/endpoint-access.js';
+import type { AccessClass, EndpointRow } from '../services/access/endpoint-access.js';
 import type { ErrorCode } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { Principal } from '../domain/principal.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who may call a route (spec part 1 §4.3); the table in services/access/endpoint-access.ts is the reference. */
-export type { AccessClass };
+/** Who may call a route (spec part 1 §4.3): a route's row in services/access/endpoint-access.ts says. */
+export type { AccessClass, EndpointRow };
 
 /** How the body is read: JSON (default for POST/PUT/PATCH), multipart form, or none. */
 export type BodyKind = 'json' | 'multipart' | 'none';
@@ -75,6 +75,10 @@ export class HttpReply {
   }
 }
 
+/**
+ * What a route does. Who may call it, its scopes, throttle and billing are not here: they are the
+ * endpoint table's row, joined to the route when the edge registers it (a BoundRoute).
+ */
 export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   method: HttpMethod;
   /** OpenAPI-style path with `{param}` segments, relative to `/api/v1` unless `mount` is `root`. */
@@ -83,9 +87,6 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  access: AccessClass;
-  /** Scopes a key must grant (all of them). */
-  scopes?: string[];
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
@@ -105,6 +106,11 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   /** A POST that only computes (stores nothing), so the developer sandbox may run it; GETs always may. */
   readOnly?: boolean;
   handler(context: RequestContext<P, Q, B>): Promise<R | HttpReply> | R | HttpReply;
+}
+
+/** A route joined to its row of the endpoint table (route-binding.ts): what the guards, OpenAPI and billing read. */
+export interface BoundRoute<P = any, Q = any, B = any, R = unknown> extends RouteDefinition<P, Q, B, R> {
+  readonly endpoint: EndpointRow;
 }
 
 /** Declares a route with its types inferred from its schemas. */

@@ -4,7 +4,9 @@ import { preflightHeaders } from './cors.js';
 import { InFlightTracker, uwsHandler, type RequestProcessor } from './http.js';
 import type { HttpMetrics } from './metrics.js';
 import { createRouteProcessor, type RequestGuard } from './request-pipeline.js';
-import { effectiveBodyKind, mountedPath, type RouteDefinition } from './route.js';
+import type { EndpointTable } from '../services/access/endpoint-table.js';
+import { effectiveBodyKind, mountedPath, type BoundRoute, type RouteDefinition } from './route.js';
+import { bindRoute } from './route-binding.js';
 import type { WebSocketEndpoint } from './ws/websocket-endpoint.js';
 
 export interface EdgeServerOptions {
@@ -17,6 +19,8 @@ export interface EdgeServerOptions {
   logger: Logger;
   metrics: HttpMetrics;
   guards?: readonly RequestGuard[];
+  /** Each route's access, scopes, throttle and billing: a route without a row here is refused. */
+  endpoints: EndpointTable;
   routes: readonly RouteDefinition[];
   webSockets?: readonly WebSocketEndpoint[];
 }
@@ -53,8 +57,15 @@ export class EdgeServer {
   private readonly app: TemplatedApp;
   private readonly tracker = new InFlightTracker();
   private listenSocket: us_listen_socket | undefined;
+  /** Every HTTP route served, each bound to its row of the endpoint table. */
+  readonly routes: readonly BoundRoute[];
+  /** Every WebSocket served, by its route entry bound to its row. */
+  readonly webSocketRoutes: readonly BoundRoute[];
 
   constructor(private readonly options: EdgeServerOptions) {
+    // Bound before anything is made: a route without a row stops the start, naming it.
+    this.webSocketRoutes = (options.webSockets ?? []).map((endpoint) => bindRoute(endpoint.route, options.endpoints));
+    this.routes = options.routes.map((route) => bindRoute(route, options.endpoints));
     this.app = uWS.App();
     const deps = { logger: options.logger, metrics: options.metrics, guards: options.guards ?? [] };
     const seen = new Set<string>();
@@ -63,7 +74,7 @@ export class EdgeServer {
       seen.add(`GET ${pattern.replace(/:[^/]+/g, ':')}`);
       this.app.ws(pattern, endpoint.behavior);
     }
-    for (const route of options.routes) {
+    for (const route of this.routes) {
       const fullPath = mountedPath(route);
       const { pattern, paramNames } = toUwsPattern(fullPath);
       const identity = `${route.method} ${pattern.replace(/:[^/]+/g, ':')}`;

@@ -34,10 +34,9 @@ import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { createAccessGate } from '../edge/auth/access-gate.js';
-import { DESIGNED_ENDPOINT_ACCESS, ENDPOINT_ACCESS } from '../services/access/endpoint-access.js';
 import { AddressSet } from '../services/access/ip-address.js';
 import { KeyDirectory } from '../services/access/key-directory.js';
-import { requestWeight } from '../services/limits/request-weights.js';
+import { billingWeight } from '../services/limits/request-weights.js';
 import type { InProcessDispatcher } from '../edge/in-process-dispatch.js';
 import { developerSandboxRoutes } from '../edge/routes/developer-sandbox.js';
 import { UsageRecorder } from '../services/limits/usage-recorder.js';
@@ -96,15 +95,13 @@ export async function wireAccounts(
     counters,
     keyChanged,
   );
-  const accessTable = new Map([...ENDPOINT_ACCESS, ...DESIGNED_ENDPOINT_ACCESS].map((row) => [`${row.method} ${row.path}`, row]));
   const usage = new UsageRecorder(sql, logger);
   usage.start();
   const accessGate = createAccessGate({
     keys: keyDirectory,
     counters,
     trustedProxies: new AddressSet(config.TRUSTED_PROXIES),
-    endpointOf: (method, path) => accessTable.get(`${method} ${path}`),
-    onKeyUsed: (keyId, route, context) => usage.record(keyId, requestWeight(route, context.rawQuery)),
+    onKeyUsed: (keyId, route, context) => usage.record(keyId, billingWeight(route.endpoint.billing, context.rawQuery)),
   });
   return {
     stop: async () => {

@@ -9,6 +9,8 @@ import { FleetHost } from '../actors/fleet/fleet-host.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import type { RouteDefinition } from '../edge/route.js';
 import type { RequestGuard } from '../edge/request-pipeline.js';
+import { bindRoute } from '../edge/route-binding.js';
+import { ENDPOINT_TABLE } from '../services/access/endpoint-access.js';
 import { fleetRoutes, fleetStreamRoute } from '../edge/routes/fleets.js';
 import { fleetStreamEndpoint } from '../edge/ws/fleet-stream.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
@@ -50,6 +52,6 @@ export function wireFleet(
   const fleets = new LiveFleets(host);
   const routes = fleetRoutes(fleets);
   const eventsRoute = routes.find((route) => route.method === 'POST' && route.path === '/optimize/fleets/{fleetId}/events')!;
-  const stream = fleetStreamEndpoint({ fleets, host, guards, logger: logger.child({ component: 'fleet-stream' }), streamRoute: fleetStreamRoute(), eventsRoute });
+  const stream = fleetStreamEndpoint({ fleets, host, guards, logger: logger.child({ component: 'fleet-stream' }), streamRoute: bindRoute(fleetStreamRoute(), ENDPOINT_TABLE), eventsRoute: bindRoute(eventsRoute, ENDPOINT_TABLE) });
   return { routes, webSockets: [stream], stop: () => host.close() };
 }

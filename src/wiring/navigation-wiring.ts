@@ -13,6 +13,8 @@ import type { RouteDefinition } from '../edge/route.js';
 import { navigationRoutes } from '../edge/routes/navigation.js';
 import { navigationSessionRoutes, navigationStreamRoute } from '../edge/routes/navigation-sessions.js';
 import type { RequestGuard } from '../edge/request-pipeline.js';
+import { bindRoute } from '../edge/route-binding.js';
+import { ENDPOINT_TABLE } from '../services/access/endpoint-access.js';
 import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
 import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
@@ -74,7 +76,7 @@ export async function wireNavigation(
   const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input) as Promise<RecalculateResult>;
   const sessionRoutes = navigationSessionRoutes(sessions);
   const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
-  const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: navigationStreamRoute(), fixRoute });
+  const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: bindRoute(navigationStreamRoute(), ENDPOINT_TABLE), fixRoute: bindRoute(fixRoute, ENDPOINT_TABLE) });
   return {
     sessions,
     host,

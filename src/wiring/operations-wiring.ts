@@ -4,7 +4,7 @@
  */
 import type { HttpMetrics } from '../edge/metrics.js';
 import { buildOpenApiDocument } from '../edge/openapi.js';
-import type { RouteDefinition } from '../edge/route.js';
+import type { BoundRoute, RouteDefinition } from '../edge/route.js';
 import { apiDocsRoutes } from '../edge/routes/api-docs.js';
 import { operationsRoutes } from '../edge/routes/operations.js';
 import { checkReadiness } from '../services/operations/readiness.js';
@@ -28,7 +28,7 @@ export interface OperationsWiringDeps {
   metrics: HttpMetrics;
   version: string;
   /** Every route the server answers, HTTP and WebSocket, read when the document is first asked for. */
-  documentedRoutes(): readonly RouteDefinition[];
+  documentedRoutes(): readonly BoundRoute[];
 }
 
 export function wireOperations(deps: OperationsWiringDeps): { routes: RouteDefinition[] } {
@@ -45,7 +45,7 @@ export function wireOperations(deps: OperationsWiringDeps): { routes: RouteDefin
     );
   let openApi: unknown;
   const document = () =>
-    (openApi ??= buildOpenApiDocument([...deps.documentedRoutes()], { title: 'Location Platform API', version: deps.version, description: API_DESCRIPTION }));
+    (openApi ??= buildOpenApiDocument(deps.documentedRoutes(), { title: 'Location Platform API', version: deps.version, description: API_DESCRIPTION }));
   return {
     routes: [
       ...operationsRoutes({ readiness, metrics: deps.metrics, backends: describeBackends(backends), version: deps.version }),

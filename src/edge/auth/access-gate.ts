@@ -1,22 +1,20 @@
 import { ApiError } from '../../shared/errors.js';
-import type { EndpointAccess } from '../../services/access/endpoint-access.js';
+import type { EndpointRow } from '../../services/access/endpoint-access.js';
 import { clientAddress, type AddressSet } from '../../services/access/ip-address.js';
 import type { KeyDirectory, KeyGrant } from '../../services/access/key-directory.js';
 import { requestSite } from '../../services/access/referrer-matcher.js';
 import { decide, planCounters, type LimitDecision, type LimitRequest } from '../../services/limits/request-limits.js';
 import type { WindowCounters } from '../../services/limits/window-counters.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
-import type { RouteDefinition } from '../route.js';
+import type { BoundRoute } from '../route.js';
 import { bearerTokenOf } from './bearer-guard.js';
 
 export interface AccessGateDeps {
   keys: Pick<KeyDirectory, 'resolve' | 'resolveById'>;
   counters: WindowCounters;
   trustedProxies: AddressSet;
-  /** The endpoint's row of the access table (tighter throttles), by method and path. */
-  endpointOf(method: string, path: string): EndpointAccess | undefined;
-  /** Called for every keyed request that passed the gate (usage, lastUsedAt). */
-  onKeyUsed?(keyId: string, route: RouteDefinition, context: GuardContext): void;
+  /** Called for every keyed request that passed the gate (usage, lastUsedAt); the route's row names its billing. */
+  onKeyUsed?(keyId: string, route: BoundRoute, context: GuardContext): void;
   now?: () => number;
 }
 
@@ -26,9 +24,9 @@ export function presentedKeyOf(headers: Readonly<Record<string, string>>, query:
   return Array.isArray(candidate) ? candidate[0] : candidate;
 }
 
-function assertKeyAllowed(key: KeyGrant, route: RouteDefinition, context: GuardContext, clientIp: string): void {
+function assertKeyAllowed(key: KeyGrant, row: EndpointRow, context: GuardContext, clientIp: string): void {
   if (!key.active) throw new ApiError('FORBIDDEN', { message: 'API key is inactive', details: { reason: 'key_inactive' } });
-  const missing = (route.scopes ?? []).filter((scope) => key.scopes[scope] !== true);
+  const missing = row.scopes.filter((scope) => key.scopes[scope] !== true);
   if (missing.length > 0) {
     throw new ApiError('FORBIDDEN', { message: `API key lacks the scope${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, details: { missingScopes: missing } });
   }
@@ -49,12 +47,12 @@ function assertKeyAllowed(key: KeyGrant, route: RouteDefinition, context: GuardC
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
   let lastOutageLogMs = 0;
-  /** What follows from the route alone, made once per route rather than once per request (or stream message). */
-  const routeLimits = new WeakMap<RouteDefinition, { endpoint: string; row: EndpointAccess | undefined }>();
-  const limitsOfRoute = (route: RouteDefinition) => {
-    let known = routeLimits.get(route);
-    if (!known) routeLimits.set(route, (known = { endpoint: `${route.method} ${route.path}`, row: deps.endpointOf(route.method, route.path) }));
-    return known;
+  /** The throttle's endpoint name, made once per route rather than once per request (or stream message). */
+  const endpointNames = new WeakMap<BoundRoute, string>();
+  const endpointNameOf = (route: BoundRoute) => {
+    let name = endpointNames.get(route);
+    if (name === undefined) endpointNames.set(route, (name = `${route.method} ${route.path}`));
+    return name;
   };
 
   /**
@@ -78,23 +76,23 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
     }
   };
 
-  return async (route: RouteDefinition, context: GuardContext) => {
+  return async (route: BoundRoute, context: GuardContext) => {
     // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
     if (route.mount === 'root') return;
     const clientIp = context.clientAddressResolved ? context.clientAddress : clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
     context.clientAddress = clientIp;
     context.clientAddressResolved = true;
-    const scopes = route.scopes ?? [];
-    const { endpoint, row } = limitsOfRoute(route);
+    const row = route.endpoint;
+    const endpoint = endpointNameOf(route);
     const limits = (key: KeyGrant | undefined): LimitRequest => ({
       nowMs: now(),
       clientIp,
       endpoint,
-      scoped: scopes.length > 0,
-      scope: scopes[0],
-      ...(row?.throttlePerMinute !== undefined ? { throttlePerMinute: row.throttlePerMinute } : {}),
-      throttleLiftedForUnlimited: row?.throttleLiftedForUnlimited === true,
-      neverThrottled: row?.neverThrottled === true,
+      scoped: row.scopes.length > 0,
+      scope: row.scopes[0],
+      ...(row.throttlePerMinute !== undefined ? { throttlePerMinute: row.throttlePerMinute } : {}),
+      throttleLiftedForUnlimited: row.throttleLiftedForUnlimited === true,
+      neverThrottled: row.neverThrottled === true,
       key,
     });
 
@@ -111,9 +109,9 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
         if (decision?.refusal) throw decision.refusal;
         throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
       }
-      assertKeyAllowed(key, route, context, clientIp);
+      assertKeyAllowed(key, row, context, clientIp);
       context.principal = { kind: 'key', keyId: key.id };
-    } else if (route.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
+    } else if (row.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
       throw new ApiError('UNAUTHENTICATED', { message: 'An API key or a bearer token is required' });
     }
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../../shared/errors.js';
 import type { AccountService } from '../../services/accounts/account-service.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
-import type { RouteDefinition } from '../route.js';
+import type { AccessClass, BoundRoute } from '../route.js';
 import type { Principal, UserPrincipal } from '../../domain/principal.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -20,19 +20,20 @@ export function bearerTokenOf(headers: Readonly<Record<string, string>>): string
 export function createBearerGuard(accounts: AccountService): RequestGuard {
   // Not async: most calls are decided at once (an open route, a user established on the socket, a key), and a
   // promise for those would be one more trip through the microtask queue per request and per stream message.
-  return (route: RouteDefinition, context: GuardContext) => {
-    if (route.access === 'open') return;
+  return (route: BoundRoute, context: GuardContext) => {
+    const access = route.endpoint.access;
+    if (access === 'open') return;
     // A user established earlier on the same connection (a WebSocket re-authenticates periodically, not per message).
-    if (context.principal?.kind === 'user' && route.access !== 'admin') return;
+    if (context.principal?.kind === 'user' && access !== 'admin') return;
     const token = bearerTokenOf(context.headers);
     // On key-or-bearer routes a presented key (checked by the access gate) is enough.
-    if (route.access === 'key-or-bearer' && (context.principal?.kind === 'key' || !token)) return;
+    if (access === 'key-or-bearer' && (context.principal?.kind === 'key' || !token)) return;
     if (!token) throw new ApiError('UNAUTHENTICATED', { message: 'Bearer token required' });
-    return authenticateUser(accounts, route, context, token);
+    return authenticateUser(accounts, access, context, token);
   };
 }
 
-async function authenticateUser(accounts: AccountService, route: RouteDefinition, context: GuardContext, token: string): Promise<void> {
+async function authenticateUser(accounts: AccountService, access: AccessClass, context: GuardContext, token: string): Promise<void> {
   const authenticated = await accounts.authenticate(token);
   if (!authenticated) throw new ApiError('UNAUTHENTICATED', { message: 'Invalid or expired token' });
   const principal: UserPrincipal = {
@@ -41,7 +42,7 @@ async function authenticateUser(accounts: AccountService, route: RouteDefinition
     sessionId: authenticated.session.id,
     roles: authenticated.user.roles,
   };
-  if (route.access === 'admin' && !principal.roles.some((role) => ADMIN_ROLES.includes(role))) {
+  if (access === 'admin' && !principal.roles.some((role) => ADMIN_ROLES.includes(role))) {
     throw new ApiError('FORBIDDEN', { message: 'Admin role required' });
   }
   context.principal = principal;

@@ -7,7 +7,7 @@ import { queryLatitude, queryLocale, queryLongitude, queryNumber } from '../sche
 import { batchPoint, batchPoints } from './geocoding.js';
 
 const PROVIDER = 'svc-addressing';
-const route = { tags: ['addressing'], scopes: ['geo'] };
+const route = { tags: ['addressing'] };
 const lengthRule = z.number().int('must be a whole number').min(MIN_CODE_LENGTH, `must be ${MIN_CODE_LENGTH} to ${MAX_CODE_LENGTH}`).max(MAX_CODE_LENGTH, `must be ${MIN_CODE_LENGTH} to ${MAX_CODE_LENGTH}`);
 const queryCodeLength = queryNumber().pipe(lengthRule).optional().transform((value) => value ?? DEFAULT_CODE_LENGTH);
 
@@ -21,7 +21,6 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
   return [
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geo/pluscode',
       summary: 'Encode a point as a plus code (length 8 to 11, default 10; 9 gives 10 digits, plus codes have no 9-digit form)',
@@ -30,7 +29,6 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geo/pluscode/decode',
       summary: 'Decode a full plus code, or a short one near a reference point or a named locality (`+` URL-encoded as %2B)',
@@ -53,7 +51,6 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geo/address',
       summary: 'Plus Code address of a point: full and short code, nearest locality, local address and share link',
@@ -62,7 +59,6 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       readOnly: true,
       method: 'POST',
       path: '/geo/address/batch',
@@ -85,7 +81,6 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geo/addressing/config',
       summary: 'Addressing settings: plus codes on, default code length, share URL base, national-address integration status',

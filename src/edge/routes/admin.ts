@@ -3,7 +3,7 @@ import { MAX_OPERATOR_QUOTA, ROLES, type OperatorActions } from '../../services/
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
-const route = { tags: ['admin'], access: 'admin' as const, errors: ['FORBIDDEN' as const, 'NOT_FOUND' as const] };
+const route = { tags: ['admin'], errors: ['FORBIDDEN' as const, 'NOT_FOUND' as const] };
 const operatorQuota = z.number().int().min(1).max(MAX_OPERATOR_QUOTA);
 
 /** Operator endpoints: a bearer token of a user with role admin or super_admin. */

@@ -51,7 +51,6 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       path: '/openapi.json',
       summary: 'This OpenAPI 3.1 document',
       tags: ['operations'],
-      access: 'open',
       handler: () => HttpReply.json(document()),
     }),
     defineRoute({
@@ -60,7 +59,6 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       mount: 'root',
       summary: 'Interactive API documentation',
       tags: ['operations'],
-      access: 'open',
       hidden: true,
       handler: () => HttpReply.content(DOCS_PAGE, 'text/html; charset=utf-8'),
     }),
@@ -70,7 +68,6 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       mount: 'root',
       summary: 'Documentation page assets',
       tags: ['operations'],
-      access: 'open',
       hidden: true,
       params: z.object({ asset: z.string() }),
       handler: async ({ params }) => {

@@ -65,7 +65,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/me/export',
       summary: 'Everything held about your account, as one JSON document',
       tags: ['accounts'],
-      access: 'bearer',
       handler: (context) => accountData.export(principalOf(context).userId),
     }),
     defineRoute({
@@ -74,7 +73,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       summary: 'Delete your account and everything it owns',
       description: 'Body `{ confirm: "DELETE", password }`; the password is required when the account has one.',
       tags: ['accounts'],
-      access: 'bearer',
       bodyKind: 'json',
       body: z.object({ confirm: z.literal('DELETE', { error: 'must be the word DELETE' }), password: z.string().max(1024).optional() }),
       handler: async (context) => {
@@ -87,7 +85,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/register',
       summary: 'Create an account and sign in',
       tags: ['accounts'],
-      access: 'open',
       body: z.object({ email, password, name: z.string().trim().max(160).optional(), captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.register(context.body, clientInfoOf(context)),
@@ -98,7 +95,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       summary: 'Sign in with e-mail and password',
       description: 'Wrong credentials answer 400 `Invalid credentials`; repeated failures lock the account and the address out with 429 (docs/accounts.md).',
       tags: ['accounts'],
-      access: 'open',
       errors: ['RATE_LIMITED'],
       body: z.object({ email, password, captchaToken: z.string().max(4096).optional() }),
       response: envelope,
@@ -109,7 +105,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/me',
       summary: 'The signed-in user and the current session',
       tags: ['accounts'],
-      access: 'bearer',
       handler: async (context) => {
         const principal = principalOf(context);
         const { user, session } = await accounts.getAccount(principal.userId, principal.sessionId);
@@ -124,7 +119,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/me',
       summary: 'Change name, avatar or privacy settings (only the fields sent)',
       tags: ['accounts'],
-      access: 'bearer',
       body: z.object({ name: z.string().trim().max(160).optional(), avatar: avatar.nullable().optional(), privacy: privacy.nullable().optional() }),
       handler: async (context) => {
         const user = await accounts.updateProfile(principalOf(context).userId, context.body);
@@ -136,7 +130,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/logout',
       summary: 'Revoke the current session',
       tags: ['accounts'],
-      access: 'bearer',
       handler: async (context) => {
         const principal = principalOf(context);
         await accounts.revokeSession(principal.userId, principal.sessionId);
@@ -148,7 +141,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/sessions',
       summary: 'Valid sessions of the signed-in user, newest first',
       tags: ['accounts'],
-      access: 'bearer',
       response: z.object({ items: z.array(sessionView) }),
       handler: async (context) => {
         const principal = principalOf(context);
@@ -161,7 +153,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/sessions/{sessionId}',
       summary: 'Revoke one of your sessions',
       tags: ['accounts'],
-      access: 'bearer',
       errors: ['NOT_FOUND'],
       params: z.object({ sessionId: z.uuid({ error: 'must be a session id' }) }),
       handler: async (context) => ({ ok: true, revoked: await accounts.revokeSession(principalOf(context).userId, context.params.sessionId) }),
@@ -171,7 +162,6 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/sessions',
       summary: 'Revoke every session but the current one (`?all=1`)',
       tags: ['accounts'],
-      access: 'bearer',
       query: z.object({ all: queryBoolean() }),
       handler: async (context) => {
         if (!context.query.all) throw new ApiError('VALIDATION_ERROR', { message: ['query.all: must be 1 to revoke all other sessions'] });

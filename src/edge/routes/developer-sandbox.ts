@@ -23,7 +23,6 @@ export function developerSandboxRoutes(portal: DeveloperPortal, dispatcher: () =
       summary: "Try a read-only request as one of your keys; answers the request's status, limit headers and body",
       description: 'GET requests, and POSTs that store nothing; `path` is relative to /api/v1 and may carry a query string.',
       tags: ['developer'],
-      access: 'bearer',
       errors: ['NOT_FOUND', 'FORBIDDEN'],
       body: z.object({
         apiKeyId: z.uuid(),

@@ -34,7 +34,7 @@ const keyView = (key: ApiKeyRecord) => ({
   lastUsedAt: key.lastUsedAt,
 });
 
-const route = { tags: ['developer'], access: 'bearer' as const };
+const route = { tags: ['developer'] };
 
 /** The caller's user id after checking the developer role, which minting and managing keys needs (spec part 1 §5 rule 4). */
 function developerId(portal: DeveloperPortal, context: Pick<RequestContext, 'principal'>): string {

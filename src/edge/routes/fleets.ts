@@ -11,7 +11,7 @@ import { defineRoute, type RouteDefinition } from '../route.js';
 import { fleetCreateSchema, fleetEventsBody, fleetIdParams } from '../../services/optimization/fleet-requests.js';
 import { FLEET_STREAM_SUMMARY } from '../ws/fleet-stream-protocol.js';
 
-const route = { tags: ['optimization'], scopes: ['optimize'], access: 'key-or-bearer' as const };
+const route = { tags: ['optimization'] };
 const fleetErrors = ['NOT_FOUND', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'] as const;
 
 export function fleetRoutes(fleets: LiveFleets): RouteDefinition[] {
@@ -61,7 +61,7 @@ export function fleetRoutes(fleets: LiveFleets): RouteDefinition[] {
   ];
 }
 
-/** The stream's entry: its access rules and documentation. Served as a WebSocket (edge/ws/fleet-stream.ts). */
+/** The stream's entry: its path (naming its endpoint row) and documentation. Served as a WebSocket (edge/ws/fleet-stream.ts). */
 export function fleetStreamRoute(): RouteDefinition {
   return defineRoute({
     ...route,

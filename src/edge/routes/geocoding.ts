@@ -8,7 +8,7 @@ import { coordinatePair, queryBbox, queryLimit, queryLocale, queryText } from '.
 
 const SEARCH = 'svc';
 const GEOCODE = 'svc-geocode';
-const route = { tags: ['geocoding'], scopes: ['geocode'] };
+const route = { tags: ['geocoding'] };
 const MAX_BATCH = 50;
 
 /** Runs a geocoder call; an unavailable or failing geocoder answers 200 with `available: false, status: 502` (spec part 2 §4.2). */
@@ -59,7 +59,6 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
   return [
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geocode/search',
       summary: 'Forward geocoding of streets, places, admin areas, addresses and buildings (Arabic, English, Arabizi)',
@@ -69,7 +68,6 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geocode/autocomplete',
       summary: 'Suggestions while typing (the last word may be unfinished); normalizedQuery when the input was rewritten',
@@ -79,7 +77,6 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/geocode/reverse',
       summary: 'Street or building at a point (zoom 18 detail); geography only, no business names',
@@ -89,7 +86,6 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       readOnly: true,
       method: 'POST',
       path: '/geocode/batch',
@@ -107,7 +103,6 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       readOnly: true,
       method: 'POST',
       path: '/geocode/reverse-batch',

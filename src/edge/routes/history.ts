@@ -6,7 +6,7 @@ import { latitude, longitude } from '../../domain/geo.js';
 import { pagingQuery } from '../schemas/paging.js';
 
 const kind = z.enum(['search', 'visit']);
-const route = { tags: ['history'], access: 'bearer' as const };
+const route = { tags: ['history'] };
 
 /** Search and visit history (spec part 1 §4.2 rule 6; shapes designed in docs/user-data.md). */
 export function historyRoutes(history: UserHistory): RouteDefinition[] {

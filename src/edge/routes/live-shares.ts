@@ -4,7 +4,7 @@ import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { heading, latitude, longitude } from '../../domain/geo.js';
 
-const route = { tags: ['live sharing'], access: 'bearer' as const };
+const route = { tags: ['live sharing'] };
 const position = {
   lat: latitude,
   lng: longitude,
@@ -64,7 +64,6 @@ export function liveShareRoutes(shares: LiveShares): RouteDefinition[] {
       path: '/live-shares/{token}',
       summary: 'Public view of a live share, by its token',
       tags: ['live sharing'],
-      access: 'open',
       errors: ['NOT_FOUND'],
       params: z.object({ token: z.string().max(100) }),
       handler: (context) => shares.viewByToken(context.params.token),

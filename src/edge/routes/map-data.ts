@@ -6,8 +6,6 @@ export function mapDataRoutes(mapData: Pick<MapDataService, 'readiness'>): Route
   return [
     defineRoute({
       tags: ['map'],
-      access: 'open',
-      scopes: ['tiles'],
       method: 'GET',
       path: '/map/readiness',
       summary: 'Self-audit of the loaded map data: boolean checks, which map capabilities are served and ready, and a summary of counts',

@@ -4,7 +4,7 @@ import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { pagingQuery } from '../schemas/paging.js';
 
-const route = { tags: ['me'], access: 'bearer' as const };
+const route = { tags: ['me'] };
 
 /** The signed-in user's own data (spec part 1 §4.4). */
 export function meRoutes(notifications: UserNotifications): RouteDefinition[] {

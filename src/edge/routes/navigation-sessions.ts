@@ -11,7 +11,7 @@ import { serverFrameSchema, STREAM_PROTOCOL_SUMMARY } from '../ws/stream-protoco
 import { webhookDeliveriesQuery } from '../schemas/webhook-url.js';
 import { ApiError } from '../../shared/errors.js';
 
-const route = { tags: ['navigation'], scopes: ['routing'], access: 'key-or-bearer' as const };
+const route = { tags: ['navigation'] };
 const sessionErrors = ['NOT_FOUND', 'FORBIDDEN', 'SESSION_ENDED', 'SERVICE_UNAVAILABLE'] as const;
 
 export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefinition[] {
@@ -102,7 +102,7 @@ export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefi
 }
 
 /**
- * The stream's entry: its access rules and its documentation. The edge serves it as a
+ * The stream's entry: its path (which names its row of the endpoint table) and its documentation. The edge serves it as a
  * WebSocket (edge/ws/navigation-stream.ts); a plain GET never reaches this handler.
  */
 export function navigationStreamRoute(): RouteDefinition {

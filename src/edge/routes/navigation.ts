@@ -35,7 +35,7 @@ const ROUTING_ERRORS = ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'CO
 const MAX_SPEECH_CHARACTERS = 2_000;
 const speechText = z.string().max(MAX_SPEECH_CHARACTERS);
 
-const route = { tags: ['navigation'], scopes: ['routing'], access: 'key-or-bearer' as const, readOnly: true };
+const route = { tags: ['navigation'], readOnly: true };
 const position = z.object({ lat: latitude, lng: longitude });
 /** A polyline6 route shape; 2 MB of text is about 400 000 points, far beyond any route. */
 const routeShape = z.string().min(1).max(2_000_000);

@@ -24,7 +24,6 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
       mount: 'root',
       summary: 'Liveness: the process is up and its event loop answers',
       tags: ['operations'],
-      access: 'open',
       response: z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.number() }),
       handler: () => ({
         status: 'ok' as const,
@@ -39,7 +38,6 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
       summary: 'Readiness: SQL, counters, bus and solver workers answer',
       description: 'Answers 503 `NOT_READY` naming the failed dependencies in `message` and `details.failed`.',
       tags: ['operations'],
-      access: 'open',
       errors: ['NOT_READY'],
       response: z.object({
         status: z.literal('ready'),
@@ -63,7 +61,6 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
       mount: 'root',
       summary: 'Prometheus metrics: request counts and latency histograms per route and status',
       tags: ['operations'],
-      access: 'open',
       responseContentType: 'text/plain',
       handler: async () => {
         const { contentType, text } = await deps.metrics.render();

@@ -7,7 +7,7 @@ import type { OptimizationJobs } from '../../services/optimization/optimization-
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { JOB_BODY_LIMIT_BYTES, jobIdParams, jobRequest } from '../../services/optimization/job-request.js';
 
-const route = { tags: ['optimization'], scopes: ['optimize'], access: 'key-or-bearer' as const };
+const route = { tags: ['optimization'] };
 
 export function optimizationJobRoutes(jobs: OptimizationJobs): RouteDefinition[] {
   return [

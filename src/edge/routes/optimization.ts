@@ -2,8 +2,8 @@ import type { OptimizationService } from '../../services/optimization/optimizati
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { binPackRequest, reoptimizeRequest, rosterRequest, routesRequest } from '../../services/optimization/optimization-requests.js';
 
-const family = { tags: ['optimization'], scopes: ['optimize'] };
-const keyed = { ...family, access: 'key-or-bearer' as const, readOnly: true };
+const family = { tags: ['optimization'] };
+const keyed = { ...family, readOnly: true };
 
 /**
  * Route optimization (spec part 3 §4.5, scope `optimize`). The routes and
@@ -13,7 +13,6 @@ export function optimizationRoutes(service: OptimizationService): RouteDefinitio
   const routes: RouteDefinition[] = [
     defineRoute({
       ...family,
-      access: 'open',
       method: 'GET',
       path: '/optimize/health',
       summary: 'Whether the optimization solvers are available (worker threads answering)',

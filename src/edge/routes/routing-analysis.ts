@@ -5,7 +5,7 @@ import { enginePayload, rawEnginePayload } from '../../services/routing/engine-p
 
 /** Isochrones and map matching (spec part 3 §4.1 engine passthroughs, scope `routing`). */
 export function routingAnalysisRoutes(service: RoutingAnalysisService): RouteDefinition[] {
-  const route = { tags: ['routing'], access: 'key-or-bearer' as const, scopes: ['routing'], readOnly: true };
+  const route = { tags: ['routing'], readOnly: true };
   return [
     defineRoute({
       ...route,

@@ -11,7 +11,7 @@ import { engineRequestSchema, matrixRequestSchema } from '../../services/routing
 import { planRequestSchema } from '../../services/routing/plan-request.js';
 import { AVOIDABLE, PREFERENCES } from '../../domain/costing.js';
 
-const route = { tags: ['routing'], scopes: ['routing'] };
+const route = { tags: ['routing'] };
 /**
  * Engine request bodies: validated as our engine reads them, or, passing through to an external
  * engine, forwarded as they came (any non-empty object); bare or under `payload`.
@@ -25,7 +25,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
   return [
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/routing/profiles',
       summary: 'Costing profiles with their availability for the loaded map data, preferences, avoidances and constraints',
@@ -39,7 +38,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'open',
       method: 'GET',
       path: '/routing/maneuver-types',
       summary: 'The 39 maneuver type codes (Valhalla) with name, icon and description',
@@ -47,7 +45,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/route',
       readOnly: true,
@@ -63,7 +60,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/plan',
       readOnly: true,
@@ -74,7 +70,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/optimize',
       readOnly: true,
@@ -86,7 +81,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/route-attributes',
       readOnly: true,
@@ -97,7 +91,6 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
     }),
     defineRoute({
       ...route,
-      access: 'key-or-bearer',
       method: 'POST',
       path: '/routing/matrix',
       readOnly: true,

@@ -17,7 +17,7 @@ const placeFields = {
 };
 const listFields = { name: z.string().trim().min(1).max(120), description: z.string().trim().max(1000).optional() };
 const idParams = z.object({ id: z.uuid() });
-const route = { tags: ['saved places'], access: 'bearer' as const };
+const route = { tags: ['saved places'] };
 
 /** Saved places and saved lists (spec part 1 §2.6a, §4.4; update, delete and lists designed in docs/user-data.md). */
 export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): RouteDefinition[] {

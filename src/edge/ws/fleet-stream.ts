@@ -11,7 +11,7 @@ import { fleetOwnerOf, type LiveFleets } from '../../services/optimization/live-
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
-import type { RouteDefinition } from '../route.js';
+import type { BoundRoute } from '../route.js';
 import { fleetClientMessageSchema } from '../schemas/fleet.js';
 import { OrderedSender } from './ordered-sender.js';
 import { PlanDelivery, type ResyncFrame } from './plan-delivery.js';
@@ -24,9 +24,9 @@ export interface FleetStreamDeps {
   guards: readonly RequestGuard[];
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
-  streamRoute: RouteDefinition;
+  streamRoute: BoundRoute;
   /** Each event message is held to this route's rules and quota (POST …/events). */
-  eventsRoute: RouteDefinition;
+  eventsRoute: BoundRoute;
 }
 
 /** A plan is a few hundred bytes per stop: room for several full plans before frames queue. */

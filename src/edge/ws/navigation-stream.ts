@@ -13,7 +13,7 @@ import { ownerOf, type NavigationSessions } from '../../services/navigation/navi
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
-import type { RouteDefinition } from '../route.js';
+import type { BoundRoute } from '../route.js';
 import { clientMessageSchema } from './stream-protocol.js';
 import { streamChannelEndpoint } from './stream-channel.js';
 import { StreamDelivery } from './stream-delivery.js';
@@ -25,9 +25,9 @@ export interface NavigationStreamDeps {
   guards: readonly RequestGuard[];
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
-  streamRoute: RouteDefinition;
+  streamRoute: BoundRoute;
   /** Each fix message is held to this route's rules and quota (POST …/positions). */
-  fixRoute: RouteDefinition;
+  fixRoute: BoundRoute;
 }
 
 const HIGH_WATER_BYTES = 256 * 1024;

@@ -13,7 +13,7 @@ import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
-import type { RouteDefinition } from '../route.js';
+import type { BoundRoute } from '../route.js';
 import type { FrameSocket } from './ordered-sender.js';
 import {
   AUTH_TIMEOUT_MS,
@@ -55,7 +55,7 @@ type AuthMessage = { type: 'auth'; apiKey?: string | undefined; token?: string |
 
 export interface StreamChannel<M extends ChannelMessage> {
   /** The stream's route entry: access and scopes of the handshake. */
-  route: RouteDefinition;
+  route: BoundRoute;
   guards: readonly RequestGuard[];
   logger: Logger;
   /** Client messages, `auth` and `ping` included. */
@@ -70,7 +70,7 @@ export interface StreamChannel<M extends ChannelMessage> {
   /** Starts delivery on an authenticated socket: sets `state.delivery` (and `state.unwatch`). */
   begin(socket: FrameSocket, state: ChannelState): Promise<void>;
   /** One channel message (not auth, not ping), with the guards of `route` to run on it. */
-  handle(message: Exclude<M, { type: 'auth' | 'ping' }>, state: ChannelState, authorize: (route: RouteDefinition) => Promise<Principal | undefined>): Promise<void>;
+  handle(message: Exclude<M, { type: 'auth' | 'ping' }>, state: ChannelState, authorize: (route: BoundRoute) => Promise<Principal | undefined>): Promise<void>;
 }
 
 export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamChannel<M>): WebSocketEndpoint {

@@ -12,7 +12,7 @@ import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
 import { parseQueryString } from '../input.js';
 import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
-import type { RouteDefinition } from '../route.js';
+import type { BoundRoute } from '../route.js';
 import type { Principal } from '../../domain/principal.js';
 
 export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
@@ -179,10 +179,10 @@ export interface StreamIdentity {
  * user's bearer session only when its re-check is due.
  */
 export function streamAuthorizer(guards: readonly RequestGuard[], log: Logger) {
-  const authorize = async (route: RouteDefinition, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string): Promise<Principal | undefined> =>
+  const authorize = async (route: BoundRoute, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string): Promise<Principal | undefined> =>
     (await authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: NO_QUERY, remoteAddress: identity.remoteAddress, log }, guards)).principal;
   /** A message on a streaming socket (its credentials are settled: an `auth` message comes before any other). */
-  const authorizeMessage = async (route: RouteDefinition, identity: StreamIdentity): Promise<Principal | undefined> => {
+  const authorizeMessage = async (route: BoundRoute, identity: StreamIdentity): Promise<Principal | undefined> => {
     const now = Date.now();
     const recheck = identity.principal?.kind !== 'user' || now >= identity.recheckAtMs;
     const headers = (identity.guardHeaders ??= { ...identity.origin, ...identity.credentials });

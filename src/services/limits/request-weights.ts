@@ -1,9 +1,8 @@
-import type { RouteDefinition } from '../../edge/route.js';
-
 /**
  * Monthly billing weights (spec part 1 §8 rule 1: weights apply to billing
- * only; every request counts as one against quotas). Documented in
- * docs/key-enforcement.md.
+ * only; every request counts as one against quotas). Each endpoint's row in
+ * the endpoint table (services/access/endpoint-access.ts) names its billing
+ * class; documented in docs/key-enforcement.md.
  */
 export const REQUEST_WEIGHTS = {
   default: 1,
@@ -14,19 +13,16 @@ export const REQUEST_WEIGHTS = {
   optimization: 20,
 } as const;
 
+/** How an endpoint's requests are billed: a named weight, or `geocode` (its weight follows the text's script). */
+export type BillingClass = 'default' | 'geocode' | 'routing' | 'matrixOrIsochrone' | 'optimization';
+
 const ARABIC_SCRIPT = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/;
 const TEXT_PARAMETERS = ['q', 'query', 'text', 'address'];
 
-/** The billing weight of one request to `route` with this query. */
-export function requestWeight(route: Pick<RouteDefinition, 'path'>, rawQuery: Readonly<Record<string, string | string[]>>): number {
-  const path = route.path;
-  if (path.startsWith('/optimize/')) return REQUEST_WEIGHTS.optimization;
-  if (path === '/routing/matrix' || path === '/routing/isochrone') return REQUEST_WEIGHTS.matrixOrIsochrone;
-  if (path.startsWith('/routing/') || path.startsWith('/navigation/') || path === '/traffic/route') return REQUEST_WEIGHTS.routing;
-  if (path.startsWith('/geocode')) {
-    // Arabic text costs more to normalise, transliterate and match.
-    const text = TEXT_PARAMETERS.map((name) => rawQuery[name]).flat().filter(Boolean).join(' ');
-    return ARABIC_SCRIPT.test(text) ? REQUEST_WEIGHTS.geocodeArabic : REQUEST_WEIGHTS.geocodeLatin;
-  }
-  return REQUEST_WEIGHTS.default;
+/** The billing weight of one request to an endpoint of this billing class, with this query. */
+export function billingWeight(billing: BillingClass, rawQuery: Readonly<Record<string, string | string[]>>): number {
+  if (billing !== 'geocode') return REQUEST_WEIGHTS[billing];
+  // Arabic text costs more to normalise, transliterate and match.
+  const text = TEXT_PARAMETERS.map((name) => rawQuery[name]).flat().filter(Boolean).join(' ');
+  return ARABIC_SCRIPT.test(text) ? REQUEST_WEIGHTS.geocodeArabic : REQUEST_WEIGHTS.geocodeLatin;
 }

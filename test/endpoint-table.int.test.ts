@@ -1,0 +1,59 @@
+/**
+ * The endpoint table against what the application really serves: the composition root is
+ * started (embedded backends; the solver threads load dist/, so build first) and its served
+ * routes, HTTP and WebSocket, are read back. A served route without a row, a row whose route
+ * is gone, and a `planned` mark on a served endpoint all fail here.
+ */
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApplication, type RunningApplication } from '../src/application.js';
+import { ENDPOINT_ROWS, type EndpointRow } from '../src/services/access/endpoint-access.js';
+import { billingWeight } from '../src/services/limits/request-weights.js';
+import { loadConfig } from '../src/shared/config.js';
+
+const nameOf = (endpoint: Pick<EndpointRow, 'method' | 'path'> & { mount?: 'api' | 'root' | undefined }) =>
+  `${endpoint.method} ${endpoint.mount === 'root' ? '' : '/api/v1'}${endpoint.path}`;
+
+let app: RunningApplication;
+beforeAll(async () => {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
+  app = await startApplication(config, pino({ level: 'silent' }));
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe('endpoint table and served routes', () => {
+  it('serves each route with the row of its own method and path', () => {
+    expect(app.served.length).toBeGreaterThan(100);
+    for (const route of app.served) {
+      expect(nameOf(route.endpoint), `${nameOf(route)} is bound to another endpoint's row`).toBe(nameOf(route));
+    }
+  });
+
+  it('serves every row not marked planned, and none that is', () => {
+    const served = new Set(app.served.map(nameOf));
+    const gone = ENDPOINT_ROWS.filter((row) => !row.planned && !served.has(nameOf(row))).map(nameOf);
+    expect(gone, 'rows whose route is gone: take the row out, or mark it planned: true').toEqual([]);
+    const stale = ENDPOINT_ROWS.filter((row) => row.planned && served.has(nameOf(row))).map(nameOf);
+    expect(stale, 'served endpoints still marked planned').toEqual([]);
+  });
+
+  it('bills every served route as before the table named billing classes', () => {
+    // The path rules request-weights.ts applied before each row named its class: today's prices.
+    // A deliberate change of price changes this oracle too.
+    const weightBefore = (path: string, query: Record<string, string>) => {
+      if (path.startsWith('/optimize/')) return 20;
+      if (path === '/routing/matrix' || path === '/routing/isochrone') return 10;
+      if (path.startsWith('/routing/') || path.startsWith('/navigation/') || path === '/traffic/route') return 5;
+      if (path.startsWith('/geocode')) return /[\u0600-\u06FF]/.test(query.q ?? '') ? 3 : 2;
+      return 1;
+    };
+    const queries: Record<string, string>[] = [{}, { q: 'Al Tayaran Street' }, { q: 'شارع الطيران' }];
+    const changed = app.served
+      .filter((route) => route.mount !== 'root')
+      .flatMap((route) => queries.map((query) => ({ endpoint: nameOf(route), query, weight: billingWeight(route.endpoint.billing, query), before: weightBefore(route.path, query) })))
+      .filter(({ weight, before }) => weight !== before);
+    expect(changed).toEqual([]);
+  });
+});
