@@ -39,21 +39,25 @@ describe('endpoint table and served routes', () => {
     expect(stale, 'served endpoints still marked planned').toEqual([]);
   });
 
-  it('bills every served route as before the table named billing classes', () => {
-    // The path rules request-weights.ts applied before each row named its class: today's prices.
-    // A deliberate change of price changes this oracle too.
-    const weightBefore = (path: string, query: Record<string, string>) => {
-      if (path.startsWith('/optimize/')) return 20;
-      if (path === '/routing/matrix' || path === '/routing/isochrone') return 10;
-      if (path.startsWith('/routing/') || path.startsWith('/navigation/') || path === '/traffic/route') return 5;
+  it('bills the work a request asks for: reads cost 1, computations their class', () => {
+    // The pricing rule of docs/key-enforcement.md, written apart from the table's classes.
+    const ROUTING_COMPUTATIONS = new Set(['POST /navigation/sessions', 'PATCH /navigation/sessions/{id}', 'POST /navigation/recalculate', 'POST /navigation/arrival-check', 'POST /traffic/route']);
+    const expectedWeight = (method: string, path: string, query: Record<string, string>) => {
       if (path.startsWith('/geocode')) return /[\u0600-\u06FF]/.test(query.q ?? '') ? 3 : 2;
+      if (method === 'GET' || method === 'DELETE') return 1;
+      if (path.startsWith('/optimize/')) return 20;
+      if (path === '/routing/matrix' || path === '/routing/isochrone' || path === '/routing/optimize') return 10;
+      if (path.startsWith('/routing/') || ROUTING_COMPUTATIONS.has(`${method} ${path}`)) return 5;
+      // fixes, progress, off-route checks and speech are tracking, not routing
       return 1;
     };
     const queries: Record<string, string>[] = [{}, { q: 'Al Tayaran Street' }, { q: 'شارع الطيران' }];
-    const changed = app.served
+    const mispriced = app.served
       .filter((route) => route.mount !== 'root')
-      .flatMap((route) => queries.map((query) => ({ endpoint: nameOf(route), query, weight: billingWeight(route.endpoint.billing, query), before: weightBefore(route.path, query) })))
-      .filter(({ weight, before }) => weight !== before);
-    expect(changed).toEqual([]);
+      .flatMap((route) =>
+        queries.map((query) => ({ endpoint: nameOf(route), query, weight: billingWeight(route.endpoint.billing, query), expected: expectedWeight(route.method, route.path, query) })),
+      )
+      .filter(({ weight, expected }) => weight !== expected);
+    expect(mispriced).toEqual([]);
   });
 });

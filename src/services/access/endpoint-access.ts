@@ -167,30 +167,30 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // §4.1 Routing (scope routing). POSTs need an identified caller (also part 1 §4.3 "POST /routing/*").
   { method: 'POST', path: '/routing/route', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
-  { method: 'GET', path: '/routing/profiles', access: 'open', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
-  { method: 'GET', path: '/routing/maneuver-types', access: 'open', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
+  { method: 'GET', path: '/routing/profiles', access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.1' },
+  { method: 'GET', path: '/routing/maneuver-types', access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.1' },
   { method: 'POST', path: '/routing/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
   { method: 'POST', path: '/routing/matrix', access: 'key-or-bearer', scopes: ['routing'], billing: 'matrixOrIsochrone', source: 'part3 §4.1' },
   { method: 'POST', path: '/routing/isochrone', access: 'key-or-bearer', scopes: ['routing'], billing: 'matrixOrIsochrone', source: 'part3 §4.1' },
   { method: 'POST', path: '/routing/map-match', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
   // An engine passthrough in the routing section, so routing, not the opt-in optimize scope of §4.5.
-  { method: 'POST', path: '/routing/optimize', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
+  { method: 'POST', path: '/routing/optimize', access: 'key-or-bearer', scopes: ['routing'], billing: 'matrixOrIsochrone', source: 'part3 §4.1' },
   { method: 'POST', path: '/routing/route-attributes', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.1' },
 
   // §4.2 Navigation (scope routing). Every navigation endpoint, reads included, needs an identified caller.
   { method: 'POST', path: '/navigation/sessions', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2, part3 §3' },
-  { method: 'GET', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2' },
+  { method: 'GET', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
   { method: 'PATCH', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2, part3 §3, part3 §6' },
-  { method: 'DELETE', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2, part3 §3' },
-  { method: 'POST', path: '/navigation/sessions/{id}/positions', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2, part3 §3, part3 §6' },
-  { method: 'GET', path: '/navigation/sessions/{id}/events', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2, part3 §6' },
-  { method: 'GET', path: '/navigation/sessions/{id}/eta', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2' },
-  { method: 'POST', path: '/navigation/off-route', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2' },
+  { method: 'DELETE', path: '/navigation/sessions/{id}', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2, part3 §3' },
+  { method: 'POST', path: '/navigation/sessions/{id}/positions', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2, part3 §3, part3 §6' },
+  { method: 'GET', path: '/navigation/sessions/{id}/events', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2, part3 §6' },
+  { method: 'GET', path: '/navigation/sessions/{id}/eta', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
+  { method: 'POST', path: '/navigation/off-route', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
   { method: 'POST', path: '/navigation/recalculate', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2, part3 §3' },
-  { method: 'POST', path: '/navigation/progress', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2' },
+  { method: 'POST', path: '/navigation/progress', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
   { method: 'POST', path: '/navigation/arrival-check', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2' },
   // Named only in prose inside the arrival-check row; takes the navigation section's access and scope.
-  { method: 'POST', path: '/navigation/speak', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'part3 §4.2' },
+  { method: 'POST', path: '/navigation/speak', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
 
   // §4.3 Itineraries (scope routing; saved ones need a user session token, so no key scope applies).
   { method: 'POST', path: '/itinerary/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
@@ -229,14 +229,14 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // §4.5 Route optimization (scope optimize).
   // A status probe with no data, so open; a presented key still needs the opt-in scope.
-  { method: 'GET', path: '/optimize/health', access: 'open', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5' },
+  { method: 'GET', path: '/optimize/health', access: 'open', scopes: ['optimize'], billing: 'default', source: 'part3 §4.5' },
   { method: 'POST', path: '/optimize/routes', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5' },
   { method: 'POST', path: '/optimize/reoptimize', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5' },
   { method: 'POST', path: '/optimize/binpack', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5' },
   { method: 'POST', path: '/optimize/roster', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5' },
   { method: 'POST', path: '/optimize/jobs', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5, part3 §3' },
   // A job result is the submitter's data, not public data; open would expose it to anyone holding the id.
-  { method: 'GET', path: '/optimize/jobs/{id}', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'part3 §4.5' },
+  { method: 'GET', path: '/optimize/jobs/{id}', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'part3 §4.5' },
 
   // §4.6 EV charging (scope per row).
   { method: 'GET', path: '/ev/stations', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
@@ -297,13 +297,13 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'PATCH', path: '/admin/api-keys/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §3 operator actions)' },
   { method: 'POST', path: '/admin/broadcasts', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §6 admin_broadcast)' },
   { method: 'GET', path: '/openapi.json', access: 'open', scopes: [], billing: 'default', source: 'designed (OpenAPI document)' },
-  { method: 'GET', path: '/navigation/sessions/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'designed (part3 §6 webhooks, delivery log)' },
-  { method: 'GET', path: '/navigation/sessions/{id}/stream', access: 'key-or-bearer', scopes: ['routing'], billing: 'routing', source: 'designed (part3 §4.2 sessions, streamed over WebSocket)' },
+  { method: 'GET', path: '/navigation/sessions/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'designed (part3 §6 webhooks, delivery log)' },
+  { method: 'GET', path: '/navigation/sessions/{id}/stream', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'designed (part3 §4.2 sessions, streamed over WebSocket)' },
   { method: 'POST', path: '/optimize/fleets', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets; part3 §4.5)' },
-  { method: 'GET', path: '/optimize/fleets/{fleetId}', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets; part3 §4.5)' },
-  { method: 'GET', path: '/optimize/fleets/{fleetId}/plan', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets; part3 §4.5)' },
+  { method: 'GET', path: '/optimize/fleets/{fleetId}', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets; part3 §4.5)' },
+  { method: 'GET', path: '/optimize/fleets/{fleetId}/plan', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets; part3 §4.5)' },
   { method: 'POST', path: '/optimize/fleets/{fleetId}/events', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets; part3 §4.5)' },
-  { method: 'GET', path: '/optimize/fleets/{fleetId}/stream', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets, streamed over WebSocket)' },
+  { method: 'GET', path: '/optimize/fleets/{fleetId}/stream', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets, streamed over WebSocket)' },
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.
