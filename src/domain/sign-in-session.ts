@@ -1,5 +1,5 @@
 /** A sign-in session of a user (what a bearer token belongs to), as the services read and the store keeps it. */
-export interface SessionRecord {
+export interface SignInSessionRecord {
   id: string;
   userId: string;
   ipAddress: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { AccountData } from '../../services/accounts/account-data.js';
 import { publicUser, type AccountService } from '../../services/accounts/account-service.js';
-import type { SessionRecord } from '../../domain/sign-in-session.js';
+import type { SignInSessionRecord } from '../../domain/sign-in-session.js';
 import type { UserRecord } from '../../domain/user.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { queryBoolean } from '../input.js';
@@ -43,7 +43,7 @@ function profileUser(user: UserRecord) {
   return { ...publicUser(user), profile: { avatar: user.avatar, privacy: user.privacy } };
 }
 
-function sessionOf(session: SessionRecord, currentSessionId: string) {
+function sessionOf(session: SignInSessionRecord, currentSessionId: string) {
   return {
     id: session.id,
     sessionId: session.id,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
-import type { SessionRecord } from '../../domain/sign-in-session.js';
+import type { SignInSessionRecord } from '../../domain/sign-in-session.js';
 import type { SessionRepository } from '../../store/pg/sessions.js';
 import type { IdentityRepository } from '../../store/pg/identities.js';
 import type { Avatar, Privacy, UserRecord } from '../../domain/user.js';
@@ -21,7 +21,7 @@ export interface ClientInfo {
 
 export interface Authenticated {
   user: UserRecord;
-  session: SessionRecord;
+  session: SignInSessionRecord;
 }
 
 export interface SignInEnvelope {
@@ -107,7 +107,7 @@ export class AccountService {
     return user;
   }
 
-  listSessions(userId: string): Promise<SessionRecord[]> {
+  listSessions(userId: string): Promise<SignInSessionRecord[]> {
     return this.sessions.listValid(userId);
   }
 

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
 import { isoOf, isoOrNull } from './row-mapping.js';
-import type { SessionRecord } from '../../domain/sign-in-session.js';
+import type { SignInSessionRecord } from '../../domain/sign-in-session.js';
 
 interface SessionRow extends Record<string, unknown> {
   id: string;
@@ -15,7 +15,7 @@ interface SessionRow extends Record<string, unknown> {
 
 const COLUMNS = 'id, user_id, ip_address, user_agent, created_at, last_seen_at, expires_at, revoked_at';
 
-function toRecord(row: SessionRow): SessionRecord {
+function toRecord(row: SessionRow): SignInSessionRecord {
   return {
     id: row.id,
     userId: row.user_id,
@@ -32,7 +32,7 @@ function toRecord(row: SessionRow): SessionRecord {
 export class SessionRepository {
   constructor(private readonly sql: SqlExecutor) {}
 
-  async create(session: { id: string; userId: string; ipAddress: string; userAgent: string; expiresAt: Date }): Promise<SessionRecord> {
+  async create(session: { id: string; userId: string; ipAddress: string; userAgent: string; expiresAt: Date }): Promise<SignInSessionRecord> {
     const rows = await this.sql.query<SessionRow>(
       `insert into sessions (id, user_id, ip_address, user_agent, expires_at) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
       [session.id, session.userId, session.ipAddress, session.userAgent, session.expiresAt.toISOString()],
@@ -41,13 +41,13 @@ export class SessionRepository {
   }
 
   /** The session if it belongs to `userId`, whatever its state. */
-  async findOwned(userId: string, sessionId: string): Promise<SessionRecord | null> {
+  async findOwned(userId: string, sessionId: string): Promise<SignInSessionRecord | null> {
     const rows = await this.sql.query<SessionRow>(`select ${COLUMNS} from sessions where id = $1 and user_id = $2`, [sessionId, userId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   /** Valid (not revoked, not expired) sessions of a user, newest first. */
-  async listValid(userId: string): Promise<SessionRecord[]> {
+  async listValid(userId: string): Promise<SignInSessionRecord[]> {
     const rows = await this.sql.query<SessionRow>(
       `select ${COLUMNS} from sessions where user_id = $1 and revoked_at is null and expires_at > now()
        order by created_at desc limit 200`,
@@ -57,7 +57,7 @@ export class SessionRepository {
   }
 
   /** Every session of the user, revoked and expired ones too (for the data export). */
-  async listAll(userId: string): Promise<SessionRecord[]> {
+  async listAll(userId: string): Promise<SignInSessionRecord[]> {
     const rows = await this.sql.query<SessionRow>(`select ${COLUMNS} from sessions where user_id = $1 order by created_at desc`, [userId]);
     return rows.map(toRecord);
   }
