@@ -10,7 +10,7 @@
 import { ApiError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { roundTo } from '../../shared/rounding.js';
-import { Mailbox } from '../runtime/mailbox.js';
+import { Mailbox } from '../../shared/mailbox.js';
 import { applyFleetEvents } from './fleet-events.js';
 import type { FleetPlan, FleetPlanReason, FleetRecord, LatLng } from './fleet-model.js';
 import type { ApplyResult, FleetCommand, FleetEvent, PlanFrame } from './fleet-protocol.js';

@@ -8,7 +8,7 @@
 import type { RouteLine } from '../../solvers/navigation/route-line.js';
 import type { NavigationRoute } from '../../solvers/routing/guidance/navigation-view.js';
 import { ApiError } from '../../shared/errors.js';
-import { Mailbox } from '../runtime/mailbox.js';
+import { Mailbox } from '../../shared/mailbox.js';
 import { applyFix, applyReroute, isStaleFix, routeLineOf, travelHeading, type RawEvent } from './session-machine.js';
 import { adoptTracking, copyProgress } from './tracking-adoption.js';
 import {

@@ -6,7 +6,7 @@
  * retires the actor and drops the solver's answer, so each job's outcome is
  * recorded once even when two processes both ran it.
  */
-import { Mailbox } from '../runtime/mailbox.js';
+import { Mailbox } from '../../shared/mailbox.js';
 import { transition, type JobMessage } from './job-machine.js';
 import type { JobError, JobKind, JobRecord, JobState } from './job-model.js';
 

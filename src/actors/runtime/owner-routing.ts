@@ -7,7 +7,7 @@
  * codes and come back as ApiError.
  */
 import { BusError, decodeJson, encodeJson, type Bus, type BusMessage } from './bus/bus.js';
-import { MailboxFullError } from './mailbox.js';
+import { MailboxFullError } from '../../shared/mailbox.js';
 import { ApiError, errorCodes, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, WebSocket, us_socket_context_t } from 'uWebSockets.js';
 import type { z } from 'zod';
-import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
+import { Mailbox, MailboxFullError } from '../../shared/mailbox.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
