@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
-import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 import { ownerOf, type NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
@@ -44,15 +43,15 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     // fix messages a socket may have waiting; a client far ahead of the server is told to slow down
     inboxCapacity: 256,
     sinceName: 'eventSeq',
-    check: async (principal, sessionId, since) => assertSinceReachable(since, (await deps.sessions.get(principal, sessionId)) as { eventSeq: number }),
+    check: async (principal, sessionId, since) => assertSinceReachable(since, await deps.sessions.get(principal, sessionId)),
     /** Ready frame, catch-up from since, then live frames. */
     begin: async (socket, state) => {
-      const snapshot = (await deps.sessions.get(state.principal, state.target)) as Record<string, unknown>;
-      assertSinceReachable(state.since, snapshot as { eventSeq: number });
+      const snapshot = await deps.sessions.get(state.principal, state.target);
+      assertSinceReachable(state.since, snapshot);
       const delivery = new StreamDelivery(socket, state.since, {
         highWaterBytes: HIGH_WATER_BYTES,
         maxQueuedFrames: MAX_QUEUED_FRAMES,
-        eventsAfter: async (since) => ((await deps.sessions.events(state.principal, state.target, since)) as { events: NavigationEvent[] }).events,
+        eventsAfter: async (since) => (await deps.sessions.events(state.principal, state.target, since)).events,
       });
       state.delivery = delivery;
       // watch before reading the log, so nothing falls between the two

@@ -10,7 +10,7 @@ import type { NavigationSessionHost } from '../../actors/navigation-session/sess
 import { newTracking } from '../../actors/navigation-session/session-machine.js';
 import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
 import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS, SESSION_IDLE_TTL_MS, type LatLng, type SessionOwner, type SessionPlan, type SessionRecord } from '../../actors/navigation-session/session-model.js';
-import type { FixAck, FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
+import type { FixAck, FixInput, SessionCommandBody, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
 import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 import type { Principal } from '../../domain/principal.js';
@@ -101,13 +101,13 @@ export class NavigationSessions {
     return input.webhookUrl !== undefined && this.deps.webhooks ? { ...snapshot, webhookSecret: this.deps.webhooks.secretFor(record.id) } : snapshot;
   }
 
-  get(principal: Principal | undefined, id: string) {
+  get(principal: Principal | undefined, id: string): Promise<SessionSnapshot> {
     return this.send(principal, id, { op: 'get' });
   }
 
   /** PATCH: one fix; answers the progress without the batch fields. */
   async fix(principal: Principal | undefined, id: string, fix: FixInput) {
-    const { accepted: _accepted, newEvents: _newEvents, ...answer } = (await this.send(principal, id, { op: 'fixes', fixes: [fix] })) as Record<string, unknown>;
+    const { accepted: _accepted, newEvents: _newEvents, ...answer } = await this.send(principal, id, { op: 'fixes', fixes: [fix] });
     return answer;
   }
 
@@ -117,10 +117,10 @@ export class NavigationSessions {
 
   /** A fix message of the stream: answers only what its ack needs (the progress frames carry the rest). */
   streamFixes(principal: Principal | undefined, id: string, fixes: FixInput[]): Promise<FixAck> {
-    return this.send(principal, id, { op: 'fixes', fixes, answer: 'ack' }) as Promise<FixAck>;
+    return this.send(principal, id, { op: 'fixes', fixes, answer: 'ack' });
   }
 
-  events(principal: Principal | undefined, id: string, since: number) {
+  events(principal: Principal | undefined, id: string, since: number): Promise<SessionEvents> {
     return this.send(principal, id, { op: 'events', since });
   }
 
@@ -149,9 +149,14 @@ export class NavigationSessions {
     });
   }
 
-  private send(principal: Principal | undefined, id: string, body: SessionCommandBody, commandId?: string): Promise<unknown> {
+  private send<B extends SessionCommandBody>(principal: Principal | undefined, id: string, body: B, commandId?: string): Promise<SessionReply<B>> {
     const owner = ownerOf(principal);
-    if (!isUuid(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
-    return this.deps.host.send(id.toLowerCase(), owner, body, commandId);
+    return this.deps.host.send(checkId(id), owner, body, commandId);
   }
+}
+
+/** Session ids are UUIDs; anything else names no session (and must not reach a bus subject). */
+function checkId(id: string): string {
+  if (!isUuid(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
+  return id.toLowerCase();
 }

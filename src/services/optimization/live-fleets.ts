@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FleetHost } from '../../actors/fleet/fleet-host.js';
 import { checkStopBounds } from '../../actors/fleet/fleet-events.js';
 import type { FleetOwner, FleetRecord } from '../../actors/fleet/fleet-model.js';
-import type { ApplyResult, FleetEvent } from '../../actors/fleet/fleet-protocol.js';
+import type { ApplyResult, FleetEvent, FleetView } from '../../actors/fleet/fleet-protocol.js';
 import type { FleetCreate } from '../../edge/schemas/fleet.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/uuid.js';
@@ -16,7 +16,7 @@ import type { Principal } from '../../domain/principal.js';
 /** How long creating a fleet waits for its first plan before answering without one (ms). */
 const FIRST_PLAN_WAIT_MS = 8_000;
 
-export type FleetView = Awaited<ReturnType<FleetHost['create']>>;
+export type { FleetView };
 
 export function fleetOwnerOf(principal: Principal | undefined): FleetOwner {
   if (principal?.kind === 'key') return { kind: 'key', id: principal.keyId };
@@ -54,7 +54,7 @@ export class LiveFleets {
   }
 
   async get(principal: Principal | undefined, fleetId: string): Promise<FleetView> {
-    return (await this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'get' })) as FleetView;
+    return this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'get' });
   }
 
   /** The current plan alone (what a driver app polls). */
@@ -64,7 +64,7 @@ export class LiveFleets {
   }
 
   async apply(principal: Principal | undefined, fleetId: string, events: FleetEvent[], commandId?: string): Promise<ApplyResult> {
-    return (await this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'apply', events }, commandId)) as ApplyResult;
+    return this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'apply', events }, commandId);
   }
 }
 
