@@ -74,7 +74,7 @@ export async function wireNavigation(
   const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input);
   const sessionRoutes = navigationSessionRoutes(sessions);
   const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
-  const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: navigationStreamRoute(), fixRoute });
+  const stream = navigationStreamEndpoint({ sessions, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: navigationStreamRoute(), fixRoute });
   return {
     sessions,
     host,

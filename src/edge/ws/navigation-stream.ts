@@ -2,13 +2,12 @@
  * The navigation session stream (WebSocket): the client sends fixes, the
  * server pushes a progress frame per accepted fix, every event as it
  * happens, and re-routes with the new route. Any process serves any
- * session: fixes go to the session's owner through the host, frames come
- * back through the host's feed. Protocol: stream-protocol.ts and
+ * session: fixes go to the session's owner and frames come back from it,
+ * both through the sessions service. Protocol: stream-protocol.ts and
  * docs/navigation.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
-import { ownerOf, type NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
@@ -20,7 +19,6 @@ import type { WebSocketEndpoint } from './websocket-endpoint.js';
 
 export interface NavigationStreamDeps {
   sessions: NavigationSessions;
-  host: NavigationSessionHost;
   guards: readonly RequestGuard[];
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
@@ -55,7 +53,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       });
       state.delivery = delivery;
       // watch before reading the log, so nothing falls between the two
-      state.unwatch = deps.host.watch(state.target, ownerOf(state.principal), (frames) => delivery.offer(frames));
+      state.unwatch = deps.sessions.watch(state.principal, state.target, (frames) => delivery.offer(frames));
       await delivery.start({ type: 'ready', session: snapshot, resumedFrom: state.since });
     },
     handle: async (message, state, authorize) => {

@@ -6,8 +6,7 @@
  * anything newer goes out. Progress frames are the exception that may
  * coalesce: while the socket is backed up only the newest is kept.
  */
-import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
-import type { FeedFrame } from '../../actors/navigation-session/session-protocol.js';
+import type { FeedFrame, NavigationEvent } from '../../services/navigation/navigation-sessions.js';
 import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './ordered-sender.js';
 
 export { TOO_SLOW_CLOSE_CODE, type FrameSocket };

@@ -1,8 +1,9 @@
 /**
  * Navigation sessions as the API sees them (spec part 3 §4.2): plans the
  * first route, creates the session's actor, and turns every other call into
- * a command to the session wherever it lives. Callers are identified by
- * their key or user; the actor refuses anyone else.
+ * a command to the session wherever it lives; a stream watches the session's
+ * frames through here too. Callers are identified by their key or user; the
+ * actor refuses anyone else.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
@@ -10,10 +11,14 @@ import type { NavigationSessionHost } from '../../actors/navigation-session/sess
 import { newTracking } from '../../actors/navigation-session/session-machine.js';
 import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
 import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS, SESSION_IDLE_TTL_MS, type LatLng, type SessionOwner, type SessionPlan, type SessionRecord } from '../../actors/navigation-session/session-model.js';
-import type { FixAck, FixInput, SessionCommandBody, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
+import type { FeedFrame, FixAck, FixInput, SessionCommandBody, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
 import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 import type { Principal } from '../../domain/principal.js';
+
+/** The session's replies and frames, as the edge handles them. */
+export type { FeedFrame, FixAck, SessionEvents, SessionSnapshot };
+export type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
 
 export interface CreateSessionInput {
   origin: LatLng;
@@ -118,6 +123,15 @@ export class NavigationSessions {
   /** A fix message of the stream: answers only what its ack needs (the progress frames carry the rest). */
   streamFixes(principal: Principal | undefined, id: string, fixes: FixInput[]): Promise<FixAck> {
     return this.send(principal, id, { op: 'fixes', fixes, answer: 'ack' });
+  }
+
+  /**
+   * Streams the session's frames (progress, events, re-routes, the ending) to `listener`, from whichever process
+   * owns it, until the returned function is called. Who may watch is checked by the reads that start a stream.
+   */
+  watch(principal: Principal | undefined, id: string, listener: (frames: FeedFrame[]) => void): () => void {
+    const owner = ownerOf(principal);
+    return this.deps.host.watch(checkId(id), owner, listener);
   }
 
   events(principal: Principal | undefined, id: string, since: number): Promise<SessionEvents> {
