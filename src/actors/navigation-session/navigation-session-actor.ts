@@ -34,6 +34,7 @@ import type {
   RecalculateAnswer,
   RecalculateBody,
   SessionCommand,
+  EndedStatus,
   SessionCommandBody,
   SessionEnvelope,
   SessionEta,
@@ -228,7 +229,7 @@ export class NavigationSessionActor {
     };
   }
 
-  private transition(draft: Draft, to: SessionStatus): void {
+  private transition(draft: Draft, to: EndedStatus): void {
     if (!TRANSITIONS[draft.status].includes(to)) throw new Error(`navigation session ${this.id}: no transition ${draft.status} → ${to}`);
     draft.status = to;
     draft.frames.push({ type: 'status', sessionId: this.id, status: to, eventSeq: draft.eventSeq });

@@ -156,9 +156,12 @@ export interface WatchAnswer {
   eventSeq: number;
 }
 
+/** Where a session may go from `active`: each is final. */
+export type EndedStatus = Exclude<SessionStatus, 'active'>;
+
 /** Server-to-client frames of the session stream (also the feed between processes). */
 export type FeedFrame =
   | ({ type: 'progress'; fixSeq: number } & ProgressSummary)
   | { type: 'event'; sessionId: string; event: NavigationEvent }
   | { type: 'route'; sessionId: string; reroutes: number; route: NavigationRoute }
-  | { type: 'status'; sessionId: string; status: SessionStatus; eventSeq: number };
+  | { type: 'status'; sessionId: string; status: EndedStatus; eventSeq: number };

@@ -12,7 +12,7 @@ import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { RouteDefinition } from '../route.js';
-import { clientMessageSchema } from './stream-protocol.js';
+import { ackFrame, clientMessageSchema, readyFrame } from './stream-protocol.js';
 import { streamChannelEndpoint } from './stream-channel.js';
 import { StreamDelivery } from './stream-delivery.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
@@ -54,7 +54,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       state.delivery = delivery;
       // watch before reading the log, so nothing falls between the two
       state.unwatch = deps.sessions.watch(state.principal, state.target, (frames) => delivery.offer(frames));
-      await delivery.start({ type: 'ready', session: snapshot, resumedFrom: state.since });
+      await delivery.start(readyFrame(snapshot, state.since));
     },
     handle: async (message, state, authorize) => {
       const fixes = message.type === 'fix' ? [message.fix] : message.fixes;
@@ -64,7 +64,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       const answer = await deps.sessions.streamFixes(principal, state.target, fixes);
       if (startedAt) log.debug({ requestId: randomUUID(), sessionId: state.target, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');
       // progress frames already report each fix; an ack answers only a message that asked (gave an id)
-      if (message.id) state.delivery?.sendControl({ type: 'ack', id: message.id, accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
+      if (message.id) state.delivery?.sendControl(ackFrame(message.id, answer));
     },
   });
 }

@@ -41,7 +41,7 @@ export class PlanDelivery {
   }
 
   /** Acks, errors, pongs: in order with the plans. */
-  sendControl(frame: Record<string, unknown>): void {
+  sendControl(frame: object): void {
     this.sender.send(JSON.stringify(frame));
   }
 
