@@ -8,7 +8,7 @@ import { fail, ok, type NoMapPack, type TaskFailure, type TaskResult } from '../
 import type { MetricSpec } from './costing/profiles.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
-import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
+import { HIERARCHY_UNKNOWN, MAX_HIERARCHIES, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
 import { RoutingEngine, type RouteLocation, type RouteOutcome, type RouteRequest } from './routing-engine.js';
 import { buildTrip } from './guidance/trip.js';
 import type { Trip, TripManeuver, TripOptions, TripSummary } from './guidance/trip-types.js';
@@ -16,8 +16,7 @@ import { legSpeedLimits, type SpeedLimitStretch } from './guidance/speed-limits.
 import { narrativeLanguage, wayName } from './guidance/street-names.js';
 
 let engine: RoutingEngine | undefined;
-/** Matches the main thread's cache bound (services/routing/hierarchy-cache.ts). */
-const hierarchies = new WorkerHierarchies(12);
+const hierarchies = new WorkerHierarchies(MAX_HIERARCHIES);
 
 type WithHierarchy<T> = Omit<T, 'hierarchy'> & { hierarchyRef?: HierarchyRef };
 
