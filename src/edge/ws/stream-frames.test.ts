@@ -12,8 +12,8 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { NavigationSessionActor, type SessionActorDeps } from '../../actors/navigation-session/navigation-session-actor.js';
-import { newTracking } from '../../actors/navigation-session/session-machine.js';
-import { SESSION_IDLE_TTL_MS, type LatLng, type SessionRecord } from '../../actors/navigation-session/session-model.js';
+import { newSessionRecord } from '../../actors/navigation-session/session-machine.js';
+import { SESSION_IDLE_TTL_MS, type LatLng, type SessionPlan } from '../../actors/navigation-session/session-model.js';
 import type { SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
 import type { FeedFrame } from '../../services/navigation/navigation-sessions.js';
 import type { NavigationRoute } from '../../solvers/routing/guidance/index.js';
@@ -102,21 +102,8 @@ async function streamOf(steps: Step[]): Promise<string[]> {
   let now = Date.parse('2026-11-23T10:00:00Z');
   const texts: string[] = [];
   const socket: FrameSocket = { send: (text) => (texts.push(text), 1), bufferedAmount: () => 0, end: () => undefined };
-  const record: SessionRecord = {
-    id: '7d1f3a52-8c1e-4f59-9a4e-1b2c3d4e5f60',
-    owner,
-    status: 'active',
-    plan: { origin: START, destination: DESTINATION, arrivalPoint: { ...DESTINATION, source: 'destination' }, costing: 'auto', language: 'en-US', preference: 'balanced', avoid: [], corridorMeters: 40, arrivalRadiusMeters: 35 },
-    route: straightRoute(START, DESTINATION),
-    tracking: newTracking(),
-    eventSeq: 0,
-    events: [],
-    webhookUrl: null,
-    revision: 1,
-    createdAt: new Date(now).toISOString(),
-    updatedAt: new Date(now).toISOString(),
-    expiresAtMs: now + SESSION_IDLE_TTL_MS,
-  };
+  const plan: SessionPlan = { origin: START, destination: DESTINATION, arrivalPoint: { ...DESTINATION, source: 'destination' }, costing: 'auto', language: 'en-US', preference: 'balanced', avoid: [], corridorMeters: 40, arrivalRadiusMeters: 35 };
+  const record = newSessionRecord({ id: '7d1f3a52-8c1e-4f59-9a4e-1b2c3d4e5f60', owner, plan, route: straightRoute(START, DESTINATION), webhookUrl: null, nowMs: now });
   let delivery: StreamDelivery | undefined;
   const deps: SessionActorDeps = {
     planRoute: async (from, plan) => straightRoute(from, plan.arrivalPoint),

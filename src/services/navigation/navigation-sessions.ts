@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
-import { newTracking } from '../../actors/navigation-session/session-machine.js';
+import { newSessionRecord } from '../../actors/navigation-session/session-machine.js';
 import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
-import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS, SESSION_IDLE_TTL_MS, type LatLng, type SessionOwner, type SessionPlan, type SessionRecord } from '../../actors/navigation-session/session-model.js';
+import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS, type LatLng, type SessionOwner, type SessionPlan } from '../../actors/navigation-session/session-model.js';
 import type { FeedFrame, FixAck, FixInput, SessionCommandBody, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
 import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
@@ -84,23 +84,7 @@ export class NavigationSessions {
       arrivalRadiusMeters: DEFAULT_SESSION_ARRIVAL_METERS,
     };
     const route = await this.deps.planRoute(input.origin, plan);
-    const nowMs = this.now();
-    const at = new Date(nowMs).toISOString();
-    const record: SessionRecord = {
-      id: randomUUID(),
-      owner,
-      status: 'active',
-      plan,
-      route,
-      tracking: newTracking(),
-      eventSeq: 0,
-      events: [],
-      webhookUrl,
-      revision: 1,
-      createdAt: at,
-      updatedAt: at,
-      expiresAtMs: nowMs + SESSION_IDLE_TTL_MS,
-    };
+    const record = newSessionRecord({ id: randomUUID(), owner, plan, route, webhookUrl, nowMs: this.now() });
     const snapshot = await this.deps.host.create(record);
     // the signing secret is derived, never stored: shown to the creator once, here
     return input.webhookUrl !== undefined && this.deps.webhooks ? { ...snapshot, webhookSecret: this.deps.webhooks.secretFor(record.id) } : snapshot;
