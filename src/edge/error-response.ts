@@ -6,7 +6,7 @@ export interface ErrorBody {
   statusCode: number;
   message: string | string[];
   error: string;
-  code?: string;
+  code: string;
   details?: Record<string, unknown>;
   requestId: string;
 }

@@ -4,15 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { abortReason, FifoSlots } from './fifo-slots.js';
 import type { SharedDataSet } from './shared-data.js';
-import type { TaskResult } from './task-result.js';
 import type * as workerTasks from './worker.js';
 
 /** The task names the worker exports, with their input and output types. */
 export type SolverTasks = typeof workerTasks;
 export type SolverTaskName = keyof SolverTasks;
 type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
+/** What a task answers: its value, or one of the failures it names (a TaskResult). */
+export type TaskAnswer<N extends SolverTaskName> = ReturnType<SolverTasks[N]>;
 /** What a task answers when it succeeds. */
-export type TaskOutput<N extends SolverTaskName> = ReturnType<SolverTasks[N]> extends TaskResult<infer V> ? V : never;
+export type TaskOutput<N extends SolverTaskName> = Extract<TaskAnswer<N>, { ok: true }>['value'];
 
 export interface SolverPoolOptions {
   /** Worker threads; 0 = one per core. */
@@ -93,7 +94,7 @@ export class SolverPool {
     input: TaskInput<N>,
     signal?: AbortSignal,
     { unbounded = false, stop, onSettled }: { unbounded?: boolean; stop?: AbortSignal; onSettled?: () => void } = {},
-  ): Promise<TaskResult<TaskOutput<N>>> {
+  ): Promise<TaskAnswer<N>> {
     this.inFlight++;
     this.lastActivityAt = Date.now();
     const settled = () => {
@@ -101,7 +102,7 @@ export class SolverPool {
       this.lastActivityAt = Date.now();
       onSettled?.();
     };
-    let running: Promise<TaskResult<TaskOutput<N>>>;
+    let running: Promise<TaskAnswer<N>>;
     try {
       await this.slots.acquire(signal, !unbounded);
       try {
@@ -109,7 +110,7 @@ export class SolverPool {
         if (signal?.aborted) throw abortReason(signal);
         // the signal piscina gets ends the worker of a running task
         const terminateOn = this.finishOnAbort ? stop : stop && signal ? AbortSignal.any([stop, signal]) : (stop ?? signal);
-        running = this.piscina.run(input, { name, ...(terminateOn ? { signal: terminateOn } : {}) }) as Promise<TaskResult<TaskOutput<N>>>;
+        running = this.piscina.run(input, { name, ...(terminateOn ? { signal: terminateOn } : {}) }) as Promise<TaskAnswer<N>>;
       } catch (error) {
         this.slots.release();
         throw error;

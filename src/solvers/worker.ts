@@ -8,7 +8,7 @@ import { workerData } from 'node:worker_threads';
 import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
-import { fail, ok, type TaskResult } from './task-result.js';
+import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
 import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
@@ -32,7 +32,7 @@ function sharedMapPack(): MapPack | undefined {
   return mapPack;
 }
 
-export function mapPackSummary(): TaskResult<{ source: string; nodes: number; edges: number; features: number }> {
+export function mapPackSummary(): TaskResult<{ source: string; nodes: number; edges: number; features: number }, NoMapPack> {
   const pack = sharedMapPack();
   if (!pack) return fail('no_map_pack');
   return ok({ source: pack.header.source.name, nodes: pack.nodeCount, edges: pack.edgeCount, features: pack.featureCount });

@@ -52,6 +52,6 @@ export function wireFleet(
   const fleets = new LiveFleets(host);
   const routes = fleetRoutes(fleets);
   const eventsRoute = routes.find((route) => route.method === 'POST' && route.path === '/optimize/fleets/{fleetId}/events')!;
-  const stream = fleetStreamEndpoint({ fleets, host, guards, logger: logger.child({ component: 'fleet-stream' }), streamRoute: bindRoute(fleetStreamRoute(), ENDPOINT_TABLE), eventsRoute: bindRoute(eventsRoute, ENDPOINT_TABLE) });
+  const stream = fleetStreamEndpoint({ fleets, guards, logger: logger.child({ component: 'fleet-stream' }), streamRoute: bindRoute(fleetStreamRoute(), ENDPOINT_TABLE), eventsRoute: bindRoute(eventsRoute, ENDPOINT_TABLE) });
   return { routes, webSockets: [stream], stop: () => host.close() };
 }

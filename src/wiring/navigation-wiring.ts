@@ -20,7 +20,7 @@ import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
 import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
 import { NavigationRoutePlanner } from '../services/navigation/navigation-route-planner.js';
 import { MapPackPlaceEntrances, unknownPlace } from '../services/navigation/place-entrances.js';
-import type { RecalculateResult, RecalculateSession } from '../services/navigation/recalculate.js';
+import type { RecalculateSession } from '../services/navigation/recalculate.js';
 import type { RoutingService } from '../services/routing/routing-service.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
@@ -73,10 +73,10 @@ export async function wireNavigation(
   const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks });
   // events of sessions whose process died before delivering them
   void webhooks.resumePending().catch((error: unknown) => logger.warn({ err: error }, 'webhook resume failed'));
-  const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input) as Promise<RecalculateResult>;
+  const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input);
   const sessionRoutes = navigationSessionRoutes(sessions);
   const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
-  const stream = navigationStreamEndpoint({ sessions, host, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: bindRoute(navigationStreamRoute(), ENDPOINT_TABLE), fixRoute: bindRoute(fixRoute, ENDPOINT_TABLE) });
+  const stream = navigationStreamEndpoint({ sessions, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: bindRoute(navigationStreamRoute(), ENDPOINT_TABLE), fixRoute: bindRoute(fixRoute, ENDPOINT_TABLE) });
   return {
     sessions,
     host,

@@ -7,14 +7,14 @@
  * becomes the next plan version: written, then published with its diff.
  * A write fenced off by a takeover retires the actor.
  */
-import { ApiError, type ErrorCode } from '../../shared/errors.js';
+import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { roundTo } from '../../shared/rounding.js';
-import { Mailbox } from '../runtime/mailbox.js';
+import { Mailbox } from '../../shared/mailbox.js';
 import type { FleetWrite } from '../../store/pg/fleets.js';
 import { applyFleetEvents } from './fleet-events.js';
 import type { FleetPlan, FleetPlanReason, FleetRecord, LatLng } from '../../domain/fleet.js';
-import type { ApplyResult, FleetCommand, FleetEvent, PlanFrame } from './fleet-protocol.js';
+import type { ApplyResult, FleetCommand, FleetCommandBody, FleetEnvelope, FleetEvent, FleetReply, FleetView, PlanError, PlanFrame } from './fleet-protocol.js';
 import { diffPlans, plannedVehicleOf } from './plan-diff.js';
 import { planningTransition, type PlanningEffect, type PlanningInput, type PlanningState } from './planning-machine.js';
 
@@ -68,10 +68,10 @@ export class FleetActor {
   private planning: PlanningState = { kind: 'idle' };
   private timer: NodeJS.Timeout | undefined;
   private positionFlush: NodeJS.Timeout | undefined;
-  private readonly answered = new Map<string, unknown>();
+  private readonly answered = new Map<string, ApplyResult>();
   private readonly planWaiters: (() => void)[] = [];
   /** Why the last search was refused (e.g. COSTING_UNAVAILABLE); cleared by the next plan. */
-  private planError: { code: ErrorCode; message: string | string[]; details?: Record<string, unknown> } | null = null;
+  private planError: PlanError | null = null;
   lastActivityMs: number;
 
   constructor(
@@ -120,25 +120,29 @@ export class FleetActor {
     clearTimeout(this.positionFlush);
   }
 
-  /** Queues a command; answers its reply value or throws ApiError / FleetFencedError. */
-  handle(command: FleetCommand): Promise<unknown> {
-    return this.mailbox.post(async () => {
-      if (this.lifecycle !== 'live') throw new FleetFencedError(this.id);
-      const owner = this.record.owner;
-      if (command.caller.kind !== owner.kind || command.caller.id !== owner.id) throw new ApiError('FORBIDDEN', { message: 'This fleet belongs to another caller' });
-      this.lastActivityMs = this.deps.now();
-      if (command.op === 'get') return this.view();
-      if (command.op === 'watch') return { fleetId: this.id, planVersion: this.record.plan?.planVersion ?? 0 };
-      if (this.answered.has(command.commandId)) return this.answered.get(command.commandId);
-      const answer = await this.apply(command.events);
-      this.answered.set(command.commandId, answer);
-      if (this.answered.size > REMEMBERED_COMMANDS) this.answered.delete(this.answered.keys().next().value!);
-      return answer;
-    });
+  /** Queues a command; answers its reply or throws ApiError / FleetFencedError. */
+  handle<B extends FleetCommandBody>(command: B & FleetEnvelope): Promise<FleetReply<B>> {
+    // each branch of `process` answers its command's own reply (checked there by `answer`)
+    return this.mailbox.post(() => this.process(command)) as Promise<FleetReply<B>>;
+  }
+
+  private async process(command: FleetCommand): Promise<FleetReply> {
+    if (this.lifecycle !== 'live') throw new FleetFencedError(this.id);
+    const owner = this.record.owner;
+    if (command.caller.kind !== owner.kind || command.caller.id !== owner.id) throw new ApiError('FORBIDDEN', { message: 'This fleet belongs to another caller' });
+    this.lastActivityMs = this.deps.now();
+    if (command.op === 'get') return answer(command, this.view());
+    if (command.op === 'watch') return answer(command, { fleetId: this.id, planVersion: this.record.plan?.planVersion ?? 0 });
+    const remembered = this.answered.get(command.commandId);
+    if (remembered) return answer(command, remembered);
+    const applied = await this.apply(command.events);
+    this.answered.set(command.commandId, applied);
+    if (this.answered.size > REMEMBERED_COMMANDS) this.answered.delete(this.answered.keys().next().value!);
+    return answer(command, applied);
   }
 
   /** The fleet as the API shows it. */
-  view() {
+  view(): FleetView {
     const { id, definition, plan, changeSeq, createdAt, updatedAt } = this.record;
     return {
       fleetId: id,
@@ -296,6 +300,11 @@ export class FleetActor {
     for (const wake of this.planWaiters.splice(0)) wake();
     this.step({ type: 'solved', nowMs });
   }
+}
+
+/** `reply` as the answer to `command`: checked against the fleet's protocol, so each command answers its own reply. */
+function answer<B extends FleetCommandBody>(_command: B, reply: FleetReply<B>): FleetReply {
+  return reply;
 }
 
 /** A vehicle's completed stops in the order it completed them (locked in the plan). */

@@ -13,7 +13,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { FleetRepository } from '../../store/pg/fleets.js';
 import { FleetActor, FleetFencedError, type FleetOptimizer } from './fleet-actor.js';
 import type { FleetOwner, FleetRecord } from '../../domain/fleet.js';
-import type { FleetCommand, FleetCommandBody, PlanFrame } from './fleet-protocol.js';
+import type { FleetCommandBody, FleetEnvelope, FleetExchange, FleetReply, FleetView, PlanFrame } from './fleet-protocol.js';
 
 export interface FleetHostOptions {
   bus: Bus;
@@ -36,7 +36,7 @@ const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 export const FLEET_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 export class FleetHost {
-  private readonly directory: ActorDirectory<FleetActor, FleetRecord, FleetCommand, PlanFrame>;
+  private readonly directory: ActorDirectory<FleetActor, FleetRecord, FleetExchange, FleetEnvelope, PlanFrame>;
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout;
 
@@ -75,16 +75,16 @@ export class FleetHost {
   }
 
   /** Stores a new fleet, starts its actor here and waits (up to `firstPlanTimeoutMs`) for its first plan. */
-  async create(record: FleetRecord, firstPlanTimeoutMs: number): Promise<ReturnType<FleetActor['view']>> {
+  async create(record: FleetRecord, firstPlanTimeoutMs: number): Promise<FleetView> {
     await this.options.repository.insert(record, this.directory.processId);
     const actor = this.directory.host(record);
     await actor.planAfter(0, firstPlanTimeoutMs);
     return actor.view();
   }
 
-  /** Runs a command on the fleet wherever it lives; answers its value or throws ApiError. */
-  send(id: string, caller: FleetOwner, body: FleetCommandBody, commandId: string = randomUUID()): Promise<unknown> {
-    return this.directory.send(id, { ...body, caller, commandId } as FleetCommand);
+  /** Runs a command on the fleet wherever it lives; answers its reply or throws ApiError. */
+  send<B extends FleetCommandBody>(id: string, caller: FleetOwner, body: B, commandId: string = randomUUID()): Promise<FleetReply<B>> {
+    return this.directory.send(id, { ...body, caller, commandId });
   }
 
   /** Streams the fleet's plan frames to `listener` until the returned function is called. */

@@ -3,8 +3,6 @@
  * and persists is domain vocabulary (src/domain/fleet.ts).
  */
 
-/** Kept for src/edge/ws until it reads the record from src/domain. */
-export type { FleetPlan } from '../../domain/fleet.js';
 
 /** Bounds of a fleet (400 VALIDATION_ERROR beyond them). */
 export const FLEET_LIMITS = {

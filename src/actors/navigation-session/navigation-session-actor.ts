@@ -8,7 +8,7 @@
 import type { RouteLine } from '../../solvers/navigation/route-line.js';
 import type { NavigationRoute } from '../../domain/navigation-route.js';
 import { ApiError } from '../../shared/errors.js';
-import { Mailbox } from '../runtime/mailbox.js';
+import { Mailbox } from '../../shared/mailbox.js';
 import { applyFix, applyReroute, isStaleFix, routeLineOf, travelHeading, type RawEvent } from './session-machine.js';
 import { adoptTracking, copyProgress } from './tracking-adoption.js';
 import { ENDED_STATUSES, REMEMBERED_COMMANDS, SESSION_IDLE_TTL_MS } from './session-model.js';
@@ -23,7 +23,22 @@ import {
   type SessionStatus,
   type SessionTracking,
 } from '../../domain/navigation-session.js';
-import type { FeedFrame, FixAck, FixInput, ProgressSummary, SessionCommand } from './session-protocol.js';
+import type {
+  FeedFrame,
+  FixAck,
+  FixAnswer,
+  FixInput,
+  ProgressSummary,
+  RecalculateAnswer,
+  RecalculateBody,
+  SessionCommand,
+  EndedStatus,
+  SessionCommandBody,
+  SessionEnvelope,
+  SessionEta,
+  SessionReply,
+  SessionSnapshot,
+} from './session-protocol.js';
 import type { SessionWrite } from '../../store/pg/navigation-sessions.js';
 
 /** Plans a route for the session (in a solver worker); throws ApiError when none exists. */
@@ -148,13 +163,14 @@ export class NavigationSessionActor {
     });
   }
 
-  /** Queues a command; answers its reply value or throws ApiError / SessionFencedError. */
-  handle(command: SessionCommand): Promise<unknown> {
+  /** Queues a command; answers its reply or throws ApiError / SessionFencedError. */
+  handle<B extends SessionCommandBody>(command: B & SessionEnvelope): Promise<SessionReply<B>> {
     this.lastActivityMs = this.deps.now();
-    return this.mailbox.post(() => this.process(command));
+    // each branch of `process` answers its command's own reply (checked there by `answer`)
+    return this.mailbox.post(() => this.process(command)) as Promise<SessionReply<B>>;
   }
 
-  private async process(command: SessionCommand): Promise<unknown> {
+  private async process(command: SessionCommand): Promise<SessionReply> {
     if (this.lifecycle !== 'live') throw new SessionFencedError(this.id);
     const { record } = this;
     if (command.caller.kind !== record.owner.kind || command.caller.id !== record.owner.id) {
@@ -164,26 +180,28 @@ export class NavigationSessionActor {
     const remembered = record.tracking.recentCommands.find((applied) => applied.id === command.commandId);
     switch (command.op) {
       case 'get':
-        return this.snapshot();
+        return answer(command, this.snapshot());
       case 'events':
-        return { sessionId: record.id, status: record.status, eventSeq: record.eventSeq, events: record.events.filter((event) => event.seq > command.since) };
+        return answer(command, { sessionId: record.id, status: record.status, eventSeq: record.eventSeq, events: record.events.filter((event) => event.seq > command.since) });
       case 'eta':
-        return this.eta();
+        return answer(command, this.eta());
       case 'watch':
-        return { sessionId: record.id, status: record.status, eventSeq: record.eventSeq };
-      case 'fixes':
-        if (remembered) return command.answer === 'ack' ? this.fixAck(remembered) : this.fixAnswer(remembered, null);
-        this.assertActive();
-        return this.acceptFixes(command.fixes, command.commandId, command.answer === 'ack');
+        return answer(command, { sessionId: record.id, status: record.status, eventSeq: record.eventSeq });
+      case 'fixes': {
+        if (!remembered) this.assertActive();
+        const { applied, newEvents } = remembered ? { applied: remembered, newEvents: null } : await this.acceptFixes(command.fixes, command.commandId);
+        return command.answer === 'ack' ? answer(command, this.fixAck(applied)) : answer(command, this.fixAnswer(applied, newEvents));
+      }
       case 'recalculate':
-        if (remembered) return this.recalculateAnswer();
+        if (remembered) return answer(command, this.recalculateAnswer());
         this.assertActive();
-        return this.recalculate(command);
+        return answer(command, await this.recalculate(command));
       case 'cancel':
-        if (record.status === 'cancelled') return { ended: true, sessionId: record.id, status: 'cancelled' };
-        this.assertActive();
-        await this.commit(this.end('cancelled'));
-        return { ended: true, sessionId: record.id, status: 'cancelled' };
+        if (record.status !== 'cancelled') {
+          this.assertActive();
+          await this.commit(this.end('cancelled'));
+        }
+        return answer(command, { ended: true, sessionId: record.id, status: 'cancelled' });
     }
   }
 
@@ -209,7 +227,7 @@ export class NavigationSessionActor {
     };
   }
 
-  private transition(draft: Draft, to: SessionStatus): void {
+  private transition(draft: Draft, to: EndedStatus): void {
     if (!TRANSITIONS[draft.status].includes(to)) throw new Error(`navigation session ${this.id}: no transition ${draft.status} → ${to}`);
     draft.status = to;
     draft.frames.push({ type: 'status', sessionId: this.id, status: to, eventSeq: draft.eventSeq });
@@ -238,7 +256,8 @@ export class NavigationSessionActor {
     draft.tracking = { ...draft.tracking, recentCommands: [...draft.tracking.recentCommands, applied].slice(-REMEMBERED_COMMANDS) };
   }
 
-  private async acceptFixes(inputs: FixInput[], commandId: string, ackOnly: boolean) {
+  /** Applies the fixes; answers what was applied and the events they raised. */
+  private async acceptFixes(inputs: FixInput[], commandId: string): Promise<{ applied: AppliedCommand; newEvents: NavigationEvent[] }> {
     const nowMs = this.deps.now();
     const at = new Date(nowMs).toISOString();
     const draft = this.draft();
@@ -268,7 +287,7 @@ export class NavigationSessionActor {
       this.writeAlways || draft.events.length > 0 || draft.status !== this.record.status || draft.routeChanged || nowMs - this.persistedAtMs >= CHECKPOINT_INTERVAL_MS;
     if (durable) await this.commit(draft);
     else this.adopt(draft, {}, false);
-    return ackOnly ? this.fixAck(applied) : this.fixAnswer(applied, draft.events);
+    return { applied, newEvents: draft.events };
   }
 
   /** Re-plans from the traveller's position; false (and the session stays off route) when no route is found. */
@@ -293,7 +312,7 @@ export class NavigationSessionActor {
     return true;
   }
 
-  private async recalculate(command: Extract<SessionCommand, { op: 'recalculate' }>) {
+  private async recalculate(command: RecalculateBody & SessionEnvelope): Promise<RecalculateAnswer> {
     const nowMs = this.deps.now();
     const at = new Date(nowMs).toISOString();
     const draft = this.draft();
@@ -400,7 +419,7 @@ export class NavigationSessionActor {
     return { ...summary, progress: copyProgress(summary.progress) };
   }
 
-  private fixAnswer(applied: AppliedCommand, newEvents: NavigationEvent[] | null) {
+  private fixAnswer(applied: AppliedCommand, newEvents: NavigationEvent[] | null): FixAnswer {
     const events = newEvents ?? this.record.events.filter((event) => event.seq > applied.fromSeq && event.seq <= applied.toSeq);
     return {
       ...this.recordSummary(),
@@ -420,11 +439,11 @@ export class NavigationSessionActor {
     return { shape: route.shape, maneuvers: route.maneuvers, distanceMeters: route.distanceMeters, etaSeconds: route.etaSeconds };
   }
 
-  private recalculateAnswer() {
+  private recalculateAnswer(): RecalculateAnswer {
     return { provider: 'svc-navigation', sessionId: this.id, costing: this.record.plan.costing, preference: this.record.plan.preference, route: this.routeView() };
   }
 
-  private eta() {
+  private eta(): SessionEta {
     const summary = this.summaryOf(this.record);
     const ended = ENDED_STATUSES.has(this.record.status);
     // no live traffic feed yet: the base (free-flow) estimate, said as such
@@ -439,7 +458,7 @@ export class NavigationSessionActor {
     };
   }
 
-  snapshot() {
+  snapshot(): SessionSnapshot {
     const { record } = this;
     const summary = this.recordSummary();
     return {
@@ -471,6 +490,11 @@ export class NavigationSessionActor {
       route: this.routeView(),
     };
   }
+}
+
+/** `reply` as the answer to `command`: checked against the session's protocol, so each command answers its own reply. */
+function answer<B extends SessionCommandBody>(_command: B, reply: SessionReply<B>): SessionReply {
+  return reply;
 }
 
 type SummarySource = { status: SessionStatus; tracking: SessionTracking; route: NavigationRoute; eventSeq: number };

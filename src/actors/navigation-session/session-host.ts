@@ -16,7 +16,7 @@ import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
 import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionRoutePlanner } from './navigation-session-actor.js';
 import type { SessionOwner, SessionRecord } from '../../domain/navigation-session.js';
-import type { FeedFrame, SessionCommand, SessionCommandBody } from './session-protocol.js';
+import type { FeedFrame, SessionCommandBody, SessionEnvelope, SessionExchange, SessionReply, SessionSnapshot } from './session-protocol.js';
 
 export interface SessionHostOptions {
   bus: Bus;
@@ -44,7 +44,7 @@ const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const ENDED_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 export class NavigationSessionHost {
-  private readonly directory: ActorDirectory<NavigationSessionActor, SessionRecord, SessionCommand, FeedFrame>;
+  private readonly directory: ActorDirectory<NavigationSessionActor, SessionRecord, SessionExchange, SessionEnvelope, FeedFrame>;
   private readonly writes: GroupCommit<SessionWrite, boolean>;
   private readonly now: () => number;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -96,14 +96,14 @@ export class NavigationSessionHost {
   }
 
   /** Stores a new session and starts its actor here. */
-  async create(record: SessionRecord): Promise<ReturnType<NavigationSessionActor['snapshot']>> {
+  async create(record: SessionRecord): Promise<SessionSnapshot> {
     await this.options.repository.insert(record, this.processId);
     return this.directory.host(record).snapshot();
   }
 
-  /** Runs a command on the session wherever it lives; answers its value or throws ApiError. */
-  send(id: string, caller: SessionOwner, body: SessionCommandBody, commandId: string = randomUUID()): Promise<unknown> {
-    return this.directory.send(id, { ...body, caller, commandId } as SessionCommand);
+  /** Runs a command on the session wherever it lives; answers its reply or throws ApiError. */
+  send<B extends SessionCommandBody>(id: string, caller: SessionOwner, body: B, commandId: string = randomUUID()): Promise<SessionReply<B>> {
+    return this.directory.send(id, { ...body, caller, commandId });
   }
 
   /**

@@ -9,7 +9,8 @@ import { RouteLine } from '../../solvers/navigation/route-line.js';
 import { initialTrackerState, trackFix, type Progress, type TrackerEvent } from '../../solvers/navigation/progress-tracker.js';
 import type { NavigationRoute } from '../../domain/navigation-route.js';
 import { roundTo } from '../../shared/rounding.js';
-import type { AcceptedFix, NavigationEventType, SessionPlan, SessionProgress, SessionTracking } from '../../domain/navigation-session.js';
+import { SESSION_IDLE_TTL_MS } from './session-model.js';
+import type { AcceptedFix, NavigationEventType, SessionOwner, SessionPlan, SessionProgress, SessionRecord, SessionTracking } from '../../domain/navigation-session.js';
 
 /** An event before the session numbers and timestamps it. */
 export interface RawEvent {
@@ -22,6 +23,26 @@ const HEADING_FROM_MOVE_METERS = 5;
 
 export function newTracking(): SessionTracking {
   return { tracker: initialTrackerState(), fixCount: 0, lastFix: null, progress: null, reroutes: 0, recentCommands: [] };
+}
+
+/** A session as it is created: active on its first route, no fix and no event yet, idle expiry from `nowMs`. */
+export function newSessionRecord(session: { id: string; owner: SessionOwner; plan: SessionPlan; route: NavigationRoute; webhookUrl: string | null; nowMs: number }): SessionRecord {
+  const at = new Date(session.nowMs).toISOString();
+  return {
+    id: session.id,
+    owner: session.owner,
+    status: 'active',
+    plan: session.plan,
+    route: session.route,
+    tracking: newTracking(),
+    eventSeq: 0,
+    events: [],
+    webhookUrl: session.webhookUrl,
+    revision: 1,
+    createdAt: at,
+    updatedAt: at,
+    expiresAtMs: session.nowMs + SESSION_IDLE_TTL_MS,
+  };
 }
 
 /** The measured line the tracker follows; built once per route. */

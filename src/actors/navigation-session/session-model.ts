@@ -4,8 +4,6 @@
  */
 import type { SessionStatus } from '../../domain/navigation-session.js';
 
-/** Kept for src/edge/ws until it reads the record from src/domain. */
-export type { NavigationEvent } from '../../domain/navigation-session.js';
 
 /** The three ends of `active → arrived | cancelled | expired`: final. */
 export const ENDED_STATUSES: ReadonlySet<SessionStatus> = new Set(['arrived', 'cancelled', 'expired']);

@@ -15,7 +15,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { InsertOutcome, OpenJobLimits, OptimizationJobRepository } from '../../store/pg/optimization-jobs.js';
 import { transition } from './job-machine.js';
 import type { JobError, JobRecord } from '../../domain/optimization-job.js';
-import type { JobsQueued, JobStatusReply, JobStatusRequest } from './job-protocol.js';
+import type { JobExchange, JobReply, JobsQueued, JobStatusRequest } from './job-protocol.js';
+import { requestReply } from '../runtime/actor-protocol.js';
 import { OptimizationJobActor, type JobSolver } from './optimization-job-actor.js';
 
 export interface JobHostOptions {
@@ -191,8 +192,8 @@ export class OptimizationJobHost {
 
   private async ownerAnswers(id: string): Promise<boolean> {
     try {
-      const reply = await this.options.bus.request(this.options.subjects.optimizationJob(id), encodeJson({ op: 'status' } satisfies JobStatusRequest), { timeoutMs: DISPATCH.probeTimeoutMs });
-      return decodeJson<JobStatusReply>(reply.data).status === 'running';
+      const reply = await requestReply<JobExchange, JobStatusRequest>(this.options.bus, this.options.subjects.optimizationJob(id), { op: 'status' }, { timeoutMs: DISPATCH.probeTimeoutMs });
+      return reply.status === 'running';
     } catch (error) {
       // only a definite "nobody is subscribed" proves the owner gone; a slow owner keeps its lease
       return !(error instanceof BusError && error.code === 'NO_RESPONDERS');
@@ -213,7 +214,7 @@ export class OptimizationJobHost {
     let actor: OptimizationJobActor | undefined;
     // subscribed before the claim is written, so the job is never ours while nobody answers for it
     const subscription = this.options.bus.subscribe(this.options.subjects.optimizationJob(record.id), (message) =>
-      message.respond(encodeJson((actor?.snapshot() ?? { id: record.id, status: 'running', attempts: state.attempts, owner: this.processId }) satisfies JobStatusReply)),
+      message.respond(encodeJson((actor?.snapshot() ?? { id: record.id, status: 'running', attempts: state.attempts, owner: this.processId }) satisfies JobReply<JobStatusRequest>)),
     );
     try {
       const revision = await this.options.repository.write(record.id, record.revision, state);

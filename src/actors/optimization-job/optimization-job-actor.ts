@@ -6,9 +6,10 @@
  * retires the actor and drops the solver's answer, so each job's outcome is
  * recorded once even when two processes both ran it.
  */
-import { Mailbox } from '../runtime/mailbox.js';
+import { Mailbox } from '../../shared/mailbox.js';
 import { transition, type JobMessage } from './job-machine.js';
 import type { JobError, JobKind, JobRecord, JobState } from '../../domain/optimization-job.js';
+import type { JobStatusReply } from './job-protocol.js';
 
 /** Solves a job's problem; throws ApiError for an answer the caller should see as the job's error. */
 export type JobSolver = (kind: JobKind, input: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -58,7 +59,8 @@ export class OptimizationJobActor {
     return this.lifecycle === 'live';
   }
 
-  snapshot(): { id: string; status: JobState['status']; attempts: number; owner: string } {
+  /** What the job's status request is answered with. */
+  snapshot(): JobStatusReply {
     return { id: this.record.id, status: this.state.status, attempts: this.state.attempts, owner: this.state.status === 'running' ? this.state.owner : '' };
   }
 

@@ -10,18 +10,15 @@ import { hostname } from 'node:os';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { ActorFeed, type FrameListener } from './actor-feed.js';
+import type { Exchange, ReplyTo } from './actor-protocol.js';
 import type { Bus, BusSubscription } from './bus/bus.js';
-import { sendToOwner, serveOwnerCommand, type OwnedActorKind } from './owner-routing.js';
+import { sendToOwner, serveOwnerCommand, type ActorOwner, type CommandEnvelope, type CommandHandler, type OwnedActorKind } from './owner-routing.js';
 
-/** Who created an actor's entity: only the same key or user may use it. */
-export interface ActorOwner {
-  kind: 'key' | 'user';
-  id: string;
-}
+export type { ActorOwner };
 
-export interface DirectoryActor<C> {
+/** An actor of protocol `X`, its commands sent in envelope `E`. */
+export interface DirectoryActor<X extends Exchange, E extends CommandEnvelope> extends CommandHandler<X, E> {
   readonly isLive: boolean;
-  handle(command: C): Promise<unknown>;
   retire(): void;
 }
 
@@ -31,7 +28,7 @@ export interface OwnedRecord {
   revision: number;
 }
 
-export interface ActorDirectoryOptions<A, R extends OwnedRecord, C> {
+export interface ActorDirectoryOptions<A, R extends OwnedRecord, X extends Exchange, E extends CommandEnvelope> {
   bus: Bus;
   logger: Logger;
   now: () => number;
@@ -52,7 +49,7 @@ export interface ActorDirectoryOptions<A, R extends OwnedRecord, C> {
   /** The actor was taken over elsewhere: stop this process's side work on it. */
   onLost?(id: string): void;
   /** A command that only says "this process streams the actor" (renews the owner's feed). */
-  watchCommand(caller: ActorOwner): C;
+  watchCommand(caller: ActorOwner): X['command'] & E;
 }
 
 interface Hosted<A> {
@@ -60,23 +57,20 @@ interface Hosted<A> {
   subscription: BusSubscription;
 }
 
-/** What every routed command carries. */
-export interface DirectoryCommand {
-  caller: ActorOwner;
-  /** Set by a process that streams this actor to sockets of its own: it wants the feed. */
-  watcherProcess?: string;
-}
-
-export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, C extends DirectoryCommand, F> {
+/**
+ * The actors of one kind: `A` the actor, `R` its stored record, `X` its protocol (commands and their
+ * replies, sent in envelope `E`), `F` the frames it publishes for streams.
+ */
+export class ActorDirectory<A extends DirectoryActor<X, E>, R extends OwnedRecord, X extends Exchange, E extends CommandEnvelope, F> {
   /** Identifies this process as an owner in the store and as the origin of feed batches. */
   readonly processId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly hosted = new Map<string, Hosted<A>>();
   private readonly feed: ActorFeed<F>;
-  private readonly kind: OwnedActorKind<C>;
+  private readonly kind: OwnedActorKind<X, E>;
   /** Who watches each actor streamed here (the caller renewing interest with a remote owner). */
   private readonly watchers = new Map<string, ActorOwner>();
 
-  constructor(private readonly options: ActorDirectoryOptions<A, R, C>) {
+  constructor(private readonly options: ActorDirectoryOptions<A, R, X, E>) {
     this.feed = new ActorFeed({
       bus: options.bus,
       subjectOf: options.feedSubject,
@@ -129,8 +123,8 @@ export class ActorDirectory<A extends DirectoryActor<C>, R extends OwnedRecord, 
     return actor;
   }
 
-  /** Runs a command on the actor wherever it lives; answers its value or throws ApiError. */
-  send(id: string, command: C): Promise<unknown> {
+  /** Runs a command on the actor wherever it lives; answers its reply or throws ApiError. */
+  send<B extends X['command']>(id: string, command: B & E): Promise<ReplyTo<X, B>> {
     return sendToOwner(this.kind, id, command, this.options.requestTimeoutMs);
   }
 

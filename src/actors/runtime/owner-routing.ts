@@ -6,8 +6,9 @@
  * serving side answers with the same reply shape, so errors cross the bus as
  * codes and come back as ApiError.
  */
+import type { Exchange, ReplyTo } from './actor-protocol.js';
 import { BusError, decodeJson, encodeJson, type Bus, type BusMessage } from './bus/bus.js';
-import { MailboxFullError } from './mailbox.js';
+import { MailboxFullError } from '../../shared/mailbox.js';
 import { ApiError, errorCodes, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 
@@ -19,26 +20,44 @@ export interface ErrorReply {
   headers?: Record<string, string>;
 }
 
-/** An owner's answer: a value, an API error, or "stale": it lost the actor to a takeover, ask again. */
-export type OwnerReply = { ok: true; value: unknown } | { ok: false; error: ErrorReply } | { ok: false; stale: true };
+/** An owner's answer: the command's reply, an API error, or "stale": it lost the actor to a takeover, ask again. */
+export type OwnerReply<V = unknown> = { ok: true; value: V } | { ok: false; error: ErrorReply } | { ok: false; stale: true };
 
-/** What routing needs to know about one kind of actor. */
-export interface OwnedActorKind<C> {
+/** Who created an actor's entity: only the same key or user may use it. */
+export interface ActorOwner {
+  kind: 'key' | 'user';
+  id: string;
+}
+
+/** What every routed command carries besides its own fields: who sends it, and who streams the actor. */
+export interface CommandEnvelope {
+  caller: ActorOwner;
+  /** Set by a process that streams this actor to sockets of its own: it wants the feed. */
+  watcherProcess?: string;
+}
+
+/** An actor as routing reaches it: each command of protocol `X` (sent in envelope `E`) answers its own reply. */
+export interface CommandHandler<X extends Exchange, E extends CommandEnvelope> {
+  handle<B extends X['command']>(command: B & E): Promise<ReplyTo<X, B>>;
+}
+
+/** What routing needs to know about one kind of actor, whose commands and replies are protocol `X`. */
+export interface OwnedActorKind<X extends Exchange, E extends CommandEnvelope> {
   bus: Bus;
   /** The actor's command subject. */
   subjectOf(id: string): string;
   /** The live local actor serving `id`, if this process owns it. */
-  local(id: string): { handle(command: C): Promise<unknown> } | undefined;
+  local(id: string): CommandHandler<X, E> | undefined;
   /** The actor's write was fenced: it belongs to another process now. */
   isFenced(error: unknown): boolean;
   /** Drops the local actor after a fenced write. */
   lose(id: string): void;
   /** The command as sent over the bus (e.g. marked with this process's interest in the actor's feed). */
-  outgoing(id: string, command: C): C;
+  outgoing<C extends E>(id: string, command: C): C;
   /** A command arrived over the bus for local actor `id` (e.g. a remote process's interest in its feed). */
-  received(id: string, command: C): void;
+  received(id: string, command: E): void;
   /** Nobody serves `id`: load and claim it here (throws ApiError NOT_FOUND / FORBIDDEN). */
-  takeOver(id: string, command: C): Promise<void>;
+  takeOver(id: string, command: E): Promise<void>;
   /** Refusals when the actor cannot be reached; `what` names it for the message ("navigation session"). */
   what: string;
   /** Details naming the actor in error bodies, e.g. { sessionId }. */
@@ -58,7 +77,12 @@ const ATTEMPT_TIMEOUT_MS = 2_000;
  * Runs `command` on actor `id` wherever it lives within `timeoutMs`. A retry reaching a live but busy
  * owner waits in its mailbox and gets the remembered answer (same command id), so it is never applied twice.
  */
-export async function sendToOwner<C>(kind: OwnedActorKind<C>, id: string, command: C, timeoutMs: number): Promise<unknown> {
+export async function sendToOwner<X extends Exchange, E extends CommandEnvelope, B extends X['command']>(
+  kind: OwnedActorKind<X, E>,
+  id: string,
+  command: B & E,
+  timeoutMs: number,
+): Promise<ReplyTo<X, B>> {
   const deadline = kind.now() + timeoutMs;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && kind.now() < deadline; attempt++) {
     const local = kind.local(id);
@@ -88,7 +112,8 @@ export async function sendToOwner<C>(kind: OwnedActorKind<C>, id: string, comman
         details: { ...kind.detailsOf(id), reason: error instanceof BusError ? error.code : 'bus' },
       });
     }
-    const reply = decodeJson<OwnerReply>(message.data);
+    // the owner answered with its actor's reply to this very command (the protocol pairs them)
+    const reply = decodeJson<OwnerReply<ReplyTo<X, B>>>(message.data);
     if (reply.ok) return reply.value;
     if ('stale' in reply) continue;
     throw new ApiError(knownCode(reply.error.code), {
@@ -101,8 +126,8 @@ export async function sendToOwner<C>(kind: OwnedActorKind<C>, id: string, comman
 }
 
 /** Serves one command that came over the bus to a local actor and answers it. */
-export async function serveOwnerCommand<C>(kind: OwnedActorKind<C>, id: string, actor: { handle(command: C): Promise<unknown> }, message: BusMessage): Promise<void> {
-  const command = decodeJson<C>(message.data);
+export async function serveOwnerCommand<X extends Exchange, E extends CommandEnvelope>(kind: OwnedActorKind<X, E>, id: string, actor: CommandHandler<X, E>, message: BusMessage): Promise<void> {
+  const command = decodeJson<X['command'] & E>(message.data);
   kind.received(id, command);
   let reply: OwnerReply;
   try {
@@ -136,7 +161,7 @@ function knownCode(code: string): ErrorCode {
 }
 
 /** The API error a command failure stands for; undefined for a bug (a 500 with the error logged). */
-function translateLocal<C>(kind: OwnedActorKind<C>, error: unknown): ApiError | undefined {
+function translateLocal(kind: Pick<OwnedActorKind<Exchange, CommandEnvelope>, 'what' | 'busyReason'>, error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof MailboxFullError) {
     return new ApiError('RATE_LIMITED', { message: `Too many commands queued for this ${kind.what}; slow down`, details: { reason: kind.busyReason } });

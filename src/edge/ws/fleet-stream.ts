@@ -2,12 +2,11 @@
  * The live fleet stream (WebSocket): dispatchers and drivers' apps send
  * positions, new stops, cancellations and completions; every subscriber gets
  * every new plan with its diff. Any process serves any fleet: events go to
- * the fleet's owner through the host, plan frames come back through the
- * host's feed. Protocol: fleet-stream-protocol.ts and docs/optimization.md.
+ * the fleet's owner and plan frames come back from it, both through the
+ * live-fleets service. Protocol: fleet-stream-protocol.ts and
+ * docs/optimization.md.
  */
-import type { FleetHost } from '../../actors/fleet/fleet-host.js';
-import type { FleetEvent } from '../../actors/fleet/fleet-protocol.js';
-import { fleetOwnerOf, type LiveFleets } from '../../services/optimization/live-fleets.js';
+import type { LiveFleets } from '../../services/optimization/live-fleets.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
@@ -20,7 +19,6 @@ import type { WebSocketEndpoint } from './websocket-endpoint.js';
 
 export interface FleetStreamDeps {
   fleets: LiveFleets;
-  host: FleetHost;
   guards: readonly RequestGuard[];
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
@@ -49,7 +47,7 @@ export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
       const sender = new OrderedSender(socket, { highWaterBytes: HIGH_WATER_BYTES, maxQueuedFrames: MAX_QUEUED_FRAMES, tooSlowReason: 'reader too slow; reconnect with since=<last planVersion>' });
       const delivery = new PlanDelivery(sender);
       state.delivery = delivery;
-      state.unwatch = deps.host.watch(state.target, fleetOwnerOf(state.principal), (frames) => delivery.offer(frames));
+      state.unwatch = deps.fleets.watch(state.principal, state.target, (frames) => delivery.offer(frames));
       const fleet = await deps.fleets.get(state.principal, state.target);
       assertSinceReachable(state.since, fleet);
       const current: ResyncFrame | undefined = fleet.plan
@@ -60,7 +58,7 @@ export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
     handle: async (message, state, authorize) => {
       const { id, ...event } = message;
       const principal = await authorize(deps.eventsRoute);
-      const answer = await deps.fleets.apply(principal, state.target, [event as FleetEvent]);
+      const answer = await deps.fleets.apply(principal, state.target, [event]);
       state.delivery?.sendControl({ type: 'ack', ...(id ? { id } : {}), changeSeq: answer.changeSeq, planVersion: answer.planVersion, replanning: answer.replanning });
     },
   });

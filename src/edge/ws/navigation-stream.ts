@@ -2,26 +2,23 @@
  * The navigation session stream (WebSocket): the client sends fixes, the
  * server pushes a progress frame per accepted fix, every event as it
  * happens, and re-routes with the new route. Any process serves any
- * session: fixes go to the session's owner through the host, frames come
- * back through the host's feed. Protocol: stream-protocol.ts and
+ * session: fixes go to the session's owner and frames come back from it,
+ * both through the sessions service. Protocol: stream-protocol.ts and
  * docs/navigation.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
-import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
-import { ownerOf, type NavigationSessions } from '../../services/navigation/navigation-sessions.js';
+import type { NavigationSessions } from '../../services/navigation/navigation-sessions.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
-import { clientMessageSchema } from './stream-protocol.js';
+import { ackFrame, clientMessageSchema, readyFrame } from './stream-protocol.js';
 import { streamChannelEndpoint } from './stream-channel.js';
 import { StreamDelivery } from './stream-delivery.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
 
 export interface NavigationStreamDeps {
   sessions: NavigationSessions;
-  host: NavigationSessionHost;
   guards: readonly RequestGuard[];
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
@@ -44,20 +41,20 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     // fix messages a socket may have waiting; a client far ahead of the server is told to slow down
     inboxCapacity: 256,
     sinceName: 'eventSeq',
-    check: async (principal, sessionId, since) => assertSinceReachable(since, (await deps.sessions.get(principal, sessionId)) as { eventSeq: number }),
+    check: async (principal, sessionId, since) => assertSinceReachable(since, await deps.sessions.get(principal, sessionId)),
     /** Ready frame, catch-up from since, then live frames. */
     begin: async (socket, state) => {
-      const snapshot = (await deps.sessions.get(state.principal, state.target)) as Record<string, unknown>;
-      assertSinceReachable(state.since, snapshot as { eventSeq: number });
+      const snapshot = await deps.sessions.get(state.principal, state.target);
+      assertSinceReachable(state.since, snapshot);
       const delivery = new StreamDelivery(socket, state.since, {
         highWaterBytes: HIGH_WATER_BYTES,
         maxQueuedFrames: MAX_QUEUED_FRAMES,
-        eventsAfter: async (since) => ((await deps.sessions.events(state.principal, state.target, since)) as { events: NavigationEvent[] }).events,
+        eventsAfter: async (since) => (await deps.sessions.events(state.principal, state.target, since)).events,
       });
       state.delivery = delivery;
       // watch before reading the log, so nothing falls between the two
-      state.unwatch = deps.host.watch(state.target, ownerOf(state.principal), (frames) => delivery.offer(frames));
-      await delivery.start({ type: 'ready', session: snapshot, resumedFrom: state.since });
+      state.unwatch = deps.sessions.watch(state.principal, state.target, (frames) => delivery.offer(frames));
+      await delivery.start(readyFrame(snapshot, state.since));
     },
     handle: async (message, state, authorize) => {
       const fixes = message.type === 'fix' ? [message.fix] : message.fixes;
@@ -67,7 +64,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       const answer = await deps.sessions.streamFixes(principal, state.target, fixes);
       if (startedAt) log.debug({ requestId: randomUUID(), sessionId: state.target, fixes: fixes.length, durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000 }, 'stream fixes');
       // progress frames already report each fix; an ack answers only a message that asked (gave an id)
-      if (message.id) state.delivery?.sendControl({ type: 'ack', id: message.id, accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status });
+      if (message.id) state.delivery?.sendControl(ackFrame(message.id, answer));
     },
   });
 }

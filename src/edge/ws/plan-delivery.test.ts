@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetPlan } from '../../actors/fleet/fleet-model.js';
+import type { FleetPlan } from '../../domain/fleet.js';
 import type { PlanFrame } from '../../actors/fleet/fleet-protocol.js';
 import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './ordered-sender.js';
 import { PlanDelivery, type ResyncFrame } from './plan-delivery.js';

@@ -5,7 +5,7 @@
  * coalesces: a dispatcher sees every version (a reader too slow for that is
  * closed and resumes with since).
  */
-import type { PlanFrame } from '../../actors/fleet/fleet-protocol.js';
+import type { PlanFrame } from '../../services/optimization/live-fleets.js';
 import type { OrderedSender } from './ordered-sender.js';
 
 /** The current plan sent to a client that is behind: no diff (the versions in between are not kept). */
@@ -41,7 +41,7 @@ export class PlanDelivery {
   }
 
   /** Acks, errors, pongs: in order with the plans. */
-  sendControl(frame: Record<string, unknown>): void {
+  sendControl(frame: object): void {
     this.sender.send(JSON.stringify(frame));
   }
 

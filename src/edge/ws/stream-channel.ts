@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, WebSocket, us_socket_context_t } from 'uWebSockets.js';
 import type { z } from 'zod';
-import { Mailbox, MailboxFullError } from '../../actors/runtime/mailbox.js';
+import { Mailbox, MailboxFullError } from '../../shared/mailbox.js';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
@@ -23,6 +23,7 @@ import {
   decodeClientMessage,
   errorFrame,
   nextRecheck,
+  pongFrame,
   readHandshake,
   streamAuthorizer,
   streamSocketOptions,
@@ -33,7 +34,7 @@ import type { Principal } from '../../domain/principal.js';
 
 /** What a channel sends on: its frames in order, and the control frames (acks, errors, pongs) among them. */
 export interface ChannelDelivery {
-  sendControl(frame: Record<string, unknown>): void;
+  sendControl(frame: object): void;
   drain(): void;
   close(): void;
 }
@@ -126,7 +127,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
     if (message.type === 'auth') return authenticate(ws, message as unknown as AuthMessage);
     if (!state.delivery) throw new ApiError('UNAUTHENTICATED', { message: 'Send {"type":"auth",…} first' });
     if (message.type === 'ping') {
-      state.delivery.sendControl({ type: 'pong', ...(message.id ? { id: message.id } : {}) });
+      state.delivery.sendControl(pongFrame(message.id));
       return;
     }
     await channel.handle(message as Exclude<M, { type: 'auth' | 'ping' }>, state, (route) => authorizeMessage(route, state));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
+import type { NavigationEvent } from '../../domain/navigation-session.js';
 import type { FeedFrame } from '../../actors/navigation-session/session-protocol.js';
 import { StreamDelivery, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './stream-delivery.js';
 

@@ -6,9 +6,10 @@
  * anything newer goes out. Progress frames are the exception that may
  * coalesce: while the socket is backed up only the newest is kept.
  */
-import type { NavigationEvent } from '../../actors/navigation-session/session-model.js';
-import type { FeedFrame } from '../../actors/navigation-session/session-protocol.js';
+import type { NavigationEvent } from '../../domain/navigation-session.js';
+import type { FeedFrame } from '../../services/navigation/navigation-sessions.js';
 import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './ordered-sender.js';
+import type { EventFrame, GapFrame } from './stream-protocol.js';
 
 export { TOO_SLOW_CLOSE_CODE, type FrameSocket };
 
@@ -45,7 +46,7 @@ export class StreamDelivery {
   }
 
   /** Starts delivery: sends `first` (the ready frame), the events after `since`, then anything held meanwhile. */
-  async start(first: Record<string, unknown>): Promise<void> {
+  async start(first: object): Promise<void> {
     this.sendNow(JSON.stringify(first));
     await this.catchUp();
   }
@@ -86,7 +87,7 @@ export class StreamDelivery {
   }
 
   /** Sends a frame that is not part of the session feed (acks, errors, pongs). */
-  sendControl(frame: Record<string, unknown>): void {
+  sendControl(frame: object): void {
     if (!this.closed) this.sendNow(JSON.stringify(frame));
   }
 
@@ -108,7 +109,7 @@ export class StreamDelivery {
       const first = events[0];
       if (first && first.seq > this.lastEventSeq + 1) {
         // older than the retained log: say what is missing instead of pretending
-        this.sendNow(JSON.stringify({ type: 'gap', fromSeq: this.lastEventSeq + 1, toSeq: first.seq - 1 }));
+        this.sendNow(JSON.stringify({ type: 'gap', fromSeq: this.lastEventSeq + 1, toSeq: first.seq - 1 } satisfies GapFrame));
         this.lastEventSeq = first.seq - 1;
       }
       for (const event of events) this.deliver({ type: 'event', sessionId: '', event });
@@ -137,7 +138,7 @@ export class StreamDelivery {
       case 'event':
         if (frame.event.seq <= this.lastEventSeq) return;
         this.lastEventSeq = frame.event.seq;
-        this.sendNow(JSON.stringify({ type: 'event', event: frame.event }));
+        this.sendNow(JSON.stringify({ type: 'event', event: frame.event } satisfies EventFrame));
         return;
       case 'progress': {
         if (frame.fixSeq <= this.lastFixSeq) return;

@@ -14,6 +14,7 @@ import { parseQueryString } from '../input.js';
 import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
 import type { Principal } from '../../domain/principal.js';
+import type { ErrorFrame, PongFrame } from './stream-protocol.js';
 
 export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
 
@@ -55,9 +56,14 @@ export function nextRecheck(now: number): number {
 }
 
 /** The error frame for `error`, in the spec's error body shape, with the message's id when it had one. */
-export function errorFrame(error: unknown, log: Logger, id?: string): Record<string, unknown> {
+export function errorFrame(error: unknown, log: Logger, id?: string): ErrorFrame {
   const { body } = toErrorResponse(error, randomUUID(), log);
   return { type: 'error', ...(id ? { id } : {}), ...body };
+}
+
+/** The answer to a `ping`, with its id when it had one. */
+export function pongFrame(id: string | undefined): PongFrame {
+  return { type: 'pong', ...(id ? { id } : {}) };
 }
 
 /** The credentials of an `auth` message, as the guards read them from headers. */

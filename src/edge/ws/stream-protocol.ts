@@ -1,10 +1,14 @@
 /**
  * The navigation stream's messages (WebSocket, JSON text frames). Client
- * messages are validated here; server frames are described here for the
- * docs and the OpenAPI description (their types live in the session
- * protocol).
+ * messages are validated here; server frames are typed here (the session's
+ * feed frames as the socket gets them, and the stream's own) and described
+ * by `serverFrameSchema` for the docs and the OpenAPI description. A test
+ * (stream-frames.test.ts) holds the two together.
  */
 import { z } from 'zod';
+import type { NavigationEvent } from '../../domain/navigation-session.js';
+import type { FeedFrame, FixAck, SessionSnapshot } from '../../services/navigation/navigation-sessions.js';
+import type { ErrorBody } from '../error-response.js';
 import { fixBatchSchema, fixSchema } from '../../services/navigation/session-requests.js';
 
 /** Optional correlation id, echoed in the `ack` or `error` answering the message. */
@@ -54,9 +58,34 @@ const progressSummary = {
   progress: z.record(z.string(), z.unknown()).nullable().describe('as in the PATCH answer'),
 };
 
+/** The first frame of a stream: the session as GET answers it, and the `since` it resumed from. */
+export type ReadyFrame = { type: 'ready'; session: SessionSnapshot; resumedFrom: number };
+/** An event as the socket gets it: the feed's session id is the stream's own, so left out. */
+export type EventFrame = { type: 'event'; event: NavigationEvent };
+/** The session's feed frames as the socket gets them. */
+export type SocketFeedFrame = Exclude<FeedFrame, { type: 'event' }> | EventFrame;
+/** The answer to a fix message that carried an id. */
+export type AckFrame = { type: 'ack'; id: string } & FixAck;
+export type PongFrame = { type: 'pong'; id?: string };
+/** Events older than the retained log were asked for: these are missing. */
+export type GapFrame = { type: 'gap'; fromSeq: number; toSeq: number };
+/** A refused message or a failure, in the spec's error body; `id` is the message's. */
+export type ErrorFrame = { type: 'error'; id?: string } & ErrorBody;
+
+/** Every frame the server sends on the navigation stream. */
+export type ServerFrame = ReadyFrame | SocketFeedFrame | AckFrame | PongFrame | GapFrame | ErrorFrame;
+
+export function readyFrame(session: SessionSnapshot, resumedFrom: number): ReadyFrame {
+  return { type: 'ready', session, resumedFrom };
+}
+
+export function ackFrame(id: string, answer: FixAck): AckFrame {
+  return { type: 'ack', id, accepted: answer.accepted, eventSeq: answer.eventSeq, status: answer.status };
+}
+
 /**
  * Every frame the server sends on the stream (documentation: the OpenAPI entry of the stream and
- * docs/navigation.md; the frames themselves are built from the session protocol's types).
+ * docs/navigation.md); `ServerFrame` is its type.
  */
 export const serverFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), session: z.record(z.string(), z.unknown()).describe('the session, as GET returns it'), resumedFrom: z.number().int() }),

@@ -1,20 +1,24 @@
 /**
  * Navigation sessions as the API sees them (spec part 3 §4.2): plans the
  * first route, creates the session's actor, and turns every other call into
- * a command to the session wherever it lives. Callers are identified by
- * their key or user; the actor refuses anyone else.
+ * a command to the session wherever it lives; a stream watches the session's
+ * frames through here too. Callers are identified by their key or user; the
+ * actor refuses anyone else.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { NavigationSessionHost } from '../../actors/navigation-session/session-host.js';
-import { newTracking } from '../../actors/navigation-session/session-machine.js';
+import { newSessionRecord } from '../../actors/navigation-session/session-machine.js';
 import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
-import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS, SESSION_IDLE_TTL_MS } from '../../actors/navigation-session/session-model.js';
-import type { LatLng, SessionOwner, SessionPlan, SessionRecord } from '../../domain/navigation-session.js';
-import type { FixAck, FixInput, SessionCommandBody } from '../../actors/navigation-session/session-protocol.js';
+import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS } from '../../actors/navigation-session/session-model.js';
+import type { LatLng, SessionOwner, SessionPlan } from '../../domain/navigation-session.js';
+import type { FeedFrame, FixAck, FixInput, SessionCommandBody, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
 import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 import type { Principal } from '../../domain/principal.js';
+
+/** The session's replies and frames, as the edge handles them. */
+export type { FeedFrame, FixAck, SessionEvents, SessionSnapshot };
 
 export interface CreateSessionInput {
   origin: LatLng;
@@ -80,35 +84,19 @@ export class NavigationSessions {
       arrivalRadiusMeters: DEFAULT_SESSION_ARRIVAL_METERS,
     };
     const route = await this.deps.planRoute(input.origin, plan);
-    const nowMs = this.now();
-    const at = new Date(nowMs).toISOString();
-    const record: SessionRecord = {
-      id: randomUUID(),
-      owner,
-      status: 'active',
-      plan,
-      route,
-      tracking: newTracking(),
-      eventSeq: 0,
-      events: [],
-      webhookUrl,
-      revision: 1,
-      createdAt: at,
-      updatedAt: at,
-      expiresAtMs: nowMs + SESSION_IDLE_TTL_MS,
-    };
+    const record = newSessionRecord({ id: randomUUID(), owner, plan, route, webhookUrl, nowMs: this.now() });
     const snapshot = await this.deps.host.create(record);
     // the signing secret is derived, never stored: shown to the creator once, here
     return input.webhookUrl !== undefined && this.deps.webhooks ? { ...snapshot, webhookSecret: this.deps.webhooks.secretFor(record.id) } : snapshot;
   }
 
-  get(principal: Principal | undefined, id: string) {
+  get(principal: Principal | undefined, id: string): Promise<SessionSnapshot> {
     return this.send(principal, id, { op: 'get' });
   }
 
   /** PATCH: one fix; answers the progress without the batch fields. */
   async fix(principal: Principal | undefined, id: string, fix: FixInput) {
-    const { accepted: _accepted, newEvents: _newEvents, ...answer } = (await this.send(principal, id, { op: 'fixes', fixes: [fix] })) as Record<string, unknown>;
+    const { accepted: _accepted, newEvents: _newEvents, ...answer } = await this.send(principal, id, { op: 'fixes', fixes: [fix] });
     return answer;
   }
 
@@ -118,10 +106,19 @@ export class NavigationSessions {
 
   /** A fix message of the stream: answers only what its ack needs (the progress frames carry the rest). */
   streamFixes(principal: Principal | undefined, id: string, fixes: FixInput[]): Promise<FixAck> {
-    return this.send(principal, id, { op: 'fixes', fixes, answer: 'ack' }) as Promise<FixAck>;
+    return this.send(principal, id, { op: 'fixes', fixes, answer: 'ack' });
   }
 
-  events(principal: Principal | undefined, id: string, since: number) {
+  /**
+   * Streams the session's frames (progress, events, re-routes, the ending) to `listener`, from whichever process
+   * owns it, until the returned function is called. Who may watch is checked by the reads that start a stream.
+   */
+  watch(principal: Principal | undefined, id: string, listener: (frames: FeedFrame[]) => void): () => void {
+    const owner = ownerOf(principal);
+    return this.deps.host.watch(checkId(id), owner, listener);
+  }
+
+  events(principal: Principal | undefined, id: string, since: number): Promise<SessionEvents> {
     return this.send(principal, id, { op: 'events', since });
   }
 
@@ -150,9 +147,14 @@ export class NavigationSessions {
     });
   }
 
-  private send(principal: Principal | undefined, id: string, body: SessionCommandBody, commandId?: string): Promise<unknown> {
+  private send<B extends SessionCommandBody>(principal: Principal | undefined, id: string, body: B, commandId?: string): Promise<SessionReply<B>> {
     const owner = ownerOf(principal);
-    if (!isUuid(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
-    return this.deps.host.send(id.toLowerCase(), owner, body, commandId);
+    return this.deps.host.send(checkId(id), owner, body, commandId);
   }
+}
+
+/** Session ids are UUIDs; anything else names no session (and must not reach a bus subject). */
+function checkId(id: string): string {
+  if (!isUuid(id)) throw new ApiError('NOT_FOUND', { message: 'Navigation session not found', details: { sessionId: id } });
+  return id.toLowerCase();
 }

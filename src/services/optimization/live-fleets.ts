@@ -1,13 +1,13 @@
 /**
  * Live fleets for the edge (REST and the stream): create a fleet, read it and
- * its plan, apply dispatcher events. Every call names its caller; the fleet's
- * actor answers only its owner (403 otherwise).
+ * its plan, apply dispatcher events, watch its plan frames. Every call names
+ * its caller; the fleet's actor answers only its owner (403 otherwise).
  */
 import { randomUUID } from 'node:crypto';
 import type { FleetHost } from '../../actors/fleet/fleet-host.js';
 import { checkStopBounds } from '../../actors/fleet/fleet-events.js';
 import type { FleetOwner, FleetRecord } from '../../domain/fleet.js';
-import type { ApplyResult, FleetEvent } from '../../actors/fleet/fleet-protocol.js';
+import type { ApplyResult, FleetEvent, FleetView, PlanFrame } from '../../actors/fleet/fleet-protocol.js';
 import type { FleetCreate } from './fleet-requests.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/uuid.js';
@@ -16,7 +16,8 @@ import type { Principal } from '../../domain/principal.js';
 /** How long creating a fleet waits for its first plan before answering without one (ms). */
 const FIRST_PLAN_WAIT_MS = 8_000;
 
-export type FleetView = Awaited<ReturnType<FleetHost['create']>>;
+/** The fleet's replies, events and frames, as the edge handles them. */
+export type { ApplyResult, FleetEvent, FleetView, PlanFrame };
 
 export function fleetOwnerOf(principal: Principal | undefined): FleetOwner {
   if (principal?.kind === 'key') return { kind: 'key', id: principal.keyId };
@@ -54,7 +55,7 @@ export class LiveFleets {
   }
 
   async get(principal: Principal | undefined, fleetId: string): Promise<FleetView> {
-    return (await this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'get' })) as FleetView;
+    return this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'get' });
   }
 
   /** The current plan alone (what a driver app polls). */
@@ -64,7 +65,16 @@ export class LiveFleets {
   }
 
   async apply(principal: Principal | undefined, fleetId: string, events: FleetEvent[], commandId?: string): Promise<ApplyResult> {
-    return (await this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'apply', events }, commandId)) as ApplyResult;
+    return this.host.send(checkId(fleetId), fleetOwnerOf(principal), { op: 'apply', events }, commandId);
+  }
+
+  /**
+   * Streams the fleet's plan frames to `listener`, from whichever process owns it, until the returned
+   * function is called. Who may watch is checked by the read that starts a stream.
+   */
+  watch(principal: Principal | undefined, fleetId: string, listener: (frames: PlanFrame[]) => void): () => void {
+    const owner = fleetOwnerOf(principal);
+    return this.host.watch(checkId(fleetId), owner, listener);
   }
 }
 

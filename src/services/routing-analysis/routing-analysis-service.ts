@@ -101,11 +101,10 @@ export class RoutingAnalysisService {
       if (result.code === 'no_map_pack') return engineUnavailable(ISOCHRONE_PATH, request);
       if (result.code === 'no_road_nearby') {
         throw new ApiError('NO_ROAD_NEARBY', {
-          message: `locations[0]: no ${query.costing} road within ${result.details?.cutoffMeters} m`,
-          details: { reason: 'origin_not_near_road', locationIndex: 0, searchRadiusMeters: result.details?.cutoffMeters },
+          message: `locations[0]: no ${query.costing} road within ${result.cutoffMeters} m`,
+          details: { reason: 'origin_not_near_road', locationIndex: 0, searchRadiusMeters: result.cutoffMeters },
         });
       }
-      throw new Error(`isochrone task failed: ${result.code}`);
     }
     return engineAnswer(ISOCHRONE_PATH, { ...(query.id !== undefined ? { id: query.id } : {}), ...result.value.collection });
   }
@@ -134,11 +133,10 @@ export class RoutingAnalysisService {
       if (result.code === 'no_map_pack') return engineUnavailable(MAP_MATCH_PATH, request);
       if (result.code === 'no_road_nearby') {
         throw new ApiError('NO_ROAD_NEARBY', {
-          message: `shape: no point of the trace lies within ${result.details?.searchRadiusMeters} m of a ${query.costing} road`,
-          details: { reason: 'trace_not_near_roads', searchRadiusMeters: result.details?.searchRadiusMeters },
+          message: `shape: no point of the trace lies within ${result.searchRadiusMeters} m of a ${query.costing} road`,
+          details: { reason: 'trace_not_near_roads', searchRadiusMeters: result.searchRadiusMeters },
         });
       }
-      throw new Error(`map-match task failed: ${result.code}`);
     }
     return engineAnswer(MAP_MATCH_PATH, matchData(query, result.value));
   }

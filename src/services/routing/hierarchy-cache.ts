@@ -7,10 +7,8 @@
 import type { Logger } from '../../shared/logger.js';
 import { metricKey, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { Hierarchy } from '../../solvers/routing/hierarchy/hierarchy.js';
+import { MAX_HIERARCHIES } from '../../solvers/routing/hierarchy/hierarchy-ref.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
-
-/** Hierarchies kept at once (least recently used beyond this are dropped; about 2–5 MB each for a city: Monaco 1.9 MB by car, 4.9 MB on foot). */
-const MAX_HIERARCHIES = 12;
 
 interface Entry {
   promise: Promise<Hierarchy | undefined>;

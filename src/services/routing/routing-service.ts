@@ -8,12 +8,12 @@ import { ApiError } from '../../shared/errors.js';
 import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import type { NearestRoad, SerializedTripOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { NearestRoad, RoutingFailure, SerializedTripOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
 import type { TripOptions } from '../../solvers/routing/guidance/index.js';
 import type { SolverPool, TaskOutput } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
 import { runWithBudget } from './solver-call.js';
-import type { TaskResult } from '../../solvers/task-result.js';
+import type { TaskFailure, TaskResult } from '../../solvers/task-result.js';
 import type { Hierarchy } from '../../solvers/routing/hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, type HierarchyRef } from '../../solvers/routing/hierarchy/hierarchy-ref.js';
 import { COSTINGS, type Costing } from '../../domain/costing.js';
@@ -104,14 +104,14 @@ export class RoutingService {
       runWithBudget(this.options.solvers, task, { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
     );
     if (result.ok) return result.value as TaskOutput<N>;
-    throw this.engineError(metric, result.code, result.details);
+    throw this.engineError(metric, result);
   }
 
   /** The point where a location meets the roads a metric may use; undefined when none is within the location's cutoff. */
   async nearestRoad(metric: MetricSpec, location: RouteLocation, language?: string, signal?: AbortSignal): Promise<NearestRoad | undefined> {
     this.assertAvailable(metric.costing);
     const result = await runWithBudget(this.options.solvers, 'nearestRoad', { metric, location, ...(language ? { language } : {}) }, this.options.timeoutMs, signal);
-    if (!result.ok) throw this.engineError(metric, result.code, result.details);
+    if (!result.ok) throw this.engineError(metric, result);
     return result.value ?? undefined;
   }
 
@@ -124,7 +124,7 @@ export class RoutingService {
     const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
       runWithBudget(this.options.solvers, 'routeMatrix', { metric, hierarchyRef: hierarchyRef!, sources, targets }, this.options.timeoutMs, signal, { unbounded }),
     );
-    if (!result.ok) throw this.engineError(metric, result.code, result.details);
+    if (!result.ok) throw this.engineError(metric, result);
     return result.value;
   }
 
@@ -132,28 +132,28 @@ export class RoutingService {
    * Runs a task naming the hierarchy by id; a worker that has not been sent it yet answers
    * `hierarchy_unknown`, and the task runs once more with the hierarchy attached.
    */
-  private async withHierarchy<R extends TaskResult<unknown>>(hierarchy: Hierarchy | undefined, run: (ref: HierarchyRef | undefined) => Promise<R>): Promise<R> {
+  private async withHierarchy<R extends TaskResult<unknown, TaskFailure>>(hierarchy: Hierarchy | undefined, run: (ref: HierarchyRef | undefined) => Promise<R>): Promise<R> {
     if (!hierarchy) return run(undefined);
     const first = await run({ id: hierarchy.id });
     if (first.ok || first.code !== HIERARCHY_UNKNOWN) return first;
     return run({ id: hierarchy.id, hierarchy });
   }
 
-  private engineError(metric: MetricSpec, code: string, details: Record<string, unknown> | undefined): ApiError {
-    if (code === 'no_road_nearby') {
-      const index = Number(details?.locationIndex);
-      return new ApiError('NO_ROAD_NEARBY', {
-        message: `No road usable by ${PROFILES[metric.costing].costing} within ${details?.cutoffMeters} m of location ${index}`,
-        details: { locationIndex: index, cutoffMeters: details?.cutoffMeters, costing: metric.costing },
-      });
+  /** The API error of an engine failure; a worker without the map (or the hierarchy, after its retry) is a fault. */
+  private engineError(metric: MetricSpec, failure: RoutingFailure): ApiError {
+    switch (failure.code) {
+      case 'no_road_nearby':
+        return new ApiError('NO_ROAD_NEARBY', {
+          message: `No road usable by ${PROFILES[metric.costing].costing} within ${failure.cutoffMeters} m of location ${failure.locationIndex}`,
+          details: { locationIndex: failure.locationIndex, cutoffMeters: failure.cutoffMeters, costing: metric.costing },
+        });
+      case 'no_route':
+        return new ApiError('NO_ROUTE', {
+          message: `No ${metric.costing} route from location ${failure.legIndex} to location ${failure.legIndex + 1}`,
+          details: { legIndex: failure.legIndex, costing: metric.costing },
+        });
+      default:
+        return new ApiError('INTERNAL_ERROR', { details: { engine: failure.code } });
     }
-    if (code === 'no_route') {
-      const leg = Number(details?.legIndex);
-      return new ApiError('NO_ROUTE', {
-        message: `No ${metric.costing} route from location ${leg} to location ${leg + 1}`,
-        details: { legIndex: leg, costing: metric.costing },
-      });
-    }
-    return new ApiError('INTERNAL_ERROR', { details: { engine: code } });
   }
 }

@@ -5,8 +5,7 @@
  */
 import { ApiError } from '../../shared/errors.js';
 import { unlessClientLeft } from '../client-closed.js';
-import type { SolverPool, SolverTaskName, SolverTasks, TaskOutput } from '../../solvers/solver-pool.js';
-import type { TaskResult } from '../../solvers/task-result.js';
+import type { SolverPool, SolverTaskName, SolverTasks, TaskAnswer } from '../../solvers/solver-pool.js';
 
 type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
 
@@ -18,7 +17,7 @@ export async function runWithBudget<N extends SolverTaskName>(
   signal?: AbortSignal,
   /** Never refused for a full line (work already accepted, such as an optimization job's matrix). */
   { unbounded = false }: { unbounded?: boolean } = {},
-): Promise<TaskResult<TaskOutput<N>>> {
+): Promise<TaskAnswer<N>> {
   // The budget ends the task's worker (only a new thread stops a runaway computation); the caller's leaving only
   // stops the waiting, and a running task finishes on its own (the routing pool's runningTaskOnAbort: 'finish').
   // Plain controllers and one timer: AbortSignal.timeout plus AbortSignal.any cost about four times the CPU (and

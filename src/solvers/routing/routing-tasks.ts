@@ -4,12 +4,12 @@
  * hierarchy-ref.ts).
  */
 import type { MapPack } from '../../datapack/map-pack.js';
-import { fail, ok, type TaskResult } from '../task-result.js';
+import { fail, ok, type NoMapPack, type TaskFailure, type TaskResult } from '../task-result.js';
 import type { MetricSpec } from './costing/profiles.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
-import { HIERARCHY_UNKNOWN, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
-import { RoutingEngine, type RouteLocation, type RouteRequest } from './routing-engine.js';
+import { HIERARCHY_UNKNOWN, MAX_HIERARCHIES, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
+import { RoutingEngine, type RouteLocation, type RouteOutcome, type RouteRequest } from './routing-engine.js';
 import {
   buildTrip,
   legSpeedLimits,
@@ -23,16 +23,26 @@ import {
 } from './guidance/index.js';
 
 let engine: RoutingEngine | undefined;
-/** Matches the main thread's cache bound (services/routing/hierarchy-cache.ts). */
-const hierarchies = new WorkerHierarchies(12);
+const hierarchies = new WorkerHierarchies(MAX_HIERARCHIES);
 
 type WithHierarchy<T> = Omit<T, 'hierarchy'> & { hierarchyRef?: HierarchyRef };
 
+/** The task named a hierarchy build (`id`) this worker does not hold: send it once more with the hierarchy attached. */
+export interface HierarchyUnknown extends TaskFailure<typeof HIERARCHY_UNKNOWN> {
+  id: string;
+}
+
+/** Why the engine found no route: a location with no usable road within its cutoff, or a leg with no path. */
+export type RouteFailure = Extract<RouteOutcome, { ok: false }>;
+
+/** What a routing task may fail with (each task names the ones it can). */
+export type RoutingFailure = NoMapPack | HierarchyUnknown | RouteFailure;
+
 /** The request with its hierarchy resolved; a failure when the ref names a build this worker lacks. */
-function resolveHierarchy<T extends { hierarchyRef?: HierarchyRef }>(input: T): { ok: true; hierarchy: Hierarchy | undefined } | { ok: false; result: TaskResult<never> } {
+function resolveHierarchy<T extends { hierarchyRef?: HierarchyRef }>(input: T): { ok: true; hierarchy: Hierarchy | undefined } | { ok: false; result: HierarchyUnknown } {
   if (!input.hierarchyRef) return { ok: true, hierarchy: undefined };
   const hierarchy = hierarchies.resolve(input.hierarchyRef);
-  return hierarchy ? { ok: true, hierarchy } : { ok: false, result: fail(HIERARCHY_UNKNOWN, { id: input.hierarchyRef.id }) };
+  return hierarchy ? { ok: true, hierarchy } : { ok: false, result: { ok: false, code: HIERARCHY_UNKNOWN, id: input.hierarchyRef.id } };
 }
 
 /** The worker's engine over its shared pack (built on first use). */
@@ -42,7 +52,7 @@ export function workerEngine(pack: MapPack | undefined): RoutingEngine | undefin
   return engine;
 }
 
-export function contractMetricTask(pack: MapPack | undefined, input: { metric: MetricSpec }): TaskResult<{ hierarchy: Hierarchy; buildMs: number; shortcuts: number }> {
+export function contractMetricTask(pack: MapPack | undefined, input: { metric: MetricSpec }): TaskResult<{ hierarchy: Hierarchy; buildMs: number; shortcuts: number }, NoMapPack> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
   const started = performance.now();
@@ -61,7 +71,7 @@ export interface MatrixTaskInput {
 export function routeMatrixTask(
   pack: MapPack | undefined,
   input: MatrixTaskInput,
-): TaskResult<{ seconds: Float64Array; meters: Float64Array; unsnapped: { sources: number[]; targets: number[] } }> {
+): TaskResult<{ seconds: Float64Array; meters: Float64Array; unsnapped: { sources: number[]; targets: number[] } }, NoMapPack | HierarchyUnknown> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
   const resolved = resolveHierarchy(input);
@@ -83,7 +93,7 @@ export interface TripOutcome {
 }
 
 /** Searches the legs and turns them into the Valhalla trip (guidance runs here too, off the main thread). */
-export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<TripOutcome> {
+export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<TripOutcome, RoutingFailure> {
   const built = buildTrips(pack, input);
   if (!built.ok) return built;
   const { trip, alternates, outcome, routing, guidance } = built.value;
@@ -116,7 +126,7 @@ export interface SerializedTripOutcome {
  * as one copy, where the trip object (hundreds of small objects) costs the main thread a
  * structured clone and then a JSON.stringify of its own.
  */
-export function routeTripJsonTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<SerializedTripOutcome> {
+export function routeTripJsonTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<SerializedTripOutcome, RoutingFailure> {
   const built = buildTrips(pack, input);
   if (!built.ok) return built;
   const { trip, alternates, outcome } = built.value;
@@ -142,10 +152,7 @@ function buildTrips(pack: MapPack | undefined, input: TripTaskInput) {
   const { guidance, hierarchyRef: _ref, ...rest } = input;
   const request: RouteRequest = { ...rest, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) };
   const outcome = routing.route(request);
-  if (!outcome.ok) {
-    const { ok: _ok, code, ...details } = outcome;
-    return fail(code, details);
-  }
+  if (!outcome.ok) return outcome;
   const options = { ...guidance, costing: request.metric.costing };
   const trip = buildTrip(routing.pack, outcome.legs, options);
   const alternates = outcome.alternates.map((legs) => buildTrip(routing.pack, legs, options));
@@ -169,7 +176,7 @@ export interface NearestRoad {
 }
 
 /** Where a location meets the roads the metric may use (null when none is within the cutoff). */
-export function nearestRoadTask(pack: MapPack | undefined, input: NearestRoadInput): TaskResult<NearestRoad | null> {
+export function nearestRoadTask(pack: MapPack | undefined, input: NearestRoadInput): TaskResult<NearestRoad | null, NoMapPack> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
   const [nearest] = routing.snap(routing.metric(input.metric), input.location);

@@ -16,6 +16,13 @@ export interface HierarchyRef {
 /** The failure code a worker answers for an id it does not hold. */
 export const HIERARCHY_UNKNOWN = 'hierarchy_unknown';
 
+/**
+ * Hierarchies kept at once, least recently used beyond this dropped: by the main thread's cache
+ * (services/routing/hierarchy-cache.ts) and by each worker, one bound for both, so a worker holds every
+ * hierarchy the main thread still names. About 2–5 MB each for a city (Monaco 1.9 MB by car, 4.9 MB on foot).
+ */
+export const MAX_HIERARCHIES = 12;
+
 /** Hierarchies a worker holds. */
 export class WorkerHierarchies {
   private readonly byId = new Map<string, Hierarchy>();

@@ -2,7 +2,8 @@
  * A serial mailbox: an actor's messages run one at a time, in arrival order,
  * each to completion (including its awaits) before the next starts. That is
  * what lets an actor keep plain mutable state without locks. Bounded, so a
- * client flooding one actor is refused instead of growing memory.
+ * client flooding one actor is refused instead of growing memory. Shared:
+ * actors run their commands through one, and each stream socket its messages.
  */
 export class MailboxFullError extends Error {
   constructor(readonly capacity: number) {
