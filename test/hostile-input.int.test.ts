@@ -3,7 +3,7 @@ import { registerUser } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
 
 /**
- * Input no field may hold (issue #22, faults 1, 2 and 7): each reached the database or a serialiser and
+ * Input no field may hold (issue #22, faults 1, 2, 3 and 7): each reached the database or a serialiser and
  * answered 500. Every one is now a 400 VALIDATION_ERROR (or a 404) with the error body of spec part 1 §7.
  */
 const fixture = useServer();
@@ -56,6 +56,17 @@ describe('unpaired UTF-16 surrogates', () => {
     const emoji = await api.patch('/auth/me', { avatar: { type: 'emoji', value: '\ud83d\ude00' } }, token);
     expect(emoji.status, JSON.stringify(emoji.body)).toBe(200);
     expect(emoji.body.user.profile.avatar.value).toBe('😀');
+  });
+});
+
+describe('names of the prototype', () => {
+  it('are unknown documentation assets: 404 with the error body, not 500', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const response = await fetch(`${fixture.server.baseUrl}/docs/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(await response.json()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND', error: 'Not Found', requestId: expect.any(String) });
+    }
+    expect((await fetch(`${fixture.server.baseUrl}/docs/swagger-ui.css`)).status).toBe(200);
   });
 });
 
