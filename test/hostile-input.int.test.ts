@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerUser } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
+import { readJson } from './support/services.js';
 
 /**
  * Input no field may hold (issue #22, faults 1, 2, 3 and 7): each reached the database or a serialiser and
@@ -64,7 +65,7 @@ describe('names of the prototype', () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
       const response = await fetch(`${fixture.server.baseUrl}/docs/${name}`);
       expect(response.status, name).toBe(404);
-      expect(await response.json()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND', error: 'Not Found', requestId: expect.any(String) });
+      expect(await readJson(response)).toMatchObject({ statusCode: 404, code: 'NOT_FOUND', error: 'Not Found', requestId: expect.any(String) });
     }
     expect((await fetch(`${fixture.server.baseUrl}/docs/swagger-ui.css`)).status).toBe(200);
   });
@@ -81,17 +82,17 @@ describe('deeply nested JSON', () => {
       fetch(`${fixture.server.baseUrl}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${developer.token}` }, body: text });
 
     const sandbox = await post('/developer/sandbox', `{"apiKeyId":"${key.id}","path":"/routing/route","method":"POST","body":${nestedJson(5_000)}}`);
-    const refused = await sandbox.json();
+    const refused = await readJson(sandbox);
     expect(sandbox.status, JSON.stringify(refused).slice(0, 300)).toBe(400);
     expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ location: 'body', code: 'too_deep' }] } });
 
     const place = await post('/me/saved-places', `{"name":"x","lat":30,"lng":31,"tags":${'['.repeat(200)}${']'.repeat(200)}}`);
     expect(place.status).toBe(400);
-    expect((await place.json()).details.issues[0].code).toBe('too_deep');
+    expect((await readJson(place)).details.issues[0].code).toBe('too_deep');
 
     // 64 levels in all (the sandbox's own object is the first) are fine as far as nesting goes
     const shallow = await post('/developer/sandbox', `{"apiKeyId":"${key.id}","path":"/routing/route","method":"POST","body":${nestedJson(63)}}`);
-    const answered = await shallow.json();
+    const answered = await readJson(shallow);
     expect(shallow.status, JSON.stringify(answered).slice(0, 300)).toBe(201);
     expect(answered.status).toBe(400);
     expect(JSON.stringify(answered.body)).not.toContain('too_deep');
