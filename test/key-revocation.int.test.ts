@@ -85,7 +85,8 @@ describe('on one process', () => {
 });
 
 describe('on every process of a deployment (Postgres, Redis, NATS)', () => {
-  const deployment = { ...sharedDeployment('keyrevoke'), JWT_SECRET: uniqueName('jwt-secret-for-the-key-revocation-test') };
+  const shared = sharedDeployment('keyrevoke');
+  const deployment = { ...shared, JWT_SECRET: uniqueName('jwt-secret-for-the-key-revocation-test') };
   const servers: ServerProcess[] = [];
   beforeAll(async () => {
     servers.push(await startServerProcess(deployment), await startServerProcess(deployment));
@@ -96,7 +97,7 @@ describe('on every process of a deployment (Postgres, Redis, NATS)', () => {
 
   it('refuses the keys on the other process at once, though it had them cached', async () => {
     const [first, second] = servers.map((server) => apiClient(server.baseUrl)) as [ApiClient, ApiClient];
-    const admin = await adminOf(first, { DATABASE_URL: deployment.DATABASE_URL!, DATABASE_SCHEMA: deployment.DATABASE_SCHEMA! });
+    const admin = await adminOf(first, { DATABASE_URL: shared.DATABASE_URL!, DATABASE_SCHEMA: shared.DATABASE_SCHEMA! });
     const owner = await developerWithKeys(first, 2);
     const [one, two] = owner.keys as [{ id: string; key: string }, { id: string; key: string }];
     for (const api of [first, second]) for (const { key } of owner.keys) expect((await withKey(api, key)).status).toBe(200);
