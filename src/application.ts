@@ -7,7 +7,7 @@ import { HttpMetrics } from './edge/metrics.js';
 import { buildOpenApiDocument } from './edge/openapi.js';
 import type { RouteDefinition } from './edge/route.js';
 import { apiDocsRoutes } from './edge/routes/api-docs.js';
-import { operationsRoutes } from './edge/routes/operations.js';
+import { metricsRoutes, operationsRoutes } from './edge/routes/operations.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
 import { checkReadiness } from './services/operations/readiness.js';
@@ -28,6 +28,8 @@ const WORKER_PROGRESS_WINDOW_MS = 60_000;
 
 export interface RunningApplication {
   port: number;
+  /** The metrics listener's port, when METRICS_PORT is set. */
+  metricsPort: number | undefined;
   /** Graceful stop: no new connections, in-flight requests finish, then pools and clients close. */
   stop(): Promise<void>;
 }
@@ -88,7 +90,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           'Place search, Arabic-aware geocoding, Plus Codes, routing, navigation, optimization and tiles for the Middle East. Map data © OpenStreetMap contributors (ODbL).',
       }));
     routes.push(
-      ...operationsRoutes({ readiness, metrics, backends: describeBackends(backends), version: packageJson.version }),
+      ...operationsRoutes({ readiness, backends: describeBackends(backends), version: packageJson.version }),
       ...apiDocsRoutes(document),
       ...accounts.routes,
       ...geocoding.routes,
@@ -110,17 +112,33 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       routes,
       webSockets,
     });
+    // A listener of its own, so that metrics are never served to API callers (README, configuration).
+    const metricsServer =
+      config.METRICS_PORT === undefined
+        ? undefined
+        : new EdgeServer({
+            host: config.METRICS_HOST ?? config.HOST,
+            port: config.METRICS_PORT,
+            reusePort: config.REUSE_PORT,
+            bodyLimitBytes: config.BODY_LIMIT_BYTES,
+            logger,
+            metrics,
+            routes: metricsRoutes(metrics),
+          });
     dispatcher = new InProcessDispatcher(routes, { logger, metrics, guards: accounts.guards });
     const port = await server.listen();
     listeningPort = port;
-    logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
+    closeOnFailure.push(() => server.shutdown(0));
+    const metricsPort = await metricsServer?.listen();
+    logger.info({ port, host: config.HOST, ...(metricsPort === undefined ? {} : { metricsPort }), backends: describeBackends(backends), workers: solvers.threads }, 'listening');
 
     let stopping: Promise<void> | undefined;
     return {
       port,
+      metricsPort,
       stop: () =>
         (stopping ??= (async () => {
-          const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
+          const [{ timedOut }] = await Promise.all([server.shutdown(config.SHUTDOWN_GRACE_MS), metricsServer?.shutdown(0)]);
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
           await navigation.stop();
