@@ -1,4 +1,4 @@
-import { SignJWT, decodeJwt } from 'jose';
+import { SignJWT, decodeJwt, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { registerUser, uniqueEmail } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
@@ -8,33 +8,23 @@ const JWT_SECRET = 'a-test-signing-key-of-at-least-32-characters';
 const fixture = useServer({ JWT_SECRET });
 const api = fixture.api;
 
+/** A token of the same user and session, signed with the server's key, with or without an expiry. */
+function resign(claims: JWTPayload, expiresIn: string | undefined): Promise<string> {
+  const token = new SignJWT({ sid: claims.sid }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(claims.sub!).setIssuer(claims.iss!).setAudience(claims.aud!).setIssuedAt();
+  return (expiresIn ? token.setExpirationTime(expiresIn) : token).sign(new TextEncoder().encode(JWT_SECRET));
+}
+
 describe('access tokens', () => {
   it('refuses a genuine token that has no expiry', async () => {
     const user = await registerUser(api, 'noexp');
     expect((await api.get('/auth/me', user.token)).status).toBe(200);
     const claims = decodeJwt(user.token);
     expect(claims.exp).toEqual(expect.any(Number));
-    // the same claims, signed with the server's key, without `exp`
-    const forever = await new SignJWT({ sid: claims.sid })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.sub!)
-      .setIssuer(claims.iss!)
-      .setAudience(claims.aud!)
-      .setIssuedAt()
-      .sign(new TextEncoder().encode(JWT_SECRET));
-    const refused = await api.get('/auth/me', forever);
+    const refused = await api.get('/auth/me', await resign(claims, undefined));
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED', requestId: expect.any(String) });
     // with an expiry, the very same claims pass: only `exp` was missing
-    const expiring = await new SignJWT({ sid: claims.sid })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.sub!)
-      .setIssuer(claims.iss!)
-      .setAudience(claims.aud!)
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(JWT_SECRET));
-    expect((await api.get('/auth/me', expiring)).status).toBe(200);
+    expect((await api.get('/auth/me', await resign(claims, '1h'))).status).toBe(200);
   });
 });
 
