@@ -22,17 +22,13 @@ const SECRET_NAMES = new Set([
   'id_token',
 ]);
 
-/** A query string with none of these can hold no secret name, encoded or not: most request lines skip the parse. */
-const MAY_NAME_A_SECRET = /%|api|key|auth|cookie|token|code|state/i;
-
 function isSecretName(name: string): boolean {
   return SECRET_NAMES.has(name.toLowerCase());
 }
 
-/** The name of one `name=value` pair as URLSearchParams (hence the gate) decodes it. */
-function decodedName(pair: string): string {
-  const equals = pair.indexOf('=');
-  const raw = equals < 0 ? pair : pair.slice(0, equals);
+/** A parameter name as URLSearchParams (hence the gate) decodes it; most names have nothing to decode. */
+function decodedName(raw: string): string {
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
   for (const [name] of new URLSearchParams(`${raw}=`)) return name;
   return raw;
 }
@@ -40,16 +36,19 @@ function decodedName(pair: string): string {
 /** `url` (a path with an optional query) with the value of every secret query parameter masked. */
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');
-  if (mark < 0 || !MAY_NAME_A_SECRET.test(url.slice(mark + 1))) return url;
+  if (mark < 0) return url;
   const pairs = url.slice(mark + 1).split('&');
+  let masked = false;
   for (let index = 0; index < pairs.length; index++) {
     const pair = pairs[index]!;
-    if (isSecretName(decodedName(pair))) {
-      const equals = pair.indexOf('=');
-      pairs[index] = `${equals < 0 ? pair : pair.slice(0, equals)}=${REDACTED}`;
+    const equals = pair.indexOf('=');
+    const rawName = equals < 0 ? pair : pair.slice(0, equals);
+    if (isSecretName(decodedName(rawName))) {
+      pairs[index] = `${rawName}=${REDACTED}`;
+      masked = true;
     }
   }
-  return `${url.slice(0, mark + 1)}${pairs.join('&')}`;
+  return masked ? `${url.slice(0, mark + 1)}${pairs.join('&')}` : url;
 }
 
 /** A copy of `headers` with the value of every credential header masked. */
