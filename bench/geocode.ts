@@ -200,11 +200,14 @@ export async function runGeocodeBenchmark(): Promise<void> {
 
     // HTTP: the server builds its own default pack and index
     const port = await freePort();
+    // metrics (the server's memory) are served on a port of their own
+    const metricsPort = await freePort();
     // BENCH_SERVER_PROCESSES=2: a deployment of two processes on one port (REUSE_PORT) over the real services
     const deployment = SERVER_PROCESSES > 1 ? { ...sharedDeploymentEnv('bench_geocode'), REUSE_PORT: 'true' } : {};
     // BENCH_SERVER_SCRIPT runs another build's server under the same load (A/B)
     const server = await startProcessGroup(SERVER_PROCESSES, process.env.BENCH_SERVER_SCRIPT ?? productMain, port, {
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       HOST: '127.0.0.1',
       DATA_DIR: 'memory://',
       DATA_PACK: defaultPackPath,
@@ -231,7 +234,7 @@ export async function runGeocodeBenchmark(): Promise<void> {
         reverse: await sequentialLatency(base, reverse),
         baseline_pluscode: await sequentialLatency(base, baseline),
       };
-      const memory = await fetch(`${base}/metrics`).then((response) => response.text());
+      const memory = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((response) => response.text());
       const rss = /process_resident_memory_bytes (\d+)/.exec(memory)?.[1];
       console.log(
         conditions({

@@ -23,8 +23,10 @@ const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 export interface RunningApplication {
   port: number;
-  /** Every route served (HTTP and WebSocket), bound to its row of the endpoint table. */
+  /** Every route served (HTTP and WebSocket, the metrics listener's included), bound to its row of the endpoint table. */
   served: readonly BoundRoute[];
+  /** The metrics listener's port, when METRICS_PORT is set. */
+  metricsPort: number | undefined;
   /** Graceful stop: no new connections, in-flight requests finish, then pools and clients close. */
   stop(): Promise<void>;
 }
@@ -65,16 +67,17 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
     const routes: RouteDefinition[] = [];
-    let served: readonly BoundRoute[] = [];
+    // What the API listener serves (documented, audited by /map/readiness); the metrics listener's route is apart.
+    let apiServed: readonly BoundRoute[] = [];
     const operations = wireOperations({
       config,
       backends,
       solvers,
       metrics,
       version: packageJson.version,
-      documentedRoutes: () => served,
+      documentedRoutes: () => apiServed,
     });
-    const mapDataWiring = wireMapData(config, mapData.pack, () => served);
+    const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -98,19 +101,37 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       routes,
       webSockets,
     });
-    served = [...server.routes, ...server.webSocketRoutes];
+    // A listener of its own, so that metrics are never served to API callers (README, configuration).
+    const metricsServer =
+      config.METRICS_PORT === undefined
+        ? undefined
+        : new EdgeServer({
+            host: config.METRICS_HOST ?? config.HOST,
+            port: config.METRICS_PORT,
+            reusePort: config.REUSE_PORT,
+            bodyLimitBytes: config.BODY_LIMIT_BYTES,
+            logger,
+            metrics,
+            endpoints: ENDPOINT_TABLE,
+            routes: operations.metricsRoutes,
+          });
+    apiServed = [...server.routes, ...server.webSocketRoutes];
+    const served = [...apiServed, ...(metricsServer?.routes ?? [])];
     dispatcher = new InProcessDispatcher(server.routes, { logger, metrics, guards: accounts.guards });
     const port = await server.listen();
     listeningPort = port;
-    logger.info({ port, host: config.HOST, backends: describeBackends(backends), workers: solvers.threads }, 'listening');
+    closeOnFailure.push(() => server.shutdown(0));
+    const metricsPort = await metricsServer?.listen();
+    logger.info({ port, host: config.HOST, ...(metricsPort === undefined ? {} : { metricsPort }), backends: describeBackends(backends), workers: solvers.threads }, 'listening');
 
     let stopping: Promise<void> | undefined;
     return {
       port,
       served,
+      metricsPort,
       stop: () =>
         (stopping ??= (async () => {
-          const { timedOut } = await server.shutdown(config.SHUTDOWN_GRACE_MS);
+          const [{ timedOut }] = await Promise.all([server.shutdown(config.SHUTDOWN_GRACE_MS), metricsServer?.shutdown(0)]);
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
           await navigation.stop();

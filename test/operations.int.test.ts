@@ -6,7 +6,7 @@ import { usingRealServices, readJson } from './support/services.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await startServerProcess();
+  server = await startServerProcess({ METRICS_PORT: '0' });
 });
 afterAll(async () => {
   await server?.stop();
@@ -30,10 +30,10 @@ describe('operations endpoints', () => {
     for (const name of ['sql', 'counters', 'bus', 'workers']) expect(body.checks[name]).toMatchObject({ ok: true });
   });
 
-  it('exposes Prometheus metrics per route and status', async () => {
+  it('exposes Prometheus metrics per route and status on the metrics port', async () => {
     await fetch(`${server.baseUrl}/health`);
     await fetch(`${server.baseUrl}/api/v1/missing`);
-    const response = await fetch(`${server.baseUrl}/metrics`);
+    const response = await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`);
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
@@ -62,7 +62,7 @@ describe('API documentation', () => {
     const document = await readJson(response);
     expect(response.status).toBe(200);
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/metrics', '/api/v1/openapi.json']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/api/v1/openapi.json']));
     expect(document.paths['/ready'].get.responses['503']).toBeDefined();
     // The access gate's answers are documented on the API routes it guards.
     expect(Object.keys(document.paths['/api/v1/developer/api-keys'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '429']));

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyMigrations, type Migration } from '../src/store/sql/migrate.js';
 import { createPgliteClient } from '../src/store/sql/pglite-client.js';
@@ -106,6 +107,37 @@ describe.each([
     });
     expect(name).toBe('kept');
     expect(await sql.query('select name from places')).toEqual([{ name: 'kept' }]);
+  });
+
+  it('throws errors that carry no parameter into the log: the SQLSTATE code and the statement instead', async () => {
+    const schema = newSchema();
+    const sql = await makeClient(schema);
+    await applyMigrations(sql, schema, [{ version: 1, name: 'accounts', sql: 'create table accounts (email text primary key, password_hash text not null)' }]);
+    const email = 'secret.person@example.jo';
+    const hash = 'scrypt$32768$8$1$c2FsdA$c2VjcmV0LWhhc2gtdmFsdWU';
+    await sql.query('insert into accounts (email, password_hash) values ($1, $2)', [email, hash]);
+    const failures = [
+      // a unique violation: the server's detail line quotes the row's key
+      sql.query('insert into accounts (email, password_hash) values ($1, $2)', [email, hash]),
+      // a data exception: the message quotes the offending value
+      sql.query('select * from accounts where email = $1 and $2::uuid is not null', [email, hash]),
+      // NUL, which text cannot hold
+      sql.query('insert into accounts (email, password_hash) values ($1, $2)', ['other@example.jo', `${hash}\u0000`]),
+    ];
+    const lines: string[] = [];
+    const log = pino({ serializers: { err: pino.stdSerializers.err } }, { write: (line: string) => lines.push(line) });
+    const codes: unknown[] = [];
+    for (const failure of failures) {
+      const error = await failure.then(() => expect.fail('the statement should fail'), (thrown: unknown) => thrown);
+      codes.push((error as { code?: unknown }).code);
+      log.error({ err: error }, 'unhandled error');
+    }
+    expect(codes).toEqual(['23505', '22P02', '22021']);
+    for (const line of lines) {
+      expect(line).not.toContain(hash.slice(7));
+      expect(line).not.toContain('secret.person');
+      expect(JSON.parse(line).err).toMatchObject({ type: 'SqlError', code: expect.any(String), statement: expect.stringMatching(/^(insert into|select \* from) accounts/) });
+    }
   });
 
   it('refuses migrations out of order', async () => {

@@ -9,19 +9,21 @@ import { HttpMetrics } from '../../src/edge/metrics.js';
 import { createRouteProcessor } from '../../src/edge/request-pipeline.js';
 import { mountedPath } from '../../src/edge/route.js';
 import { bindRoute } from '../../src/edge/route-binding.js';
-import { operationsRoutes } from '../../src/edge/routes/operations.js';
+import { metricsRoutes, operationsRoutes } from '../../src/edge/routes/operations.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { ENDPOINT_TABLE } from '../../src/services/access/endpoint-access.js';
 
 const port = Number(process.argv[2] ?? 0);
 const metrics = new HttpMetrics();
 const logger = process.env.LOG_LEVEL === 'silent' ? pino({ level: 'silent' }) : createLogger({ LOG_LEVEL: 'info' });
-const routes = operationsRoutes({
-  readiness: async () => ({ ready: true, checks: {}, failed: [] }),
-  metrics,
-  backends: {},
-  version: '0.1.0',
-}).map((route) => bindRoute(route, ENDPOINT_TABLE));
+const routes = [
+  ...operationsRoutes({
+    readiness: async () => ({ ready: true, checks: {}, failed: [] }),
+    backends: {},
+    version: '0.1.0',
+  }),
+  ...metricsRoutes(metrics),
+].map((route) => bindRoute(route, ENDPOINT_TABLE));
 const processors = new Map(
   routes.map((route) => [`${route.method} ${mountedPath(route)}`, createRouteProcessor({ label: mountedPath(route), route, paramNames: [] }, { logger, metrics, guards: [] })]),
 );

@@ -77,9 +77,9 @@ async function main(): Promise<void> {
     const subject = createSubjects(config.BUS_NAMESPACE).cacheInvalidation('api-keys');
     const actions = new OperatorActions(
       { users: new UserRepository(sql), apiKeys: new ApiKeyRepository(sql), notifications: new NotificationRepository(sql) },
-      (keyId) => {
+      (change) => {
         try {
-          bus?.publish(subject, encodeJson({ keyId }));
+          bus?.publish(subject, encodeJson(change));
         } catch {
           process.stderr.write('NATS unavailable: running servers pick the change up within 30 s\n');
         }

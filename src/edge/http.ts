@@ -40,7 +40,15 @@ export interface OutgoingResponse {
   closeConnection?: boolean;
 }
 
-export type RequestProcessor = (incoming: IncomingRequest) => Promise<OutgoingResponse>;
+export interface RequestProcessor {
+  (incoming: IncomingRequest): Promise<OutgoingResponse>;
+  /**
+   * Answers, synchronously and without running the route, a request refused before it: ambiguous framing or an
+   * oversize head. Synchronous, because uWS goes on parsing what follows the request in the same read as soon as the
+   * handler returns (a smuggled second request, behind two Content-Lengths).
+   */
+  refuse?(incoming: IncomingRequest, error: ApiError): OutgoingResponse;
+}
 
 export interface BodyPolicy {
   read: boolean;
@@ -48,6 +56,17 @@ export interface BodyPolicy {
 }
 
 const EMPTY_BODY = Promise.resolve(Buffer.alloc(0));
+/** Longest request target (path and query) answered; longer ones get 414 (nginx's and most proxies' default). */
+export const MAX_REQUEST_TARGET_BYTES = 8 * 1024;
+/** Most header bytes (names and values) answered; more get 431 (Node's own default). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * uWS holds what a request handler writes in a 16 KiB cork buffer until it has parsed the whole read, and a close
+ * asked for meanwhile waits for that too: whatever the read held after the refused request would still be parsed
+ * and dispatched. A write bigger than the buffer goes out at once, and the close with it, so a refusal that must
+ * close at once is padded (with JSON-legal trailing spaces) past it. test/http-framing.int.test.ts holds uWS to it.
+ */
+const UWS_CORK_BUFFER_BYTES = 16 * 1024;
 
 /** Counts requests in flight so shutdown can wait for them. */
 export class InFlightTracker {
@@ -86,11 +105,14 @@ class UwsExchange implements IncomingRequest {
   readonly method: string;
   readonly url: string;
   readonly query: string;
-  readonly headers: Record<string, string> = {};
+  /** Keyed by names the client chose: no prototype, so a header named `constructor` is just a header. */
+  readonly headers: Record<string, string> = Object.create(null) as Record<string, string>;
   readonly params: string[] = [];
   readonly remoteAddress: string;
   body: Promise<Buffer> = EMPTY_BODY;
   aborted = false;
+  /** Why the request is answered without running its route: ambiguous framing or an oversize head. */
+  readonly refusal: ApiError | undefined;
   private finished = false;
   /** Most handlers never look at the signal, so the controller is made on first use. */
   private abortController: AbortController | undefined;
@@ -102,7 +124,13 @@ class UwsExchange implements IncomingRequest {
     private readonly tracker: InFlightTracker,
   ) {
     const headers = this.headers;
+    let headerBytes = 0;
+    let contentLengths = 0;
+    let transferEncodings = 0;
     req.forEach((name, value) => {
+      headerBytes += name.length + value.length;
+      if (name === 'content-length') contentLengths++;
+      else if (name === 'transfer-encoding') transferEncodings++;
       headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
     });
     for (let index = 0; index < paramCount; index++) this.params.push(req.getParameter(index) ?? '');
@@ -110,6 +138,7 @@ class UwsExchange implements IncomingRequest {
     this.url = req.getUrl();
     this.query = req.getQuery() ?? '';
     this.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    this.refusal = refusalOf(contentLengths, transferEncodings, this.url.length + this.query.length, headerBytes);
   }
 
   get signal(): AbortSignal {
@@ -133,6 +162,27 @@ class UwsExchange implements IncomingRequest {
   }
 }
 
+/**
+ * A request whose body boundary two parsers could read differently (a front proxy and uWS, which takes the first
+ * Content-Length and parses the rest of the body as the next request) is refused, and so is a head over the limits.
+ */
+function refusalOf(contentLengths: number, transferEncodings: number, targetBytes: number, headerBytes: number): ApiError | undefined {
+  if (contentLengths > 1 || transferEncodings > 1 || (contentLengths > 0 && transferEncodings > 0)) {
+    const reason = contentLengths > 1 ? 'duplicate_content_length' : transferEncodings > 1 ? 'duplicate_transfer_encoding' : 'content_length_with_transfer_encoding';
+    return new ApiError('MALFORMED_REQUEST', {
+      message: 'Ambiguous message framing: send one Content-Length, or Transfer-Encoding: chunked alone',
+      details: { reason },
+    });
+  }
+  if (targetBytes > MAX_REQUEST_TARGET_BYTES) {
+    return new ApiError('URI_TOO_LONG', { message: `The request target exceeds ${MAX_REQUEST_TARGET_BYTES} bytes`, details: { limitBytes: MAX_REQUEST_TARGET_BYTES } });
+  }
+  if (headerBytes > MAX_HEADER_BYTES) {
+    return new ApiError('HEADERS_TOO_LARGE', { message: `The request headers exceed ${MAX_HEADER_BYTES} bytes`, details: { limitBytes: MAX_HEADER_BYTES } });
+  }
+  return undefined;
+}
+
 /** Builds the uWS handler that feeds one route's processor. */
 export function uwsHandler(
   paramCount: number,
@@ -143,6 +193,10 @@ export function uwsHandler(
   return (res, req) => {
     tracker.begin();
     const exchange = new UwsExchange(res, req, paramCount, tracker);
+    if (exchange.refusal) {
+      writeRefusal(exchange, process.refuse?.(exchange, exchange.refusal) ?? bareRefusal(exchange.refusal));
+      return;
+    }
     res.onAborted(() => exchange.abort());
     if (body.read) {
       exchange.body = readBody(res, exchange.headers['content-length'], body.limitBytes);
@@ -189,6 +243,25 @@ function readBody(res: HttpResponse, contentLength: string | undefined, limitByt
       if (isLast) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
     });
   });
+}
+
+/** A processor without a `refuse` (the CORS preflight) still answers with the error's status, and closes. */
+function bareRefusal(error: ApiError): OutgoingResponse {
+  return { status: error.statusCode, headers: {}, closeConnection: true };
+}
+
+/** Answers a refused request and closes its connection before uWS parses anything after it (see UWS_CORK_BUFFER_BYTES). */
+function writeRefusal(exchange: UwsExchange, response: OutgoingResponse): void {
+  const res = exchange.res;
+  const body = Buffer.from(response.body ?? '');
+  const padded = Buffer.alloc(Math.max(body.length, UWS_CORK_BUFFER_BYTES + 1), ' ');
+  body.copy(padded);
+  res.cork(() => {
+    res.writeStatus(`${response.status} ${STATUS_CODES[response.status] ?? ''}`);
+    for (const name in response.headers) res.writeHeader(name, response.headers[name]!);
+    res.end(padded, true);
+  });
+  exchange.finish();
 }
 
 function writeResponse(exchange: UwsExchange, response: OutgoingResponse, draining: boolean): void {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../shared/errors.js';
-import { decodeBody, parseQueryString, queryBoolean, validate } from './input.js';
+import { decodeBody, MAX_INPUT_DEPTH, parseQueryString, queryBoolean, validate } from './input.js';
 
 describe('parseQueryString', () => {
   it('recovers every name and value URLSearchParams encoded, repeated names as arrays', () => {
@@ -62,5 +62,40 @@ describe('decodeBody', () => {
     expect(decodeBody('json', Buffer.from('{"a":1}'), 'application/json; charset=utf-8')).toEqual({ a: 1 });
     expect(decodeBody('json', Buffer.from('{"a":1}'), 'application/geo+json')).toEqual({ a: 1 });
     expect(() => decodeBody('json', Buffer.from('a=1'), 'application/x-www-form-urlencoded')).toThrow(ApiError);
+  });
+});
+
+describe('input no field may hold', () => {
+  const refusal = (location: 'params' | 'query' | 'body', value: unknown) => {
+    try {
+      validate(location, undefined, value);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      return { messages: (error as ApiError).messages, issues: (error as ApiError).details!.issues };
+    }
+    return undefined;
+  };
+  const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
+
+  it('refuses NUL and unpaired surrogates in values and names, naming the field, with or without a schema', () => {
+    expect(refusal('body', { place: { names: ['ok', 'a\u0000'] } })).toEqual({
+      messages: ['place.names.1: must not contain NUL (U+0000) characters'],
+      issues: [{ location: 'body', path: 'place.names.1', message: 'must not contain NUL (U+0000) characters', code: 'invalid_characters' }],
+    });
+    expect(refusal('query', { q: '\ud83d' })?.messages).toEqual(['query.q: must not contain unpaired UTF-16 surrogates']);
+    expect(refusal('params', { id: '\ude00x' })?.messages).toEqual(['params.id: must not contain unpaired UTF-16 surrogates']);
+    expect(refusal('body', { ['k\u0000']: 1 })?.messages).toEqual(['k\u0000: must not contain NUL (U+0000) characters']);
+    expect(() => validate('body', z.object({ name: z.string() }), { name: 'a\u0000' })).toThrow(ApiError);
+  });
+
+  it('accepts surrogate pairs, other controls and file bytes', () => {
+    expect(refusal('body', { text: '😀 \t\n\u0001', tags: ['\ud83d\ude00'] })).toBeUndefined();
+    expect(refusal('body', { fields: {}, files: [{ field: 'f', filename: 'a.gpx', contentType: 'text/xml', data: Buffer.from([0, 0xd8]) }] })).toBeUndefined();
+  });
+
+  it(`refuses objects and arrays nested deeper than ${MAX_INPUT_DEPTH} levels`, () => {
+    expect(refusal('body', nested(MAX_INPUT_DEPTH))).toBeUndefined();
+    expect(refusal('body', nested(MAX_INPUT_DEPTH + 1))?.issues).toEqual([expect.objectContaining({ code: 'too_deep', path: Array(MAX_INPUT_DEPTH).fill('a').join('.') })]);
+    expect(refusal('body', decodeBody('json', Buffer.from(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 'application/json'))?.issues).toEqual([expect.objectContaining({ code: 'too_deep' })]);
   });
 });

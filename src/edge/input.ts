@@ -37,15 +37,77 @@ export function parseQueryString(raw: string): Record<string, string | string[]>
   return result;
 }
 
-/** Validates `value` against `schema`, turning failures into one 400 VALIDATION_ERROR. */
+/**
+ * Validates `value` against `schema`, turning failures into one 400 VALIDATION_ERROR. Every location of every
+ * request passes here once, so this is also where input no field may hold is refused, schema or not.
+ */
 export function validate<T>(location: Location, schema: z.ZodType<T> | undefined, value: unknown): T {
+  const unfit = unfitInput(value, 1);
+  if (unfit) throw validationError(location, [unfit]);
   if (!schema) return value as T;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw validationError(location, result.error.issues);
 }
 
-function validationError(location: Location, issues: readonly z.core.$ZodIssue[]): ApiError {
+/** Deepest nesting of objects and arrays a request may send (the top-level object is 1). */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
+ * NUL, which no Postgres text or jsonb value can hold, and unpaired UTF-16 surrogates (from `\ud83d`-style JSON
+ * escapes), which have no UTF-8 form: both reached the database and answered 500.
+ */
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+interface InputIssue {
+  path: PropertyKey[];
+  message: string;
+  code: string;
+}
+
+function textIssue(text: string): InputIssue | undefined {
+  if (!UNSTORABLE_TEXT.test(text)) return undefined;
+  return text.includes('\u0000')
+    ? { path: [], message: 'must not contain NUL (U+0000) characters', code: 'invalid_characters' }
+    : { path: [], message: 'must not contain unpaired UTF-16 surrogates', code: 'invalid_characters' };
+}
+
+/**
+ * The first string (value or name) no field may hold, or the first object nested deeper than MAX_INPUT_DEPTH
+ * (deep JSON overflowed the stack wherever it was serialised again). Walks plain objects and arrays only: decoded
+ * JSON, query and path values, multipart fields; a file's bytes are not text. The issue's path is built on the way
+ * back up, so a clean walk allocates nothing.
+ */
+function unfitInput(value: unknown, depth: number): InputIssue | undefined {
+  if (typeof value === 'string') return textIssue(value);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const isArray = Array.isArray(value);
+  if (!isArray) {
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return undefined;
+  }
+  if (depth > MAX_INPUT_DEPTH) return { path: [], message: `must not be nested deeper than ${MAX_INPUT_DEPTH} levels`, code: 'too_deep' };
+  if (isArray) {
+    for (let index = 0; index < value.length; index++) {
+      const issue = unfitInput(value[index], depth + 1);
+      if (issue) {
+        issue.path.unshift(index);
+        return issue;
+      }
+    }
+    return undefined;
+  }
+  for (const name in value) {
+    const issue = textIssue(name) ?? unfitInput((value as Record<string, unknown>)[name], depth + 1);
+    if (issue) {
+      issue.path.unshift(name);
+      return issue;
+    }
+  }
+  return undefined;
+}
+
+function validationError(location: Location, issues: readonly InputIssue[]): ApiError {
   const described = issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const field = location === 'body' ? path || 'body' : path ? `${location}.${path}` : location;

@@ -43,8 +43,8 @@ export interface PipelineDeps {
 const NO_BODY = Buffer.alloc(0);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-/** Query parameters that carry secrets and are masked in the request log. */
-const SECRET_QUERY_PARAMS = /([?&](?:api(?:_|%5F)key|apiKey|token|access_token|code|state|idToken|id_token)=)[^&]*/gi;
+/** A refused request's target may be 8 KiB or more: its log line keeps this much of it. */
+const LOGGED_URL_CHARS = 2048;
 
 /** A caller-supplied x-request-id is kept when sane, so traces join up across services. */
 function requestIdOf(headers: Record<string, string>): string {
@@ -119,31 +119,24 @@ class PipelineRequest implements GuardContext, RequestContext {
   };
 }
 
+function errorResponseOf(error: unknown, requestId: string, log: Logger): OutgoingResponse {
+  const mapped = toErrorResponse(error, requestId, log);
+  return {
+    status: mapped.status,
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...mapped.headers },
+    body: JSON.stringify(mapped.body),
+    // An unread (oversize) body leaves the connection unusable.
+    closeConnection: error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE',
+  };
+}
+
 /** Builds the processor that turns one route's requests into responses. */
 export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps): RequestProcessor {
   const { route, label, paramNames } = target;
-  return async (incoming: IncomingRequest): Promise<OutgoingResponse> => {
-    const startedAt = process.hrtime.bigint();
-    const requestId = requestIdOf(incoming.headers);
-    const log = deps.logger;
-    let request: PipelineRequest | undefined;
-    let response: OutgoingResponse;
-    try {
-      if (!route) {
-        throw new ApiError('NOT_FOUND', { message: `Cannot ${incoming.method} ${incoming.url}` });
-      }
-      request = new PipelineRequest(incoming, requestId, route.method, log);
-      response = await runRoute(route, request, incoming, paramNames, deps.guards);
-    } catch (error) {
-      const mapped = toErrorResponse(error, requestId, log);
-      response = {
-        status: mapped.status,
-        headers: { 'content-type': JSON_CONTENT_TYPE, ...mapped.headers },
-        body: JSON.stringify(mapped.body),
-        // An unread (oversize) body leaves the connection unusable.
-        closeConnection: error instanceof ApiError && error.code === 'PAYLOAD_TOO_LARGE',
-      };
-    }
+  const log = deps.logger;
+
+  /** Headers every answer carries, then its metrics and its log line. */
+  const finish = (incoming: IncomingRequest, requestId: string, request: PipelineRequest | undefined, response: OutgoingResponse, startedAt: bigint): OutgoingResponse => {
     const headers = response.headers;
     if (request) for (const name in request.responseHeaders) headers[name] = request.responseHeaders[name]!;
     const origin = incoming.headers.origin;
@@ -151,18 +144,15 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     headers['x-request-id'] = requestId;
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     deps.metrics.observe(incoming.method, label, response.status, seconds);
-    // the line (and the url's masking) is built only when it will be written
+    // the line is built only when it will be written; the logger's `url` serializer masks secret query parameters
     if (log.isLevelEnabled('info')) {
+      const url = incoming.query ? `${incoming.url}?${incoming.query}` : incoming.url;
       log.info(
         {
           requestId,
           method: incoming.method,
           // Routes with a secret in the path (share and push tokens) are logged by their pattern.
-          url: route?.path.includes('{token}')
-            ? label
-            : incoming.query
-              ? `${incoming.url}?${incoming.query}`.replace(SECRET_QUERY_PARAMS, '$1[redacted]')
-              : incoming.url,
+          url: route?.path.includes('{token}') ? label : url.length > LOGGED_URL_CHARS ? `${url.slice(0, LOGGED_URL_CHARS)}…` : url,
           route: label,
           status: response.status,
           durationMs: Math.round(seconds * 1e6) / 1e3,
@@ -173,6 +163,29 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     }
     return response;
   };
+
+  const processor: RequestProcessor = async (incoming: IncomingRequest): Promise<OutgoingResponse> => {
+    const startedAt = process.hrtime.bigint();
+    const requestId = requestIdOf(incoming.headers);
+    let request: PipelineRequest | undefined;
+    let response: OutgoingResponse;
+    try {
+      if (!route) {
+        throw new ApiError('NOT_FOUND', { message: `Cannot ${incoming.method} ${incoming.url}` });
+      }
+      request = new PipelineRequest(incoming, requestId, route.method, log);
+      response = await runRoute(route, request, incoming, paramNames, deps.guards);
+    } catch (error) {
+      response = errorResponseOf(error, requestId, log);
+    }
+    return finish(incoming, requestId, request, response, startedAt);
+  };
+  processor.refuse = (incoming, error) => {
+    const startedAt = process.hrtime.bigint();
+    const requestId = requestIdOf(incoming.headers);
+    return finish(incoming, requestId, undefined, { ...errorResponseOf(error, requestId, log), closeConnection: true }, startedAt);
+  };
+  return processor;
 }
 
 async function runRoute(

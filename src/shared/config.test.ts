@@ -38,6 +38,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ BUS_NAMESPACE: 'a.b' })).toThrow(/BUS_NAMESPACE/);
   });
 
+  it('reads METRICS_PORT as unset when empty, and refuses it equal to PORT', () => {
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(() => loadConfig({ PORT: '9464', METRICS_PORT: '9464' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT/);
+  });
+
   it('reads the webhook allow-list as lower-case host or host:port entries, empty by default', () => {
     expect(loadConfig({}).WEBHOOK_ALLOWED_HOSTS).toEqual([]);
     expect(loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, Hooks.Test:8080,[::1]' }).WEBHOOK_ALLOWED_HOSTS).toEqual(['127.0.0.1', 'hooks.test:8080', '[::1]']);

@@ -90,6 +90,18 @@ export const configSchema = z.object({
   PORT: integer(0, 65535, 8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   /**
+   * Port of the Prometheus `/metrics` listener. Metrics are served there only, never on PORT, so API callers cannot
+   * read them; unset = no metrics over HTTP. 0 picks a free port (tests).
+   */
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  /** Address the metrics listener binds; unset = HOST. */
+  METRICS_HOST: z.string().trim().min(1).optional(),
+  /**
    * `true` lets several server processes listen on one PORT (SO_REUSEPORT: the kernel spreads connections over
    * them, e.g. one process per core). Off by default, so a second server started by mistake fails to listen
    * instead of silently taking half the traffic; on only with shared state (DATABASE_URL, REDIS_URL, NATS_URL).
@@ -199,6 +211,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       if (config.REUSE_PORT && config.PORT === 0) {
         context.addIssue({ code: 'custom', path: ['REUSE_PORT'], message: 'needs a named PORT (port 0 gives every process a port of its own)' });
+      }
+      if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
+        context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });
       }
     })
     .safeParse(env);

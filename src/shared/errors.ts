@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
  */
 export const errorCodes = {
   VALIDATION_ERROR: { status: 400, message: 'Validation failed' },
+  MALFORMED_REQUEST: { status: 400, message: 'Malformed HTTP request' },
   PROVIDER_ACCOUNT: { status: 400, message: 'This account signs in through a provider' },
   UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
   FORBIDDEN: { status: 403, message: 'Forbidden' },
@@ -21,8 +22,10 @@ export const errorCodes = {
   SESSION_ENDED: { status: 409, message: 'The navigation session has ended' },
   STOP_CLOSED: { status: 409, message: 'The stop was already completed or cancelled' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
+  URI_TOO_LONG: { status: 414, message: 'Request target too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   // nginx's 499: the client went away before its answer; never sent (nobody is listening), it names the outcome in logs and metrics
   CLIENT_CLOSED_REQUEST: { status: 499, message: 'The client closed the request before its answer' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },

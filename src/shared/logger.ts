@@ -2,6 +2,7 @@ import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { FdWriter } from './fd-writer.js';
+import { redactHeaders, redactUrl } from './log-redaction.js';
 
 export type { Logger };
 
@@ -86,8 +87,13 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
     {
       level: config.LOG_LEVEL,
       base: { pid: process.pid },
-      // Epoch-ms timestamps and no redaction pass: the request log line is on the hot path.
-      // Secrets never reach the logger (the pipeline masks key-bearing query parameters).
+      // Epoch-ms timestamps and no path-based redaction pass: the request log line is on the hot path. Serializers
+      // run only for the keys a line has: every `url` and `headers` logged anywhere is masked (log-redaction.ts).
+      serializers: {
+        err: pino.stdSerializers.err,
+        url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),
+        headers: (headers: unknown) => (headers !== null && typeof headers === 'object' ? redactHeaders(headers as Record<string, unknown>) : headers),
+      },
     },
     batcher,
   );

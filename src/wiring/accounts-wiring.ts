@@ -88,7 +88,7 @@ export async function wireAccounts(
   );
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
-  const keyChanged = (keyId: string) => keyDirectory.announceChange(keyId);
+  const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
   const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, loginThrottle, keyChanged);
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
@@ -118,7 +118,7 @@ export async function wireAccounts(
       ...savedPlacesRoutes(new SavedPlaces(savedPlaces), new SavedLists(savedLists)),
       ...historyRoutes(new UserHistory(history, users)),
       ...liveShareRoutes(new LiveShares(liveShares)),
-      ...adminRoutes(new OperatorActions({ users, apiKeys, notifications }, keyChanged)),
+      ...adminRoutes(new OperatorActions({ users, apiKeys, notifications }, (change) => keyDirectory.announce(change))),
     ],
   };
 }

@@ -6,7 +6,7 @@ import type { HttpMetrics } from '../edge/metrics.js';
 import { buildOpenApiDocument } from '../edge/openapi.js';
 import type { BoundRoute, RouteDefinition } from '../edge/route.js';
 import { apiDocsRoutes } from '../edge/routes/api-docs.js';
-import { operationsRoutes } from '../edge/routes/operations.js';
+import { metricsRoutes, operationsRoutes } from '../edge/routes/operations.js';
 import { checkReadiness } from '../services/operations/readiness.js';
 import type { Config } from '../shared/config.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
@@ -31,7 +31,14 @@ export interface OperationsWiringDeps {
   documentedRoutes(): readonly BoundRoute[];
 }
 
-export function wireOperations(deps: OperationsWiringDeps): { routes: RouteDefinition[] } {
+export interface OperationsWiring {
+  /** Served on the API's listener. */
+  routes: RouteDefinition[];
+  /** Served only on the metrics listener (METRICS_PORT). */
+  metricsRoutes: RouteDefinition[];
+}
+
+export function wireOperations(deps: OperationsWiringDeps): OperationsWiring {
   const { backends, solvers } = deps;
   const readiness = () =>
     checkReadiness(
@@ -48,8 +55,9 @@ export function wireOperations(deps: OperationsWiringDeps): { routes: RouteDefin
     (openApi ??= buildOpenApiDocument(deps.documentedRoutes(), { title: 'Location Platform API', version: deps.version, description: API_DESCRIPTION }));
   return {
     routes: [
-      ...operationsRoutes({ readiness, metrics: deps.metrics, backends: describeBackends(backends), version: deps.version }),
+      ...operationsRoutes({ readiness, backends: describeBackends(backends), version: deps.version }),
       ...apiDocsRoutes(document),
     ],
+    metricsRoutes: metricsRoutes(deps.metrics),
   };
 }

@@ -8,6 +8,8 @@ const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export interface ServerProcess {
   baseUrl: string;
   port: number;
+  /** The metrics listener's port, when started with METRICS_PORT. */
+  metricsPort: number | undefined;
   child: ChildProcess;
   /** Every line the process wrote, stdout and stderr. */
   output: string[];
@@ -44,13 +46,13 @@ export async function startServerProcess(env: Record<string, string | undefined>
   });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
+  const { port, metricsPort } = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 30_000);
     const onLine = (line: string) => {
       output.push(line);
       if (!line.includes('"msg":"listening"')) return;
       clearTimeout(timer);
-      resolve((JSON.parse(line) as { port: number }).port);
+      resolve(JSON.parse(line) as { port: number; metricsPort?: number });
     };
     collectLines(child.stdout!, onLine);
     collectLines(child.stderr!, (line) => output.push(line));
@@ -62,6 +64,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
+    metricsPort,
     child,
     output,
     async stop(signal = 'SIGTERM') {

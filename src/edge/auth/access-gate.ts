@@ -25,6 +25,8 @@ export function presentedKeyOf(headers: Readonly<Record<string, string>>, query:
 }
 
 function assertKeyAllowed(key: KeyGrant, row: EndpointRow, context: GuardContext, clientIp: string): void {
+  if (key.ownerDisabled) throw new ApiError('FORBIDDEN', { message: "The API key's account is disabled", details: { reason: 'account_disabled' } });
+  if (key.suspended) throw new ApiError('FORBIDDEN', { message: 'API key is suspended by an operator', details: { reason: 'key_suspended' } });
   if (!key.active) throw new ApiError('FORBIDDEN', { message: 'API key is inactive', details: { reason: 'key_inactive' } });
   const missing = row.scopes.filter((scope) => key.scopes[scope] !== true);
   if (missing.length > 0) {

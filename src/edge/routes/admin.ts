@@ -24,7 +24,7 @@ export function adminRoutes(actions: OperatorActions): RouteDefinition[] {
       ...route,
       method: 'PATCH',
       path: '/admin/users/{id}',
-      summary: 'Disable or enable an account (a disabled account cannot sign in; its sessions stop working)',
+      summary: 'Disable or enable an account (a disabled account cannot sign in; its sessions and API keys stop working)',
       params: z.object({ id: z.uuid() }),
       body: z.object({ disabled: z.boolean() }),
       handler: async (context) => {
@@ -47,12 +47,19 @@ export function adminRoutes(actions: OperatorActions): RouteDefinition[] {
       ...route,
       method: 'PATCH',
       path: '/admin/api-keys/{id}',
-      summary: 'Make a key unlimited or limited again, or set quotas beyond the self-serve caps',
+      summary: 'Make a key unlimited or limited again, set quotas beyond the self-serve caps, or suspend the key and lift the suspension',
+      description:
+        '`suspended: true` refuses the key with 403 `FORBIDDEN` (`details.reason: key_suspended`) on every process from the next request, whatever its owner sets `active` to; `suspended: false` lifts the hold.',
       params: z.object({ id: z.uuid() }),
-      body: z.object({ unlimited: z.boolean().optional(), quotaPerMinute: operatorQuota.optional(), quotaPerDay: operatorQuota.optional() }),
+      body: z.object({
+        unlimited: z.boolean().optional(),
+        quotaPerMinute: operatorQuota.optional(),
+        quotaPerDay: operatorQuota.optional(),
+        suspended: z.boolean().optional(),
+      }),
       handler: async (context) => {
         const key = await actions.setKeyLimits(context.params.id, context.body);
-        return { id: key.id, unlimited: key.unlimited, quotaPerMinute: key.quotaPerMinute, quotaPerDay: key.quotaPerDay };
+        return { id: key.id, unlimited: key.unlimited, quotaPerMinute: key.quotaPerMinute, quotaPerDay: key.quotaPerDay, suspended: key.suspended };
       },
     }),
     defineRoute({

@@ -9,13 +9,16 @@ const require = createRequire(import.meta.url);
 // The package's main module evaluates the whole 1.7 MB UI bundle in Node; only its path helper is needed.
 const swaggerUiDir: string = (require('swagger-ui-dist/absolute-path.js') as () => string)();
 
-/** The only files of swagger-ui-dist we serve; a fixed list, so no path from the URL reaches the file system. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+/**
+ * The only files of swagger-ui-dist we serve; a fixed list, so no path from the URL reaches the file system. A Map:
+ * the name comes from the URL, and an object would answer `constructor` or `__proto__` from its prototype.
+ */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -72,7 +75,7 @@ export function apiDocsRoutes(document: () => unknown): RouteDefinition[] {
       params: z.object({ asset: z.string() }),
       handler: async ({ params }) => {
         if (params.asset === 'init.js') return HttpReply.content(INIT_SCRIPT, 'text/javascript; charset=utf-8');
-        const contentType = ASSETS[params.asset];
+        const contentType = ASSETS.get(params.asset);
         if (!contentType) throw new ApiError('NOT_FOUND', { message: `Cannot GET /docs/${params.asset}` });
         let bytes = assetCache.get(params.asset);
         if (!bytes) {

@@ -16,6 +16,8 @@ const email = z
   .pipe(z.email({ error: 'must be a valid e-mail address' }))
   .transform((value) => value.toLowerCase());
 const password = z.string().min(10, { error: 'must be at least 10 characters' }).max(1024);
+/** A new password: the spec's ten characters, but not ten spaces (a password of only whitespace guards nothing). */
+const newPassword = password.refine((value) => value.trim() !== '', { error: 'must not be only whitespace' });
 const avatar = z
   .object({ type: z.enum(['image', 'emoji', 'letter']), value: z.string().min(1).max(2048), bgColor: z.string().max(32).optional() })
   .strict();
@@ -85,7 +87,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       path: '/auth/register',
       summary: 'Create an account and sign in',
       tags: ['accounts'],
-      body: z.object({ email, password, name: z.string().trim().max(160).optional(), captchaToken: z.string().max(4096).optional() }),
+      body: z.object({ email, password: newPassword, name: z.string().trim().max(160).optional(), captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.register(context.body, clientInfoOf(context)),
     }),

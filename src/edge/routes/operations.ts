@@ -6,7 +6,6 @@ import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 
 export interface OperationsDeps {
   readiness(): Promise<ReadinessReport>;
-  metrics: HttpMetrics;
   /** Which backend implementation each dependency uses (embedded or real). */
   backends: Record<string, string>;
   version: string;
@@ -14,7 +13,7 @@ export interface OperationsDeps {
 
 const dependencyStatus = z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() });
 
-/** Liveness, readiness and metrics: unauthenticated, at the root, outside /api/v1. */
+/** Liveness and readiness: unauthenticated, at the root, outside /api/v1. */
 export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
   const startedAtMs = Date.now();
   return [
@@ -55,6 +54,15 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
         return { status: 'ready' as const, backends: deps.backends, checks: report.checks };
       },
     }),
+  ];
+}
+
+/**
+ * Prometheus metrics, served only by the listener on METRICS_PORT (never on the API port): the counters name every
+ * route and status, the process's memory and CPU, which no API caller needs to read.
+ */
+export function metricsRoutes(metrics: HttpMetrics): RouteDefinition[] {
+  return [
     defineRoute({
       method: 'GET',
       path: '/metrics',
@@ -63,7 +71,7 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
       tags: ['operations'],
       responseContentType: 'text/plain',
       handler: async () => {
-        const { contentType, text } = await deps.metrics.render();
+        const { contentType, text } = await metrics.render();
         return HttpReply.content(text, contentType);
       },
     }),

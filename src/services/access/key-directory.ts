@@ -3,6 +3,7 @@ import { decodeJson, encodeJson } from '../../actors/runtime/bus/bus.js';
 import type { Subjects } from '../../actors/runtime/subjects.js';
 import type { Logger } from '../../shared/logger.js';
 import type { ApiKeyRecord } from '../../domain/api-key.js';
+import type { GateKeyRecord } from '../../store/pg/api-keys.js';
 import { API_KEY_PATTERN, hashApiKey } from '../developer/api-key-secrets.js';
 import { AddressSet } from './ip-address.js';
 import { ReferrerList } from './referrer-matcher.js';
@@ -10,9 +11,15 @@ import { ReferrerList } from './referrer-matcher.js';
 /** A key as the gate needs it, with its restriction lists compiled once. */
 export interface KeyGrant {
   id: string;
+  /** Undefined only from lookups that know no owners (in-memory test stores). */
+  ownerId: string | undefined;
   plan: string;
   scopes: Readonly<Record<string, boolean>>;
   active: boolean;
+  /** An operator's hold (PATCH /admin/api-keys/{id}): refused whatever the owner sets `active` to. */
+  suspended: boolean;
+  /** The owner's account is disabled: its keys stop with its sessions. */
+  ownerDisabled: boolean;
   unlimited: boolean;
   quotaPerMinute: number;
   quotaPerDay: number;
@@ -28,17 +35,26 @@ export const KEY_CACHE_TTL_MS = 30_000;
 /** Bound on cached keys per process. */
 const MAX_CACHED_KEYS = 50_000;
 
+/** A key record with its standing; absent standing fields (lookups that know no owners) read as good standing. */
+export type KeyLookupRecord = ApiKeyRecord & Partial<Pick<GateKeyRecord, 'ownerId' | 'ownerDisabled' | 'suspended'>>;
+
 export interface KeyLookup {
-  findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
-  findById(id: string): Promise<ApiKeyRecord | null>;
+  findByHash(keyHash: string): Promise<KeyLookupRecord | null>;
+  findById(id: string): Promise<KeyLookupRecord | null>;
 }
 
-function grantOf(record: ApiKeyRecord): KeyGrant {
+/** What changed: one key, or every key of an owner (an account disabled or enabled). */
+export type KeyChange = { keyId: string } | { ownerId: string };
+
+function grantOf(record: KeyLookupRecord): KeyGrant {
   return {
     id: record.id,
+    ownerId: record.ownerId,
     plan: record.plan,
     scopes: record.scopes,
     active: record.active,
+    suspended: record.suspended === true,
+    ownerDisabled: record.ownerDisabled === true,
     unlimited: record.unlimited,
     quotaPerMinute: record.quotaPerMinute,
     quotaPerDay: record.quotaPerDay,
@@ -69,7 +85,7 @@ export class KeyDirectory {
   /** Listens for invalidations from other processes. */
   start(): void {
     this.subscription = this.bus.subscribe(this.subjects.cacheInvalidation('api-keys'), (message) => {
-      this.forget(decodeJson<{ keyId: string }>(message.data).keyId);
+      this.forget(decodeJson<Partial<{ keyId: string; ownerId: string }>>(message.data));
     });
   }
 
@@ -99,22 +115,29 @@ export class KeyDirectory {
     return record ? grantOf(record) : null;
   }
 
-  /** Tells every process (this one included) that a key changed. */
-  announceChange(keyId: string): void {
-    this.forget(keyId);
+  /**
+   * Tells every process (this one included) that a key, or every key of an owner, changed. Resolves once the
+   * message has reached the bus server, ahead of the answer to whoever made the change: every process then drops the
+   * key before it serves a request that follows that answer. Never rejects.
+   */
+  async announce(change: KeyChange): Promise<void> {
+    this.forget(change);
     try {
-      this.bus.publish(this.subjects.cacheInvalidation('api-keys'), encodeJson({ keyId }));
+      this.bus.publish(this.subjects.cacheInvalidation('api-keys'), encodeJson(change));
+      await this.bus.flush();
     } catch (error) {
       // The cache TTL still bounds how long other processes keep the old state.
-      this.logger.warn({ err: (error as Error).message, keyId }, 'key invalidation not published');
+      this.logger.warn({ err: (error as Error).message, ...change }, 'key invalidation not published');
     }
   }
 
-  private forget(keyId: string): void {
+  private forget(change: Partial<{ keyId: string; ownerId: string }>): void {
     this.generation++;
     for (const [hash, entry] of this.byHash) {
       // Unknown-key entries (grant null) may be a key that now exists: drop them too.
-      if (entry.grant === null || entry.grant.id === keyId) this.byHash.delete(hash);
+      if (entry.grant === null || entry.grant.id === change.keyId || (change.ownerId !== undefined && entry.grant.ownerId === change.ownerId)) {
+        this.byHash.delete(hash);
+      }
     }
   }
 }

@@ -40,10 +40,13 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** The claims of a genuine, unexpired token; null for anything else (wrong key, `alg: none`, expired, malformed). */
+  /**
+   * The claims of a genuine, unexpired token; null for anything else (wrong key, `alg: none`, expired, malformed,
+   * or without `exp`: every token this server issues has one, and one without would never expire).
+   */
   async verify(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, await this.verificationKey(), { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
+      const { payload } = await jwtVerify(token, await this.verificationKey(), { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['exp'] });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
       return { userId: payload.sub, sessionId: payload.sid };
     } catch (error) {

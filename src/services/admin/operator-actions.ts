@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import type { ApiKeyRecord } from '../../domain/api-key.js';
+import type { KeyChange } from '../access/key-directory.js';
 import type { ApiKeyRepository } from '../../store/pg/api-keys.js';
 import type { NotificationRepository } from '../../store/pg/notifications.js';
 import type { UserRecord } from '../../domain/user.js';
@@ -29,23 +30,31 @@ export type Operator = { kind: 'user'; roles: readonly string[] } | { kind: 'cli
 export class OperatorActions {
   constructor(
     private readonly repositories: OperatorRepositories,
-    /** Told about every key an operator changes, so caches everywhere drop it. */
-    private readonly onKeyChanged: (keyId: string) => void = () => {},
+    /**
+     * Told about every key an operator changes, and every account disabled or enabled (all its keys), so caches
+     * everywhere drop them; awaited, so the change holds on every process before the operator has the answer.
+     */
+    private readonly onKeysChanged: (change: KeyChange) => void | Promise<void> = () => {},
   ) {}
 
   async findUser(email: string): Promise<UserRecord> {
     return (await this.repositories.users.findByEmail(email.trim().toLowerCase())) ?? Promise.reject(new ApiError('NOT_FOUND', { message: 'User not found' }));
   }
 
-  async setKeyLimits(keyId: string, limits: { unlimited?: boolean; quotaPerMinute?: number; quotaPerDay?: number }): Promise<ApiKeyRecord> {
-    for (const [name, value] of Object.entries(limits)) {
-      if (name !== 'unlimited' && value !== undefined && (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_OPERATOR_QUOTA)) {
+  /** Limits beyond the self-serve caps, and the operator's hold (`suspended`: refused whatever the owner sets). */
+  async setKeyLimits(
+    keyId: string,
+    limits: { unlimited?: boolean; quotaPerMinute?: number; quotaPerDay?: number; suspended?: boolean },
+  ): Promise<ApiKeyRecord & { suspended: boolean }> {
+    for (const name of ['quotaPerMinute', 'quotaPerDay'] as const) {
+      const value = limits[name];
+      if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > MAX_OPERATOR_QUOTA)) {
         throw new ApiError('VALIDATION_ERROR', { message: [`${name}: must be an integer from 1 to ${MAX_OPERATOR_QUOTA}`] });
       }
     }
     const key = await this.repositories.apiKeys.setOperatorLimits(keyId, limits);
     if (!key) throw new ApiError('NOT_FOUND', { message: 'API key not found' });
-    this.onKeyChanged(keyId);
+    await this.onKeysChanged({ keyId });
     return key;
   }
 
@@ -58,8 +67,12 @@ export class OperatorActions {
     return roles ?? Promise.reject(new ApiError('NOT_FOUND', { message: 'User not found' }));
   }
 
+  /** Sessions are checked on every request; the account's keys are cached, so every process is told to drop them. */
   async setAccountDisabled(userId: string, disabled: boolean): Promise<UserRecord> {
-    return (await this.repositories.users.setDisabled(userId, disabled)) ?? Promise.reject(new ApiError('NOT_FOUND', { message: 'User not found' }));
+    const user = await this.repositories.users.setDisabled(userId, disabled);
+    if (!user) throw new ApiError('NOT_FOUND', { message: 'User not found' });
+    await this.onKeysChanged({ ownerId: userId });
+    return user;
   }
 
   /** Writes an `admin_broadcast` record into every enabled account's inbox (data null, spec part 1 §6). */

@@ -99,24 +99,25 @@ export function queryWasRewritten(input: string, rewritten: string): boolean {
 }
 
 const LATIN_ARTICLES = new Set(['al', 'el', 'il', 'ul']);
-const LATIN_SPELLINGS: Record<string, string> = {
-  jebel: 'jabal',
-  jbel: 'jabal',
-  gebel: 'jabal',
-  jabel: 'jabal',
-  wady: 'wadi',
-  abou: 'abu',
-  abo: 'abu',
-  om: 'umm',
-  um: 'umm',
-  st: 'street',
-  rd: 'road',
-  sq: 'square',
-  ave: 'avenue',
-  av: 'avenue',
-  bd: 'boulevard',
-  blvd: 'boulevard',
-};
+/** Keyed by words of a query: a Map, since an object would answer "constructor" from its prototype. */
+const LATIN_SPELLINGS = new Map<string, string>([
+  ['jebel', 'jabal'],
+  ['jbel', 'jabal'],
+  ['gebel', 'jabal'],
+  ['jabel', 'jabal'],
+  ['wady', 'wadi'],
+  ['abou', 'abu'],
+  ['abo', 'abu'],
+  ['om', 'umm'],
+  ['um', 'umm'],
+  ['st', 'street'],
+  ['rd', 'road'],
+  ['sq', 'square'],
+  ['ave', 'avenue'],
+  ['av', 'avenue'],
+  ['bd', 'boulevard'],
+  ['blvd', 'boulevard'],
+]);
 
 /** One word of a name or query without its definite article, in a canonical spelling. */
 export function stripArticle(word: string): string {
@@ -125,7 +126,7 @@ export function stripArticle(word: string): string {
     if (word.startsWith('ال') && word.length > 3) return word.slice(2);
     return word;
   }
-  return LATIN_SPELLINGS[word] ?? word;
+  return LATIN_SPELLINGS.get(word) ?? word;
 }
 
 /** A token and the spelling its phonetic keys come from (a chat word keeps its digits: 7 is ح, not "h"). */

@@ -20,6 +20,28 @@ interface Row extends Record<string, unknown> {
 
 const COLUMNS =
   'id, project_id, label, last_four, scopes, plan, quota_per_minute, quota_per_day, unlimited, active, restrictions, created_at, last_used_at';
+/** The same columns of `api_keys k` in a join. */
+const KEY_COLUMNS = COLUMNS.split(', ').map((column) => `k.${column}`).join(', ');
+
+/**
+ * A key as the access gate reads it: its record, the operator's hold on it and its owner's standing, so that a key of
+ * a disabled account is refused like a deactivated one.
+ */
+export interface GateKeyRecord extends ApiKeyRecord {
+  ownerId: string;
+  ownerDisabled: boolean;
+  suspended: boolean;
+}
+
+interface GateRow extends Row {
+  owner_id: string;
+  owner_disabled: boolean;
+  suspended: boolean;
+}
+
+const GATE_COLUMNS = `${KEY_COLUMNS}, k.owner_id, k.suspended, u.disabled as owner_disabled`;
+
+const toGateRecord = (row: GateRow): GateKeyRecord => ({ ...toRecord(row), ownerId: row.owner_id, ownerDisabled: row.owner_disabled, suspended: row.suspended });
 
 const toRecord = (row: Row): ApiKeyRecord => ({
   id: row.id,
@@ -77,15 +99,15 @@ export class ApiKeyRepository {
   }
 
   /** The access gate's lookup: a key by the hash of its secret (no owner scope: the secret is the credential). */
-  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const rows = await this.sql.query<Row>(`select ${COLUMNS} from api_keys where key_hash = $1`, [keyHash]);
-    return rows[0] ? toRecord(rows[0]) : null;
+  async findByHash(keyHash: string): Promise<GateKeyRecord | null> {
+    const rows = await this.sql.query<GateRow>(`select ${GATE_COLUMNS} from api_keys k join users u on u.id = k.owner_id where k.key_hash = $1`, [keyHash]);
+    return rows[0] ? toGateRecord(rows[0]) : null;
   }
 
   /** The sandbox's lookup (the portal already checked the caller owns the key). */
-  async findById(id: string): Promise<ApiKeyRecord | null> {
-    const rows = await this.sql.query<Row>(`select ${COLUMNS} from api_keys where id = $1`, [id]);
-    return rows[0] ? toRecord(rows[0]) : null;
+  async findById(id: string): Promise<GateKeyRecord | null> {
+    const rows = await this.sql.query<GateRow>(`select ${GATE_COLUMNS} from api_keys k join users u on u.id = k.owner_id where k.id = $1`, [id]);
+    return rows[0] ? toGateRecord(rows[0]) : null;
   }
 
   async list(ownerId: string, projectId?: string): Promise<ApiKeyRecord[]> {
@@ -112,17 +134,20 @@ export class ApiKeyRepository {
   }
 
   /**
-   * Operator-only changes (no owner scope): unlimited and quotas beyond the
-   * self-serve caps. Absent fields stay as they are.
+   * Operator-only changes (no owner scope): unlimited, quotas beyond the
+   * self-serve caps, and the operator's hold. Absent fields stay as they are.
    */
-  async setOperatorLimits(id: string, limits: { unlimited?: boolean; quotaPerMinute?: number; quotaPerDay?: number }): Promise<ApiKeyRecord | null> {
-    const rows = await this.sql.query<Row>(
+  async setOperatorLimits(
+    id: string,
+    limits: { unlimited?: boolean; quotaPerMinute?: number; quotaPerDay?: number; suspended?: boolean },
+  ): Promise<(ApiKeyRecord & { suspended: boolean }) | null> {
+    const rows = await this.sql.query<Row & { suspended: boolean }>(
       `update api_keys set unlimited = coalesce($2, unlimited), quota_per_minute = coalesce($3, quota_per_minute),
-         quota_per_day = coalesce($4, quota_per_day), updated_at = now()
-       where id = $1 returning ${COLUMNS}`,
-      [id, limits.unlimited ?? null, limits.quotaPerMinute ?? null, limits.quotaPerDay ?? null],
+         quota_per_day = coalesce($4, quota_per_day), suspended = coalesce($5, suspended), updated_at = now()
+       where id = $1 returning ${COLUMNS}, suspended`,
+      [id, limits.unlimited ?? null, limits.quotaPerMinute ?? null, limits.quotaPerDay ?? null, limits.suspended ?? null],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? { ...toRecord(rows[0]), suspended: rows[0].suspended } : null;
   }
 
   /** Replaces the secret: the old one stops matching at once. */

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { DataDirLock } from './data-dir-lock.js';
 import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+import { SqlError } from './sql-error.js';
 
 /**
  * Postgres's default buffer pool (128 MB) is set up inside PGlite's WASM memory at every start: ~0.4–0.6 s of
@@ -19,11 +20,18 @@ export interface PgliteClientOptions {
 function executorFor(db: PGlite | Transaction): SqlExecutor {
   return {
     async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-      const result = await db.query<T>(text, params as unknown[]);
-      return result.rows;
+      try {
+        return (await db.query<T>(text, params as unknown[])).rows;
+      } catch (error) {
+        throw new SqlError(error, text);
+      }
     },
     async exec(script: string): Promise<void> {
-      await db.exec(script);
+      try {
+        await db.exec(script);
+      } catch (error) {
+        throw new SqlError(error, script);
+      }
     },
   };
 }

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+import { SqlError } from './sql-error.js';
 
 export interface PostgresClientOptions {
   url: string;
@@ -13,12 +14,20 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 function executorFor(sql: Sql): SqlExecutor {
   return {
     async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-      const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
-      return rows as unknown as T[];
+      try {
+        const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+        return rows as unknown as T[];
+      } catch (error) {
+        throw new SqlError(error, text);
+      }
     },
     async exec(script: string): Promise<void> {
-      // `simple()` uses the simple query protocol, which accepts several statements.
-      await sql.unsafe(script).simple();
+      try {
+        // `simple()` uses the simple query protocol, which accepts several statements.
+        await sql.unsafe(script).simple();
+      } catch (error) {
+        throw new SqlError(error, script);
+      }
     },
   };
 }

@@ -4,7 +4,15 @@
  * (controls, unpaired surrogates) dropped, whitespace collapsed.
  */
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+/** Keyed by the client's text: a Map, so no entity name can reach an object's prototype. */
+const NAMED_ENTITIES = new Map<string, string>([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['nbsp', ' '],
+]);
 /** XML 1.0 excludes C0 controls but tab/newline/carriage return, U+FFFE/U+FFFF, and surrogates not in a pair. */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]|\p{Cs}/gu;
 /** Bidirectional and zero-width formatting marks: invisible, and meaningless to a speech engine. */
@@ -15,7 +23,7 @@ function decodeEntity(entity: string, body: string): string {
     const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
     return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
   }
-  return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
+  return NAMED_ENTITIES.get(body.toLowerCase()) ?? entity;
 }
 
 export function plainText(input: string): string {
