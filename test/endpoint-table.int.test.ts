@@ -16,7 +16,8 @@ const nameOf = (endpoint: Pick<EndpointRow, 'method' | 'path'> & { mount?: 'api'
 
 let app: RunningApplication;
 beforeAll(async () => {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
+  // METRICS_PORT: /metrics is served on a listener of its own, and only when one is configured
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', DATA_DIR: 'memory://', WORKER_THREADS: '1', LOG_LEVEL: 'silent' });
   app = await startApplication(config, pino({ level: 'silent' }));
 });
 afterAll(async () => {

@@ -309,7 +309,7 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.
   { method: 'GET', path: '/health', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: liveness)' },
   { method: 'GET', path: '/ready', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: readiness)' },
-  { method: 'GET', path: '/metrics', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: Prometheus metrics)' },
+  { method: 'GET', path: '/metrics', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: Prometheus metrics, on the METRICS_PORT listener only)' },
   { method: 'GET', path: '/docs', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation page)' },
   { method: 'GET', path: '/docs/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation assets)' },
 ];
