@@ -1,0 +1,112 @@
+/**
+ * Astronomical month starts (astronomy-engine: VSOP87 and the ELP lunar
+ * theory, arc-second precision): the conjunction near a guess, then the first
+ * evening on which a criterion holds; the month begins the next day.
+ */
+import { AngleFromSun, Body, Equator, Horizon, Observer, SearchMoonPhase, SearchRiseSet, SiderealTime } from 'astronomy-engine';
+import { type DayNumber, dayOfUtcInstant } from './civil-days.js';
+import type { Observer as Place } from './country-profiles.js';
+
+const MS_PER_DAY = 86_400_000;
+const MS_PER_HOUR = 3_600_000;
+const DEGREES = Math.PI / 180;
+
+/** The crescent as seen at one place at sunset. */
+interface EveningSky {
+  sunsetMs: number;
+  moonAltitude: number;
+  elongation: number;
+}
+
+/** The new moon (conjunction) nearest a day, as epoch milliseconds. */
+export function conjunctionNear(guess: DayNumber): number {
+  const found = SearchMoonPhase(0, new Date((guess - 5) * MS_PER_DAY), 10);
+  if (!found) throw new Error(`no conjunction within 5 days of day ${guess}`);
+  return found.date.getTime();
+}
+
+function eveningSky(place: Place, evening: DayNumber): EveningSky | undefined {
+  const observer = new Observer(place.lat, place.lon, 0);
+  // from local noon (approximately: the longitude's mean time), the next sunset is that date's
+  const localNoonMs = evening * MS_PER_DAY + (12 - place.lon / 15) * MS_PER_HOUR;
+  const sunset = SearchRiseSet(Body.Sun, observer, -1, new Date(localNoonMs), 1);
+  if (!sunset) return undefined;
+  const moon = Equator(Body.Moon, sunset, observer, true, true);
+  return { sunsetMs: sunset.date.getTime(), moonAltitude: Horizon(sunset, observer, moon.ra, moon.dec, 'normal').altitude, elongation: AngleFromSun(Body.Moon, sunset) };
+}
+
+/** Minutes the moon sets after the sun on an evening at a place (negative: before). */
+function moonLagMinutes(place: Place, sunsetMs: number): number {
+  const observer = new Observer(place.lat, place.lon, 0);
+  // the moon set within 6 h before the sun too: look from a bit before sunset
+  const moonset = SearchRiseSet(Body.Moon, observer, -1, new Date(sunsetMs - 6 * MS_PER_HOUR), 1);
+  return moonset ? (moonset.date.getTime() - sunsetMs) / 60_000 : Number.NEGATIVE_INFINITY;
+}
+
+export interface VisibilityCriterion {
+  minAltitude: number;
+  minElongation: number;
+}
+
+/** A naked-eye expectation for sighting countries: what committees usually confirm. */
+export const SIGHTING_CRITERION: VisibilityCriterion = { minAltitude: 5, minElongation: 10.5 };
+/** The 2016 International Hijri Calendar Union congress (Istanbul) thresholds. */
+export const IHCU_CRITERION: VisibilityCriterion = { minAltitude: 5, minElongation: 8 };
+/** Egypt: the moon sets at least this many minutes after the sun, the conjunction before sunset. */
+export const EGYPT_MIN_MOON_LAG_MINUTES = 5;
+
+/** Evenings from the conjunction's date on; the month begins the day after the first that qualifies. */
+function firstQualifyingEvening(conjunctionMs: number, firstEvening: DayNumber, qualifies: (evening: DayNumber) => boolean): DayNumber {
+  for (let evening = firstEvening; evening < firstEvening + 4; evening++) {
+    if (qualifies(evening)) return evening + 1;
+  }
+  // never reached on Earth (the crescent is visible by the third evening after the conjunction at the latest)
+  return dayOfUtcInstant(conjunctionMs) + 3;
+}
+
+/** The month start expected by sighting at one place: the crescent high enough and far enough from the sun at sunset. */
+export function sightingMonthStart(place: Place, conjunctionMs: number, criterion: VisibilityCriterion = SIGHTING_CRITERION): DayNumber {
+  const firstEvening = dayOfUtcInstant(conjunctionMs + (place.lon / 15) * MS_PER_HOUR);
+  return firstQualifyingEvening(conjunctionMs, firstEvening, (evening) => {
+    const sky = eveningSky(place, evening);
+    return !!sky && sky.sunsetMs > conjunctionMs && sky.moonAltitude >= criterion.minAltitude && sky.elongation >= criterion.minElongation;
+  });
+}
+
+/** Egypt's calculation: conjunction before sunset and the moon setting at least 5 minutes after the sun, at Cairo. */
+export function calculationMonthStart(place: Place, conjunctionMs: number): DayNumber {
+  const firstEvening = dayOfUtcInstant(conjunctionMs + (place.lon / 15) * MS_PER_HOUR);
+  return firstQualifyingEvening(conjunctionMs, firstEvening, (evening) => {
+    const sky = eveningSky(place, evening);
+    return !!sky && sky.sunsetMs > conjunctionMs && moonLagMinutes(place, sky.sunsetMs) >= EGYPT_MIN_MOON_LAG_MINUTES;
+  });
+}
+
+const SUNSET_ALTITUDE = -0.833;
+const IHCU_LATITUDES = Array.from({ length: 25 }, (_, index) => -60 + index * 5);
+
+/**
+ * The IHCU (2016) global rule: the month begins the next day everywhere when, somewhere on Earth,
+ * the sun sets before 00:00 UTC with the crescent at least 5° high and 8° from the sun. For each
+ * latitude the place that qualifies best is the westernmost one whose sunset is just at 00:00 UTC
+ * (the moon climbs away from the sun as the evening moves west), so each latitude is checked there.
+ */
+export function ihcuMonthStart(conjunctionMs: number, criterion: VisibilityCriterion = IHCU_CRITERION): DayNumber {
+  return firstQualifyingEvening(conjunctionMs, dayOfUtcInstant(conjunctionMs), (evening) => {
+    const midnight = new Date((evening + 1) * MS_PER_DAY);
+    if (midnight.getTime() <= conjunctionMs) return false;
+    if (AngleFromSun(Body.Moon, midnight) < criterion.minElongation) return false;
+    const sun = Equator(Body.Sun, midnight, new Observer(0, 0, 0), true, true);
+    const siderealDegrees = SiderealTime(midnight) * 15;
+    for (const latitude of IHCU_LATITUDES) {
+      const cosHourAngle = (Math.sin(SUNSET_ALTITUDE * DEGREES) - Math.sin(latitude * DEGREES) * Math.sin(sun.dec * DEGREES)) / (Math.cos(latitude * DEGREES) * Math.cos(sun.dec * DEGREES));
+      if (cosHourAngle < -1 || cosHourAngle > 1) continue; // no sunset that day
+      const hourAngle = Math.acos(cosHourAngle) / DEGREES;
+      const longitude = ((((hourAngle - siderealDegrees + sun.ra * 15) % 360) + 540) % 360) - 180;
+      const observer = new Observer(latitude, longitude, 0);
+      const moon = Equator(Body.Moon, midnight, observer, true, true);
+      if (Horizon(midnight, observer, moon.ra, moon.dec, 'normal').altitude >= criterion.minAltitude) return true;
+    }
+    return false;
+  });
+}
