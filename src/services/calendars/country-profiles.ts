@@ -9,6 +9,8 @@ export type CountryCode = (typeof COUNTRY_CODES)[number];
 export const HIJRI_METHODS = ['umm_al_qura', 'follows', 'sighting', 'calculation', 'ihcu'] as const;
 export type HijriMethod = (typeof HIJRI_METHODS)[number];
 
+import { EARLY_CRESCENT, MOON_ABOVE_HORIZON, NAKED_EYE_CRESCENT, type VisibilityCriterion } from './crescent.js';
+
 /** Where a country's crescent is looked for (sighting and calculation methods). */
 export interface Observer {
   place: string;
@@ -35,6 +37,8 @@ export interface CountryProfile {
     /** The country whose month starts a `follows` country takes. */
     follows?: CountryCode;
     observer?: Observer;
+    /** Sighting countries: what the expected start assumes the committee will accept. */
+    criterion?: VisibilityCriterion;
     how: string;
   };
 }
@@ -43,8 +47,16 @@ const FRI_SAT = [5, 6];
 const THU_FRI = [4, 5];
 const SAT_SUN = [6, 0];
 
-const SIGHTING_HOW = (body: string, place: string) =>
-  `${body} announces each month after the crescent is looked for on the evening of the 29th; until then the start is computed as expected: the crescent at least 5° above the horizon and 10.5° from the sun at sunset in ${place}.`;
+/** A sighting country: its committee, its capital, and what its expected starts assume. */
+function sighting(body: string, observer: Observer, criterion: VisibilityCriterion): CountryProfile['hijri'] {
+  const expectation =
+    criterion === NAKED_EYE_CRESCENT
+      ? `the crescent at least ${criterion.minAltitude}° above the horizon and ${criterion.minElongation}° from the sun at sunset in ${observer.place}`
+      : criterion.minElongation > 0
+        ? `the conjunction before sunset and the moon above the horizon at sunset, at least ${criterion.minElongation}° from the sun, in ${observer.place}`
+        : `the conjunction before sunset and the moon setting after the sun in ${observer.place}`;
+  return { method: 'sighting', observer, criterion, how: `${body} announces each month after the crescent is looked for on the evening of the 29th; until then the start is computed as expected: ${expectation}.` };
+}
 
 export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
   JO: {
@@ -53,7 +65,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'الأردن',
     timeZone: 'Asia/Amman',
     weekends: [{ since: '2000-01-01', days: FRI_SAT }, { days: [5] }],
-    hijri: { method: 'sighting', observer: { place: 'Amman', lat: 31.95, lon: 35.93 }, how: SIGHTING_HOW("Jordan's General Iftaa' Department", 'Amman') },
+    hijri: sighting("Jordan's General Iftaa' Department", { place: 'Amman', lat: 31.95, lon: 35.93 }, MOON_ABOVE_HORIZON),
   },
   SA: {
     code: 'SA',
@@ -72,7 +84,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'الإمارات العربية المتحدة',
     timeZone: 'Asia/Dubai',
     weekends: [{ since: '2022-01-01', days: SAT_SUN }, { since: '2006-09-01', days: FRI_SAT }, { days: THU_FRI }],
-    hijri: { method: 'sighting', observer: { place: 'Abu Dhabi', lat: 24.45, lon: 54.38 }, how: SIGHTING_HOW("The UAE's Moon Sighting Committee", 'Abu Dhabi') },
+    hijri: sighting("The UAE's Moon Sighting Committee", { place: 'Abu Dhabi', lat: 24.45, lon: 54.38 }, MOON_ABOVE_HORIZON),
   },
   QA: {
     code: 'QA',
@@ -104,7 +116,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'عُمان',
     timeZone: 'Asia/Muscat',
     weekends: [{ since: '2013-05-01', days: FRI_SAT }, { days: THU_FRI }],
-    hijri: { method: 'sighting', observer: { place: 'Muscat', lat: 23.59, lon: 58.41 }, how: SIGHTING_HOW("Oman's Main Committee for Sighting the Crescent (Ministry of Endowments and Religious Affairs)", 'Muscat') },
+    hijri: sighting("Oman's Main Committee for Sighting the Crescent (Ministry of Endowments and Religious Affairs)", { place: 'Muscat', lat: 23.59, lon: 58.41 }, NAKED_EYE_CRESCENT),
   },
   EG: {
     code: 'EG',
@@ -124,7 +136,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'لبنان',
     timeZone: 'Asia/Beirut',
     weekends: [{ days: SAT_SUN }],
-    hijri: { method: 'sighting', observer: { place: 'Beirut', lat: 33.89, lon: 35.5 }, how: SIGHTING_HOW("Dar al-Fatwa of the Lebanese Republic", 'Beirut') },
+    hijri: sighting('Dar al-Fatwa of the Lebanese Republic', { place: 'Beirut', lat: 33.89, lon: 35.5 }, EARLY_CRESCENT),
   },
   PS: {
     code: 'PS',
@@ -132,7 +144,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'فلسطين',
     timeZone: 'Asia/Hebron',
     weekends: [{ days: FRI_SAT }],
-    hijri: { method: 'sighting', observer: { place: 'Jerusalem', lat: 31.78, lon: 35.23 }, how: SIGHTING_HOW('The Grand Mufti of Jerusalem and the Palestinian Territories', 'Jerusalem') },
+    hijri: sighting('The Grand Mufti of Jerusalem and the Palestinian Territories', { place: 'Jerusalem', lat: 31.78, lon: 35.23 }, MOON_ABOVE_HORIZON),
   },
   IQ: {
     code: 'IQ',
@@ -140,7 +152,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'العراق',
     timeZone: 'Asia/Baghdad',
     weekends: [{ days: FRI_SAT }],
-    hijri: { method: 'sighting', observer: { place: 'Baghdad', lat: 33.31, lon: 44.36 }, how: SIGHTING_HOW("Iraq's Sunni and Shia Endowment offices", 'Baghdad') },
+    hijri: sighting("Iraq's Sunni and Shia Endowment offices", { place: 'Baghdad', lat: 33.31, lon: 44.36 }, NAKED_EYE_CRESCENT),
   },
   SY: {
     code: 'SY',
@@ -148,7 +160,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'سوريا',
     timeZone: 'Asia/Damascus',
     weekends: [{ days: FRI_SAT }],
-    hijri: { method: 'sighting', observer: { place: 'Damascus', lat: 33.51, lon: 36.29 }, how: SIGHTING_HOW("Syria's Ministry of Awqaf", 'Damascus') },
+    hijri: sighting("Syria's Ministry of Awqaf", { place: 'Damascus', lat: 33.51, lon: 36.29 }, MOON_ABOVE_HORIZON),
   },
   YE: {
     code: 'YE',
@@ -175,7 +187,7 @@ export const COUNTRY_PROFILES: Readonly<Record<CountryCode, CountryProfile>> = {
     nameAr: 'إيران',
     timeZone: 'Asia/Tehran',
     weekends: [{ days: [5] }],
-    hijri: { method: 'sighting', observer: { place: 'Tehran', lat: 35.69, lon: 51.39 }, how: SIGHTING_HOW("The Office of the Supreme Leader's istihlal committee", 'Tehran') },
+    hijri: sighting("The Office of the Supreme Leader's istihlal committee", { place: 'Tehran', lat: 35.69, lon: 51.39 }, NAKED_EYE_CRESCENT),
   },
 };
 

@@ -5,7 +5,11 @@
  */
 import { AngleFromSun, Body, Equator, Horizon, Observer, SearchMoonPhase, SearchRiseSet, SiderealTime } from 'astronomy-engine';
 import { type DayNumber, dayOfUtcInstant } from './civil-days.js';
-import type { Observer as Place } from './country-profiles.js';
+/** Where a crescent is looked for. */
+export interface Place {
+  lat: number;
+  lon: number;
+}
 
 const MS_PER_DAY = 86_400_000;
 const MS_PER_HOUR = 3_600_000;
@@ -44,12 +48,21 @@ function moonLagMinutes(place: Place, sunsetMs: number): number {
 }
 
 export interface VisibilityCriterion {
+  /** Degrees of the moon above the horizon at sunset (refracted, topocentric). */
   minAltitude: number;
+  /** Degrees between the moon and the sun at sunset. */
   minElongation: number;
 }
 
-/** A naked-eye expectation for sighting countries: what committees usually confirm. */
-export const SIGHTING_CRITERION: VisibilityCriterion = { minAltitude: 5, minElongation: 10.5 };
+/**
+ * Expectations for sighting countries, calibrated on the dates they announced in 2010–2025 (the
+ * reference snapshots): most committees accept a sighting as soon as the moon sets after the sun
+ * (the Umm al-Qura condition, at their own capital); Lebanon's a little later; the strict
+ * naked-eye committees (Oman, Iraq, Iran) wait for a crescent high and far from the sun.
+ */
+export const MOON_ABOVE_HORIZON: VisibilityCriterion = { minAltitude: 0, minElongation: 0 };
+export const EARLY_CRESCENT: VisibilityCriterion = { minAltitude: 0, minElongation: 6 };
+export const NAKED_EYE_CRESCENT: VisibilityCriterion = { minAltitude: 5, minElongation: 10.5 };
 /** The 2016 International Hijri Calendar Union congress (Istanbul) thresholds. */
 export const IHCU_CRITERION: VisibilityCriterion = { minAltitude: 5, minElongation: 8 };
 /** Egypt: the moon sets at least this many minutes after the sun, the conjunction before sunset. */
@@ -65,7 +78,7 @@ function firstQualifyingEvening(conjunctionMs: number, firstEvening: DayNumber, 
 }
 
 /** The month start expected by sighting at one place: the crescent high enough and far enough from the sun at sunset. */
-export function sightingMonthStart(place: Place, conjunctionMs: number, criterion: VisibilityCriterion = SIGHTING_CRITERION): DayNumber {
+export function sightingMonthStart(place: Place, conjunctionMs: number, criterion: VisibilityCriterion): DayNumber {
   const firstEvening = dayOfUtcInstant(conjunctionMs + (place.lon / 15) * MS_PER_HOUR);
   return firstQualifyingEvening(conjunctionMs, firstEvening, (evening) => {
     const sky = eveningSky(place, evening);

@@ -32,10 +32,12 @@ export function ummAlQuraDateOf(day: DayNumber): HijriDate {
 
 /** The month's first day as the country's method computes it (`follows` countries are dated by the country they follow). */
 export function computedMonthStart(profile: CountryProfile, year: number, month: number): DayNumber {
-  const { method, observer } = profile.hijri;
+  const { method, observer, criterion } = profile.hijri;
   if (method === 'umm_al_qura' || method === 'follows') return ummAlQuraMonthStart(year, month);
   const conjunction = conjunctionNear(ummAlQuraMonthStart(year, month));
   if (method === 'ihcu') return ihcuMonthStart(conjunction);
   if (!observer) throw new Error(`${profile.code}: the ${method} method needs an observer`);
-  return method === 'calculation' ? calculationMonthStart(observer, conjunction) : sightingMonthStart(observer, conjunction);
+  if (method === 'calculation') return calculationMonthStart(observer, conjunction);
+  if (!criterion) throw new Error(`${profile.code}: the sighting method needs a criterion`);
+  return sightingMonthStart(observer, conjunction, criterion);
 }

@@ -9,9 +9,10 @@ import { webhookDeliveriesMigration } from './007-webhook-deliveries.js';
 import { navigationHotUpdatesMigration } from './008-navigation-hot-updates.js';
 import { optimizationJobsMigration } from './009-optimization-jobs.js';
 import { fleetsMigration } from './010-fleets.js';
+import { hijriMonthStartsMigration } from './011-hijri-month-starts.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, hijriMonthStartsMigration];
