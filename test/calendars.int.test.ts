@@ -34,12 +34,13 @@ async function call(client: ApiClient, method: 'PUT' | 'GET' | 'DELETE', path: s
 
 beforeAll(async () => {
   if (usingRealServices) {
-    const deployment = { ...sharedDeployment('cal'), JWT_SECRET: `calendars-${Date.now()}-0123456789abcdef0123456789` };
+    const shared = sharedDeployment('cal');
+    const deployment = { ...shared, JWT_SECRET: `calendars-${Date.now()}-0123456789abcdef0123456789` };
     servers.push(await startServerProcess(deployment), await startServerProcess(deployment));
     api = apiClient(servers[0]!.baseUrl);
     peer = apiClient(servers[1]!.baseUrl);
     admin = await registerUser(api, 'calendar-operator');
-    expect((await runAdminCli(['grant-role', admin.email, 'admin'], { DATABASE_URL: deployment.DATABASE_URL, DATABASE_SCHEMA: deployment.DATABASE_SCHEMA })).code).toBe(0);
+    expect((await runAdminCli(['grant-role', admin.email, 'admin'], { DATABASE_URL: shared.DATABASE_URL!, DATABASE_SCHEMA: shared.DATABASE_SCHEMA! })).code).toBe(0);
     return;
   }
   // the embedded database is one process's: register, stop, grant with the CLI, start again on the same directory
