@@ -72,6 +72,20 @@ describe('Umm al-Qura (Saudi Arabia)', () => {
     expect(answer.months.every((month) => month.status === 'expected')).toBe(true);
   });
 
+  it("follows Türkiye's Diyanet calendar (IHCU rule, its American exception included)", async () => {
+    const { calendars } = await process_(new MemoryMonthStartStore(), new MemoryBus());
+    // Diyanet's published dates: Ramadan, Ramazan Bayramı, Kurban Bayramı
+    const diyanet: [number, string, string, string][] = [
+      [1444, '2023-03-23', '2023-04-21', '2023-06-28'],
+      [1445, '2024-03-11', '2024-04-10', '2024-06-16'],
+      [1446, '2025-03-01', '2025-03-30', '2025-06-06'],
+      [1447, '2026-02-19', '2026-03-20', '2026-05-27'],
+    ];
+    for (const [year, ramadan, fitr, adha] of diyanet) {
+      expect(calendars.hijriYear({ country: 'TR', year }).events, String(year)).toMatchObject({ ramadanStart: ramadan, eidAlFitr: fitr, eidAlAdha: adha });
+    }
+  });
+
   it('dates every month of every country from 1344 to 1499 AH within 29–30 days of the one before', async () => {
     const { hijri } = await process_(new MemoryMonthStartStore(), new MemoryBus());
     for (const country of COUNTRY_CODES) {

@@ -80,10 +80,7 @@ function firstQualifyingEvening(conjunctionMs: number, firstEvening: DayNumber, 
 /** The month start expected by sighting at one place: the crescent high enough and far enough from the sun at sunset. */
 export function sightingMonthStart(place: Place, conjunctionMs: number, criterion: VisibilityCriterion): DayNumber {
   const firstEvening = dayOfUtcInstant(conjunctionMs + (place.lon / 15) * MS_PER_HOUR);
-  return firstQualifyingEvening(conjunctionMs, firstEvening, (evening) => {
-    const sky = eveningSky(place, evening);
-    return !!sky && sky.sunsetMs > conjunctionMs && sky.moonAltitude >= criterion.minAltitude && sky.elongation >= criterion.minElongation;
-  });
+  return firstQualifyingEvening(conjunctionMs, firstEvening, (evening) => crescentVisibleAt(place, evening, conjunctionMs, criterion));
 }
 
 /** Egypt's calculation: conjunction before sunset and the moon setting at least 5 minutes after the sun, at Cairo. */
@@ -98,28 +95,57 @@ export function calculationMonthStart(place: Place, conjunctionMs: number): DayN
 const SUNSET_ALTITUDE = -0.833;
 const IHCU_LATITUDES = Array.from({ length: 25 }, (_, index) => -60 + index * 5);
 
+/** West coast points of mainland America, where the IHCU exception looks for the crescent after 00:00 UTC. */
+const AMERICAS_WEST: readonly Place[] = [
+  { lat: 60.5, lon: -145.8 }, // Alaska (Valdez)
+  { lat: 47.6, lon: -122.3 }, // Seattle
+  { lat: 34, lon: -118.2 }, // Los Angeles
+  { lat: 20.6, lon: -105.2 }, // Puerto Vallarta
+  { lat: 0, lon: -80.1 }, // Ecuador
+  { lat: -12, lon: -77 }, // Lima
+  { lat: -33.5, lon: -71.6 }, // Valparaíso
+  { lat: -53.2, lon: -70.9 }, // Punta Arenas
+];
+/** New Zealand's dawn (about 05:00 at UTC+12) of the day a month would begin: 17:00 UTC the evening before. */
+const NEW_ZEALAND_DAWN_HOUR_UTC = 17;
+
+function crescentVisibleAt(place: Place, evening: DayNumber, conjunctionMs: number, criterion: VisibilityCriterion): boolean {
+  const sky = eveningSky(place, evening);
+  return !!sky && sky.sunsetMs > conjunctionMs && sky.moonAltitude >= criterion.minAltitude && sky.elongation >= criterion.minElongation;
+}
+
+/** Whether the crescent qualifies at sunset somewhere on Earth before 00:00 UTC. */
+function visibleBeforeMidnightUtc(evening: DayNumber, conjunctionMs: number, criterion: VisibilityCriterion): boolean {
+  const midnight = new Date((evening + 1) * MS_PER_DAY);
+  if (midnight.getTime() <= conjunctionMs) return false;
+  if (AngleFromSun(Body.Moon, midnight) < criterion.minElongation) return false;
+  const sun = Equator(Body.Sun, midnight, new Observer(0, 0, 0), true, true);
+  const siderealDegrees = SiderealTime(midnight) * 15;
+  for (const latitude of IHCU_LATITUDES) {
+    const cosHourAngle = (Math.sin(SUNSET_ALTITUDE * DEGREES) - Math.sin(latitude * DEGREES) * Math.sin(sun.dec * DEGREES)) / (Math.cos(latitude * DEGREES) * Math.cos(sun.dec * DEGREES));
+    if (cosHourAngle < -1 || cosHourAngle > 1) continue; // no sunset that day
+    const hourAngle = Math.acos(cosHourAngle) / DEGREES;
+    const longitude = ((((hourAngle - siderealDegrees + sun.ra * 15) % 360) + 540) % 360) - 180;
+    const observer = new Observer(latitude, longitude, 0);
+    const moon = Equator(Body.Moon, midnight, observer, true, true);
+    if (Horizon(midnight, observer, moon.ra, moon.dec, 'normal').altitude >= criterion.minAltitude) return true;
+  }
+  return false;
+}
+
 /**
- * The IHCU (2016) global rule: the month begins the next day everywhere when, somewhere on Earth,
- * the sun sets before 00:00 UTC with the crescent at least 5° high and 8° from the sun. For each
- * latitude the place that qualifies best is the westernmost one whose sunset is just at 00:00 UTC
- * (the moon climbs away from the sun as the evening moves west), so each latitude is checked there.
+ * The IHCU (2016 Istanbul congress) rule Türkiye's Diyanet applies: the month begins the next day
+ * everywhere when, somewhere on Earth, the sun sets before 00:00 UTC with the crescent at least 5°
+ * high and 8° from the sun; or, failing that, when it does so in mainland America (after 00:00 UTC)
+ * and the conjunction came before dawn in New Zealand. For each latitude the place that qualifies
+ * best before 00:00 UTC is the westernmost one whose sunset is just at 00:00 UTC (the moon climbs
+ * away from the sun as the evening moves west), so each latitude is checked there; America is checked
+ * along its west coast.
  */
 export function ihcuMonthStart(conjunctionMs: number, criterion: VisibilityCriterion = IHCU_CRITERION): DayNumber {
   return firstQualifyingEvening(conjunctionMs, dayOfUtcInstant(conjunctionMs), (evening) => {
-    const midnight = new Date((evening + 1) * MS_PER_DAY);
-    if (midnight.getTime() <= conjunctionMs) return false;
-    if (AngleFromSun(Body.Moon, midnight) < criterion.minElongation) return false;
-    const sun = Equator(Body.Sun, midnight, new Observer(0, 0, 0), true, true);
-    const siderealDegrees = SiderealTime(midnight) * 15;
-    for (const latitude of IHCU_LATITUDES) {
-      const cosHourAngle = (Math.sin(SUNSET_ALTITUDE * DEGREES) - Math.sin(latitude * DEGREES) * Math.sin(sun.dec * DEGREES)) / (Math.cos(latitude * DEGREES) * Math.cos(sun.dec * DEGREES));
-      if (cosHourAngle < -1 || cosHourAngle > 1) continue; // no sunset that day
-      const hourAngle = Math.acos(cosHourAngle) / DEGREES;
-      const longitude = ((((hourAngle - siderealDegrees + sun.ra * 15) % 360) + 540) % 360) - 180;
-      const observer = new Observer(latitude, longitude, 0);
-      const moon = Equator(Body.Moon, midnight, observer, true, true);
-      if (Horizon(midnight, observer, moon.ra, moon.dec, 'normal').altitude >= criterion.minAltitude) return true;
-    }
-    return false;
+    if (visibleBeforeMidnightUtc(evening, conjunctionMs, criterion)) return true;
+    if (conjunctionMs >= evening * MS_PER_DAY + NEW_ZEALAND_DAWN_HOUR_UTC * MS_PER_HOUR) return false;
+    return AMERICAS_WEST.some((place) => crescentVisibleAt(place, evening, conjunctionMs, criterion));
   });
 }
