@@ -4,10 +4,10 @@
  * country's Hijri year; and the calendar flags other areas consult on hot
  * paths (place detail, traffic, commute), cached per country and half hour.
  */
-import { LRUCache } from 'lru-cache';
 import { type DayNumber, LocalDays, civilDateOf, isoOfDay, parseIsoDay, weekdayOf } from './civil-days.js';
 import { FIRST_SUPPORTED_DAY, LAST_SUPPORTED_DAY, type HolidaysHijriQuery, type HolidaysListQuery, type HolidaysOnQuery, type HolidaysTodayQuery, type HolidaysUpcomingQuery } from './calendar-queries.js';
 import { COUNTRY_CODES, COUNTRY_PROFILES, type CountryCode, isCountryCode } from './country-profiles.js';
+import { GenerationCache } from './generation-cache.js';
 import type { AnnouncedStarts, HijriCalendar } from './hijri-calendar.js';
 import { type CityScope, HolidayCalendar, inScope } from './holiday-calendar.js';
 import type { HolidayOccurrence } from './holiday-occurrences.js';
@@ -70,18 +70,15 @@ function summaryOf(occurrence: HolidayOccurrence | undefined): HolidaySummary | 
 export class CalendarService {
   readonly holidays: HolidayCalendar;
   private readonly hijri: HijriCalendar;
-  private readonly announced: AnnouncedStarts;
   private readonly localDays = new LocalDays();
   private readonly now: () => number;
-  private readonly flagCache = new LRUCache<string, CalendarFlags>({ max: FLAG_CACHE_SIZE });
-  private flagGeneration: number;
+  private readonly flagCache: GenerationCache<CalendarFlags>;
 
   constructor(private readonly deps: CalendarServiceDeps) {
     this.hijri = deps.hijri;
-    this.announced = deps.announced;
     this.holidays = new HolidayCalendar(deps.hijri, deps.library, deps.announced);
     this.now = deps.now ?? Date.now;
-    this.flagGeneration = deps.announced.generation;
+    this.flagCache = new GenerationCache(FLAG_CACHE_SIZE, deps.announced);
   }
 
   /** A country's date at an instant (its own timezone). */
@@ -215,17 +212,7 @@ export class CalendarService {
    * dropped when an announcement moves a Hijri month.
    */
   flags(country: CountryCode, atMs: number, city?: string): CalendarFlags {
-    if (this.flagGeneration !== this.announced.generation) {
-      this.flagCache.clear();
-      this.flagGeneration = this.announced.generation;
-    }
-    const key = `${country}|${city ?? ''}|${Math.floor(atMs / FLAG_BUCKET_MS)}`;
-    let flags = this.flagCache.get(key);
-    if (!flags) {
-      flags = this.computeFlags(country, this.localDay(country, atMs), city);
-      this.flagCache.set(key, flags);
-    }
-    return flags;
+    return this.flagCache.get(`${country}|${city ?? ''}|${Math.floor(atMs / FLAG_BUCKET_MS)}`, () => this.computeFlags(country, this.localDay(country, atMs), city));
   }
 
   /** The flags at a point, its country and city resolved through the admin areas; undefined outside the fifteen countries. */

@@ -8,6 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DayNumber } from './civil-days.js';
 import { COUNTRY_PROFILES, type CountryCode } from './country-profiles.js';
+import { GenerationCache } from './generation-cache.js';
 import { computedMonthStart, FIRST_HIJRI_YEAR, type HijriDate, LAST_HIJRI_YEAR, ummAlQuraDateOf } from './hijri-month-starts.js';
 
 export const MONTH_START_STATUSES = ['expected', 'announced', 'confirmed'] as const;
@@ -58,11 +59,10 @@ export function isSupportedHijriYear(year: number): boolean {
 
 export class HijriCalendar {
   private readonly computed = new LRUCache<string, number>({ max: COMPUTED_CACHE_SIZE });
-  private readonly tables = new LRUCache<string, HijriYearTable>({ max: TABLE_CACHE_SIZE });
-  private tablesGeneration: number;
+  private readonly tables: GenerationCache<HijriYearTable>;
 
   constructor(private readonly announced: AnnouncedStarts) {
-    this.tablesGeneration = announced.generation;
+    this.tables = new GenerationCache(TABLE_CACHE_SIZE, announced);
   }
 
   computedStart(country: CountryCode, year: number, month: number): DayNumber {
@@ -97,18 +97,11 @@ export class HijriCalendar {
   }
 
   yearTable(country: CountryCode, year: number): HijriYearTable {
-    if (this.tablesGeneration !== this.announced.generation) {
-      this.tables.clear();
-      this.tablesGeneration = this.announced.generation;
-    }
-    const key = `${country}:${year}`;
-    let table = this.tables.get(key);
-    if (!table) {
-      const months = Array.from({ length: 12 }, (_, index) => this.monthStart(country, year, index + 1));
-      table = { year, months, end: this.monthStart(country, year + 1, 1).start };
-      this.tables.set(key, table);
-    }
-    return table;
+    return this.tables.get(`${country}:${year}`, () => ({
+      year,
+      months: Array.from({ length: 12 }, (_, index) => this.monthStart(country, year, index + 1)),
+      end: this.monthStart(country, year + 1, 1).start,
+    }));
   }
 
   /** The start of a month through the year table (cached). */

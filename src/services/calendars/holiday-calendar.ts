@@ -3,9 +3,9 @@
  * table and corrected library rules), expanded per Gregorian year on first use
  * and kept (bounded) until an announcement moves a Hijri month.
  */
-import { LRUCache } from 'lru-cache';
 import { type DayNumber, civilDateOf } from './civil-days.js';
 import { COUNTRY_CODES, type CountryCode } from './country-profiles.js';
+import { GenerationCache } from './generation-cache.js';
 import type { AnnouncedStarts, HijriCalendar } from './hijri-calendar.js';
 import { type HolidayOccurrence, occurrencesInYear } from './holiday-occurrences.js';
 import type { HolidayRule } from './holiday-rules.js';
@@ -31,13 +31,12 @@ function normalizedCity(text: string): string {
 export class HolidayCalendar {
   private readonly rules: ReadonlyMap<CountryCode, readonly HolidayRule[]>;
   private readonly cities: ReadonlyMap<CountryCode, ReadonlyMap<string, string>>;
-  private readonly years = new LRUCache<string, HolidayOccurrence[]>({ max: YEAR_CACHE_SIZE });
-  private yearsGeneration: number;
+  private readonly years: GenerationCache<HolidayOccurrence[]>;
 
   constructor(
     private readonly hijri: HijriCalendar,
     private readonly library: HolidayLibrary,
-    private readonly announced: AnnouncedStarts,
+    announced: AnnouncedStarts,
   ) {
     const rules = new Map<CountryCode, readonly HolidayRule[]>();
     const cities = new Map<CountryCode, Map<string, string>>();
@@ -54,7 +53,7 @@ export class HolidayCalendar {
     }
     this.rules = rules;
     this.cities = cities;
-    this.yearsGeneration = announced.generation;
+    this.years = new GenerationCache(YEAR_CACHE_SIZE, announced);
   }
 
   rulesOf(country: CountryCode): readonly HolidayRule[] {
@@ -68,17 +67,7 @@ export class HolidayCalendar {
 
   /** A country's occurrences in a Gregorian year (every city's), by date. */
   yearOf(country: CountryCode, year: number): readonly HolidayOccurrence[] {
-    if (this.yearsGeneration !== this.announced.generation) {
-      this.years.clear();
-      this.yearsGeneration = this.announced.generation;
-    }
-    const key = `${country}:${year}`;
-    let occurrences = this.years.get(key);
-    if (!occurrences) {
-      occurrences = occurrencesInYear(country, this.rules.get(country)!, year, { hijri: this.hijri, library: this.library });
-      this.years.set(key, occurrences);
-    }
-    return occurrences;
+    return this.years.get(`${country}:${year}`, () => occurrencesInYear(country, this.rules.get(country)!, year, { hijri: this.hijri, library: this.library }));
   }
 
   /** Occurrences from `from` to `to` (inclusive), by date. */
