@@ -129,8 +129,8 @@ export class CalendarService {
       const occurrences = this.holidays.yearOf(query.country, year).filter((occurrence) => inScope(occurrence, scope));
       return occurrences.map((occurrence) => this.record(occurrence, false));
     }
-    const from = query.from ?? (query.to !== undefined ? query.to - 364 : this.localDay(query.country, this.now()));
-    const to = query.to ?? from + 364;
+    const from = query.from ?? (query.to !== undefined ? Math.max(query.to - 364, FIRST_SUPPORTED_DAY) : this.localDay(query.country, this.now()));
+    const to = query.to ?? Math.min(from + 364, LAST_SUPPORTED_DAY);
     this.assertSupported(from);
     this.assertSupported(to);
     return this.holidays.between(query.country, from, to, scope).map((occurrence) => this.record(occurrence, true));
