@@ -5,6 +5,7 @@
  */
 import { AngleFromSun, Body, Equator, Horizon, Observer, SearchMoonPhase, SearchRiseSet, SiderealTime } from 'astronomy-engine';
 import { type DayNumber, dayOfUtcInstant } from './civil-days.js';
+
 /** Where a crescent is looked for. */
 export interface Place {
   lat: number;
@@ -22,7 +23,7 @@ interface EveningSky {
   elongation: number;
 }
 
-/** The new moon (conjunction) nearest a day, as epoch milliseconds. */
+/** The first new moon (conjunction) after five days before a guess, as epoch milliseconds: the one a month starting near the guess follows. */
 export function conjunctionNear(guess: DayNumber): number {
   const found = SearchMoonPhase(0, new Date((guess - 5) * MS_PER_DAY), 10);
   if (!found) throw new Error(`no conjunction within 5 days of day ${guess}`);
@@ -60,11 +61,11 @@ export interface VisibilityCriterion {
  * (the Umm al-Qura condition, at their own capital); Lebanon's a little later; the strict
  * naked-eye committees (Oman, Iraq, Iran) wait for a crescent high and far from the sun.
  */
-export const MOON_ABOVE_HORIZON: VisibilityCriterion = { minAltitude: 0, minElongation: 0 };
-export const EARLY_CRESCENT: VisibilityCriterion = { minAltitude: 0, minElongation: 6 };
-export const NAKED_EYE_CRESCENT: VisibilityCriterion = { minAltitude: 5, minElongation: 10.5 };
+export const MOON_ABOVE_HORIZON: VisibilityCriterion = Object.freeze({ minAltitude: 0, minElongation: 0 });
+export const EARLY_CRESCENT: VisibilityCriterion = Object.freeze({ minAltitude: 0, minElongation: 6 });
+export const NAKED_EYE_CRESCENT: VisibilityCriterion = Object.freeze({ minAltitude: 5, minElongation: 10.5 });
 /** The 2016 International Hijri Calendar Union congress (Istanbul) thresholds. */
-export const IHCU_CRITERION: VisibilityCriterion = { minAltitude: 5, minElongation: 8 };
+export const IHCU_CRITERION: VisibilityCriterion = Object.freeze({ minAltitude: 5, minElongation: 8 });
 /** Egypt: the moon sets at least this many minutes after the sun, the conjunction before sunset. */
 export const EGYPT_MIN_MOON_LAG_MINUTES = 5;
 
