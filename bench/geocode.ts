@@ -125,7 +125,7 @@ function serviceTimes<T>(inputs: T[], call: (input: T) => unknown): { count: num
  * Service time without queueing: one connection, one request at a time, hrtime; the paths in turn.
  * (At 100 connections a single event loop queues 100 requests, so p99 there is ~100 × service time.)
  */
-async function sequentialLatency(base: string, paths: string[]): Promise<{ p50Ms: number; p99Ms: number }> {
+export async function sequentialLatency(base: string, paths: string[]): Promise<{ p50Ms: number; p99Ms: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const once = (index: number) =>
     new Promise<number>((resolve, reject) => {

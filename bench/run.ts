@@ -8,6 +8,7 @@ import { runRoutingAnalysisBenchmark } from './routing-analysis.js';
 import { runGeocodeBenchmark } from './geocode.js';
 import { runVrpBenchmark } from './vrp.js';
 import { runBinPackBenchmark } from './binpack.js';
+import { runCalendarsBenchmark } from './calendars.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -19,6 +20,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   geocode: runGeocodeBenchmark,
   vrp: runVrpBenchmark,
   binpack: runBinPackBenchmark,
+  calendars: runCalendarsBenchmark,
 };
 
 const requested = process.argv.slice(2);

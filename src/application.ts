@@ -10,6 +10,7 @@ import { SolverPool } from './solvers/solver-pool.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
+import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
@@ -78,11 +79,14 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
+    const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
+    closeOnFailure.push(async () => calendars.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
+      ...calendars.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
@@ -134,6 +138,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           const [{ timedOut }] = await Promise.all([server.shutdown(config.SHUTDOWN_GRACE_MS), metricsServer?.shutdown(0)]);
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
+          calendars.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();

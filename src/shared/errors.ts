@@ -18,6 +18,7 @@ export const errorCodes = {
   NO_ROAD_NEARBY: { status: 400, message: 'No road the costing can use near a location' },
   NO_ROUTE: { status: 400, message: 'No route between the locations' },
   COSTING_UNAVAILABLE: { status: 400, message: 'This costing is not available for the loaded map data' },
+  MONTH_START_IMPLAUSIBLE: { status: 400, message: 'The month start is too far from the computed one' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   SESSION_ENDED: { status: 409, message: 'The navigation session has ended' },
   STOP_CLOSED: { status: 409, message: 'The stop was already completed or cancelled' },

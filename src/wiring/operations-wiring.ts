@@ -18,7 +18,7 @@ const WORKER_PROGRESS_WINDOW_MS = 60_000;
 /** What the OpenAPI document says the API is; keep it to what the route tables serve. */
 export const API_DESCRIPTION =
   'Arabic-aware geocoding, Plus Code addressing, routing and map matching, turn-by-turn navigation sessions, ' +
-  'route optimization and live fleets for the Middle East, behind accounts, developer keys and quotas. ' +
+  'route optimization and live fleets, holiday and Hijri calendars for the Middle East, behind accounts, developer keys and quotas. ' +
   'Map data © OpenStreetMap contributors (ODbL).';
 
 export interface OperationsWiringDeps {

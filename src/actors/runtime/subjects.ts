@@ -21,6 +21,8 @@ export interface Subjects {
   fleet(id: string): string;
   /** Plan frames of fleet `id`, for every process streaming it. */
   fleetFeed(id: string): string;
+  /** Broadcast that a Hijri month start was announced, confirmed, corrected or withdrawn; every process re-reads them. */
+  hijriMonthStarts(): string;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -42,5 +44,6 @@ export function createSubjects(namespace: string): Subjects {
     optimizationJobsQueued: () => `${root}.optimize.jobs.queued`,
     fleet: (id: string) => `${root}.fleet.actor.${token(id)}`,
     fleetFeed: (id: string) => `${root}.fleet.feed.${token(id)}`,
+    hijriMonthStarts: () => `${root}.calendar.hijri-month-starts`,
   });
 }

@@ -111,11 +111,11 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/places/{slug}/hours', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
 
   // §4.5 Holidays (scope places).
-  { method: 'GET', path: '/holidays', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
-  { method: 'GET', path: '/holidays/today', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
-  { method: 'GET', path: '/holidays/on', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
-  { method: 'GET', path: '/holidays/upcoming', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
-  { method: 'GET', path: '/holidays/hijri', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/today', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/on', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/upcoming', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
+  { method: 'GET', path: '/holidays/hijri', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
 
   // §4.6 Transit, micromobility, offline (scope per row).
   { method: 'GET', path: '/transit/stops', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
@@ -304,6 +304,10 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/optimize/fleets/{fleetId}/plan', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets; part3 §4.5)' },
   { method: 'POST', path: '/optimize/fleets/{fleetId}/events', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets; part3 §4.5)' },
   { method: 'GET', path: '/optimize/fleets/{fleetId}/stream', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets, streamed over WebSocket)' },
+  // Operators announce, confirm, correct or withdraw a Hijri month start (docs/calendars.md, "Announcements").
+  { method: 'PUT', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
+  { method: 'DELETE', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
+  { method: 'GET', path: '/admin/calendars/{country}/hijri/{year}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.
