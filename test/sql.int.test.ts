@@ -116,19 +116,20 @@ describe.each([
     const email = 'secret.person@example.jo';
     const hash = 'scrypt$32768$8$1$c2FsdA$c2VjcmV0LWhhc2gtdmFsdWU';
     await sql.query('insert into accounts (email, password_hash) values ($1, $2)', [email, hash]);
+    // Run one after another: a statement started early would reject before its handler is attached.
     const failures = [
       // a unique violation: the server's detail line quotes the row's key
-      sql.query('insert into accounts (email, password_hash) values ($1, $2)', [email, hash]),
+      () => sql.query('insert into accounts (email, password_hash) values ($1, $2)', [email, hash]),
       // a data exception: the message quotes the offending value
-      sql.query('select * from accounts where email = $1 and $2::uuid is not null', [email, hash]),
+      () => sql.query('select * from accounts where email = $1 and $2::uuid is not null', [email, hash]),
       // NUL, which text cannot hold
-      sql.query('insert into accounts (email, password_hash) values ($1, $2)', ['other@example.jo', `${hash}\u0000`]),
+      () => sql.query('insert into accounts (email, password_hash) values ($1, $2)', ['other@example.jo', `${hash}\u0000`]),
     ];
     const lines: string[] = [];
     const log = pino({ serializers: { err: pino.stdSerializers.err } }, { write: (line: string) => lines.push(line) });
     const codes: unknown[] = [];
     for (const failure of failures) {
-      const error = await failure.then(() => expect.fail('the statement should fail'), (thrown: unknown) => thrown);
+      const error = await failure().then(() => expect.fail('the statement should fail'), (thrown: unknown) => thrown);
       codes.push((error as { code?: unknown }).code);
       log.error({ err: error }, 'unhandled error');
     }
