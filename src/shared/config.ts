@@ -43,8 +43,8 @@ const identifier = (fallback: string) =>
     .regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits or _ (max 41 characters)')
     .default(fallback);
 
-/** Issuer URLs must be https, except on loopback (a local provider in development and tests). */
-function isAllowedIssuer(value: string): boolean {
+/** Issuer and verifier URLs must be https, except on loopback (a local provider in development and tests). */
+function isHttpsOrLoopback(value: string): boolean {
   try {
     const url = new URL(value);
     if (url.protocol === 'https:') return true;
@@ -58,10 +58,16 @@ function isAllowedIssuer(value: string): boolean {
 export const oidcProviderSchema = z.object({
   id: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
   label: z.string().min(1).max(60),
-  issuer: z.string().refine(isAllowedIssuer, { message: 'must be an https URL (http only on loopback)' }),
+  issuer: z.string().refine(isHttpsOrLoopback, { message: 'must be an https URL (http only on loopback)' }),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1).optional(),
   scopes: z.string().default('openid email profile'),
+  /**
+   * `true`: the provider accepts the resource-owner password grant for this client, and password login to an
+   * account created through it is checked there (spec part 1 §4.2 rule 5). `false`: such logins answer 400
+   * PROVIDER_ACCOUNT (rule 4).
+   */
+  passwordGrant: z.boolean({ error: 'must be true or false' }).default(false),
 });
 export type OidcProviderConfig = z.infer<typeof oidcProviderSchema>;
 
@@ -141,7 +147,7 @@ export const configSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
-  /** JSON array of OpenID Connect providers: `[{ id, label, issuer, clientId, clientSecret?, scopes? }]`. */
+  /** JSON array of OpenID Connect providers: `[{ id, label, issuer, clientId, clientSecret?, scopes?, passwordGrant? }]`. */
   OIDC_PROVIDERS: jsonList(oidcProviderSchema),
   /** Public origin of the API (e.g. https://api.example.com), used in OAuth redirect URIs; unset = from the Host header. */
   PUBLIC_BASE_URL: z.url().optional(),

@@ -45,6 +45,7 @@ import { IdentityRepository } from '../store/pg/identities.js';
 import { authProviderRoutes } from '../edge/routes/auth-providers.js';
 import { OidcProvider } from '../services/accounts/oidc/oidc-provider.js';
 import { SocialSignIn } from '../services/accounts/oidc/social-sign-in.js';
+import { OidcPasswordCheck } from '../services/accounts/oidc/provider-password-check.js';
 
 export interface AccountsWiring {
   /** In order: the access gate (keys, limits), then the bearer guard (users). */
@@ -78,14 +79,12 @@ export async function wireAccounts(
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
   const identities = new IdentityRepository(sql);
   const loginThrottle = new LoginThrottle(counters);
-  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), loginThrottle, identities);
-  const signIn = new SocialSignIn(
-    config.OIDC_PROVIDERS.map((provider) => new OidcProvider(provider)),
-    users,
-    identities,
-    accounts,
-    counters,
-  );
+  // One instance per provider: social sign-in and password checks share its discovery and keys.
+  const oidcProviders = config.OIDC_PROVIDERS.map((provider) => new OidcProvider(provider));
+  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), loginThrottle, {
+    providerPasswords: new OidcPasswordCheck(oidcProviders, identities),
+  });
+  const signIn = new SocialSignIn(oidcProviders, users, identities, accounts, counters);
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });

@@ -95,9 +95,11 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       method: 'POST',
       path: '/auth/login',
       summary: 'Sign in with e-mail and password',
-      description: 'Wrong credentials answer 400 `Invalid credentials`; repeated failures lock the account and the address out with 429 (docs/accounts.md).',
+      description:
+        'Wrong credentials answer 400 `Invalid credentials`; repeated failures lock the account and the address out with 429. ' +
+        'An account created through a provider is checked by that provider when it allows the password grant, else answers PROVIDER_ACCOUNT (docs/accounts.md).',
       tags: ['accounts'],
-      errors: ['RATE_LIMITED'],
+      errors: ['RATE_LIMITED', 'PROVIDER_ACCOUNT', 'SERVICE_UNAVAILABLE'],
       body: z.object({ email, password, captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.login(context.body, clientInfoOf(context)),

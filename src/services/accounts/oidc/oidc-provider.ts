@@ -1,8 +1,11 @@
 import { createRemoteJWKSet, jwtVerify, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
+import { readBoundedText } from '../../../shared/bounded-body.js';
 import type { OidcProviderConfig } from '../../../shared/config.js';
 
 /** Outbound calls to a provider give up after this long. */
 const PROVIDER_TIMEOUT_MS = 5_000;
+/** A token response is a few kilobytes (an ID token and an access token); anything far beyond is not one. */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 /** Only asymmetric algorithms: an HS256 token "signed" with the public client id must never verify. */
 const ID_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 
@@ -99,6 +102,50 @@ export class OidcProvider {
     const body = (await response.json()) as { id_token?: unknown };
     if (typeof body.id_token !== 'string') throw new OidcError('code_rejected', 'no id_token in the token response');
     return body.id_token;
+  }
+
+  /**
+   * The resource-owner password grant (`grant_type=password`): the provider checks the e-mail and password of an
+   * account created through its own e-mail/password method. Answers the ID token of the account, or `refused` when
+   * the provider says the credentials are wrong (`invalid_grant`). Any other failure is an OidcError:
+   * `provider_unavailable` (unreachable, slow, 5xx) or `provider_misconfigured` (the grant or the client refused).
+   */
+  async passwordGrant(username: string, password: string): Promise<{ kind: 'granted'; idToken: string } | { kind: 'refused' }> {
+    const { token_endpoint: endpoint } = await this.discover();
+    const form = new URLSearchParams({
+      grant_type: 'password',
+      username,
+      password,
+      client_id: this.config.clientId,
+      scope: this.config.scopes,
+      ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}),
+    });
+    let status: number;
+    let body: { id_token?: unknown; error?: unknown };
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form,
+        signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+        redirect: 'error',
+      });
+      status = response.status;
+      const text = await readBoundedText(response, MAX_TOKEN_RESPONSE_BYTES);
+      if (status >= 500) throw new Error(`token endpoint answered ${status}`);
+      const parsed: unknown = JSON.parse(text);
+      body = typeof parsed === 'object' && parsed !== null ? (parsed as typeof body) : {};
+    } catch (error) {
+      throw new OidcError('provider_unavailable', (error as Error).message);
+    }
+    if (status === 400 || status === 401) {
+      if (body.error === 'invalid_grant') return { kind: 'refused' };
+      throw new OidcError('provider_misconfigured', `token endpoint refused the password grant: ${String(body.error).slice(0, 64)}`);
+    }
+    if (status !== 200 || typeof body.id_token !== 'string') {
+      throw new OidcError('provider_misconfigured', `token endpoint answered ${status} without an id_token`);
+    }
+    return { kind: 'granted', idToken: body.id_token };
   }
 
   /** Verifies signature, issuer, audience, expiry (and nonce when given); returns the identity. */
