@@ -163,8 +163,20 @@ export const configSchema = z.object({
   SITE_URL: optionalUrl(['https:', 'http:']).transform((value) => value?.replace(/\/+$/, '')),
   /** `false` switches geocoding off: its endpoints answer `available: false, status: 502` (spec part 2 §4.2). */
   GEOCODING_ENABLED: flag('true'),
-  /** Captcha site key shown to the browser sign-in form; captcha is enabled when set. */
+  /**
+   * Captcha of the browser sign-in form: the site key shown to the form, the secret and the `siteverify` URL
+   * (hCaptcha / Turnstile protocol) that checks its tokens. All three or none: captcha is on when they are set.
+   */
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  CAPTCHA_SECRET: z.string().min(1).optional(),
+  CAPTCHA_VERIFY_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
+  /** How long one captcha verification may take; past it the sign-in is refused with 503 CAPTCHA_UNAVAILABLE. */
+  CAPTCHA_TIMEOUT_MS: integer(100, 60_000, 5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */
@@ -217,6 +229,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       if (config.REUSE_PORT && config.PORT === 0) {
         context.addIssue({ code: 'custom', path: ['REUSE_PORT'], message: 'needs a named PORT (port 0 gives every process a port of its own)' });
+      }
+      // Half a captcha is either a form whose tokens nobody checks or a check the form cannot pass.
+      const captcha = { CAPTCHA_SITE_KEY: config.CAPTCHA_SITE_KEY, CAPTCHA_SECRET: config.CAPTCHA_SECRET, CAPTCHA_VERIFY_URL: config.CAPTCHA_VERIFY_URL };
+      const captchaSet = Object.entries(captcha).filter(([, value]) => value !== undefined).map(([name]) => name);
+      if (captchaSet.length > 0 && captchaSet.length < 3) {
+        for (const [name, value] of Object.entries(captcha)) {
+          if (value === undefined) context.addIssue({ code: 'custom', path: [name], message: `is required with ${captchaSet.join(' and ')} (captcha needs site key, secret and verify URL together)` });
+        }
       }
       if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
         context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });

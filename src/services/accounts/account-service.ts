@@ -5,6 +5,7 @@ import type { SessionRepository } from '../../store/pg/sessions.js';
 import type { Avatar, Privacy, UserRecord } from '../../domain/user.js';
 import type { UserRepository } from '../../store/pg/users.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { CaptchaVerifier } from './captcha-verifier.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password-hasher.js';
 
@@ -16,6 +17,8 @@ const TOUCH_INTERVAL_SECONDS = 60;
 export interface ClientInfo {
   ipAddress: string;
   userAgent: string;
+  /** The request carried a developer API key: never captcha-checked (spec part 1 §4.2 rule 2). */
+  viaApiKey?: boolean;
 }
 
 /** What an identity provider says about a password for an account that has none here (spec part 1 §4.2 rule 5). */
@@ -32,6 +35,8 @@ export interface ProviderPasswordCheck {
 
 export interface SignInChecks {
   providerPasswords: ProviderPasswordCheck;
+  /** Unset when no captcha is configured. */
+  captcha: CaptchaVerifier | undefined;
 }
 
 export interface Authenticated {
@@ -66,7 +71,13 @@ export class AccountService {
     private readonly checks: SignInChecks,
   ) {}
 
-  async register(input: { email: string; password: string; name?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+  /** The browser form proves a human with a captcha token when one is configured; API-key callers never do. */
+  private async verifyCaptcha(token: string | undefined, client: ClientInfo): Promise<void> {
+    if (this.checks.captcha && !client.viaApiKey) await this.checks.captcha.verify(token, client.ipAddress);
+  }
+
+  async register(input: { email: string; password: string; name?: string; captchaToken?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+    await this.verifyCaptcha(input.captchaToken, client);
     const user = await this.users.create({
       id: randomUUID(),
       email: input.email,
@@ -79,7 +90,9 @@ export class AccountService {
     return this.openSessionFor(user, client);
   }
 
-  async login(input: { email: string; password: string }, client: ClientInfo): Promise<SignInEnvelope> {
+  async login(input: { email: string; password: string; captchaToken?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+    // Before the attempt is counted: a bot without a solved captcha must not lock the owner out.
+    await this.verifyCaptcha(input.captchaToken, client);
     const refund = await this.throttle.admit(input.email, client.ipAddress);
     const user = await this.users.findByEmail(input.email);
     if (user && user.passwordHash === null) return this.loginThroughProvider(user, input.password, client, refund);
