@@ -16,6 +16,12 @@ interface Discovery {
   jwks_uri: string;
 }
 
+/** The fields of a token endpoint's answer this code reads (RFC 6749 §5.1, §5.2). */
+interface TokenResponse {
+  id_token?: unknown;
+  error?: unknown;
+}
+
 export interface VerifiedIdentity {
   provider: string;
   subject: string;
@@ -80,26 +86,13 @@ export class OidcProvider {
 
   /** Exchanges an authorization code (with its PKCE verifier) for the ID token. */
   async exchangeCode(parameters: { code: string; redirectUri: string; codeVerifier: string }): Promise<string> {
-    const { token_endpoint: endpoint } = await this.discover();
-    const form = new URLSearchParams({
+    const { status, body } = await this.tokenRequest({
       grant_type: 'authorization_code',
       code: parameters.code,
       redirect_uri: parameters.redirectUri,
-      client_id: this.config.clientId,
       code_verifier: parameters.codeVerifier,
-      ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}),
     });
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form,
-      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
-      redirect: 'error',
-    }).catch((error: Error) => {
-      throw new OidcError('provider_unavailable', error.message);
-    });
-    if (!response.ok) throw new OidcError('code_rejected', `token endpoint answered ${response.status}`);
-    const body = (await response.json()) as { id_token?: unknown };
+    if (status < 200 || status > 299) throw new OidcError('code_rejected', `token endpoint answered ${status}`);
     if (typeof body.id_token !== 'string') throw new OidcError('code_rejected', 'no id_token in the token response');
     return body.id_token;
   }
@@ -111,33 +104,8 @@ export class OidcProvider {
    * `provider_unavailable` (unreachable, slow, 5xx) or `provider_misconfigured` (the grant or the client refused).
    */
   async passwordGrant(username: string, password: string): Promise<{ kind: 'granted'; idToken: string } | { kind: 'refused' }> {
-    const { token_endpoint: endpoint } = await this.discover();
-    const form = new URLSearchParams({
-      grant_type: 'password',
-      username,
-      password,
-      client_id: this.config.clientId,
-      scope: this.config.scopes,
-      ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}),
-    });
-    let status: number;
-    let body: { id_token?: unknown; error?: unknown };
-    try {
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form,
-        signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
-        redirect: 'error',
-      });
-      status = response.status;
-      const text = await readBoundedText(response, MAX_TOKEN_RESPONSE_BYTES);
-      if (status >= 500) throw new Error(`token endpoint answered ${status}`);
-      const parsed: unknown = JSON.parse(text);
-      body = typeof parsed === 'object' && parsed !== null ? (parsed as typeof body) : {};
-    } catch (error) {
-      throw new OidcError('provider_unavailable', (error as Error).message);
-    }
+    const { status, body } = await this.tokenRequest({ grant_type: 'password', username, password, scope: this.config.scopes });
+    if (status >= 500) throw new OidcError('provider_unavailable', `token endpoint answered ${status}`);
     if (status === 400 || status === 401) {
       if (body.error === 'invalid_grant') return { kind: 'refused' };
       throw new OidcError('provider_misconfigured', `token endpoint refused the password grant: ${String(body.error).slice(0, 64)}`);
@@ -146,6 +114,40 @@ export class OidcProvider {
       throw new OidcError('provider_misconfigured', `token endpoint answered ${status} without an id_token`);
     }
     return { kind: 'granted', idToken: body.id_token };
+  }
+
+  /**
+   * POSTs a grant (with the client's credentials) to the token endpoint. The answer's body is read up to 64 KiB and
+   * parsed as JSON (anything else reads as `{}`); unreachable, slow or oversized answers are `provider_unavailable`.
+   */
+  private async tokenRequest(grant: Record<string, string>): Promise<{ status: number; body: TokenResponse }> {
+    const { token_endpoint: endpoint } = await this.discover();
+    const form = new URLSearchParams({
+      ...grant,
+      client_id: this.config.clientId,
+      ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}),
+    });
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form,
+        signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+        redirect: 'error',
+      });
+      text = await readBoundedText(response, MAX_TOKEN_RESPONSE_BYTES);
+    } catch (error) {
+      throw new OidcError('provider_unavailable', (error as Error).message);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, body: typeof parsed === 'object' && parsed !== null ? (parsed as TokenResponse) : {} };
   }
 
   /** Verifies signature, issuer, audience, expiry (and nonce when given); returns the identity. */
