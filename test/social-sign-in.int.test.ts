@@ -11,8 +11,8 @@ let api: ApiClient;
 beforeAll(async () => {
   await provider.start();
   server = await startServerProcess({
+    // No captcha here: a site key alone (without CAPTCHA_SECRET and CAPTCHA_VERIFY_URL) no longer starts; test/captcha.int.test.ts covers it.
     OIDC_PROVIDERS: JSON.stringify([{ id: 'testidp', label: 'Test IdP', issuer: provider.issuer, clientId: provider.clientId, clientSecret: 's3cret' }]),
-    CAPTCHA_SITE_KEY: 'site-key-123',
   });
   api = apiClient(server.baseUrl);
 });
@@ -38,7 +38,7 @@ describe('providers', () => {
   it('lists the configured providers and the captcha settings, without credentials', async () => {
     const response = await api.get('/auth/providers');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ providers: [{ id: 'testidp', label: 'Test IdP', type: 'oidc' }], captcha: { enabled: true, siteKey: 'site-key-123' } });
+    expect(response.body).toEqual({ providers: [{ id: 'testidp', label: 'Test IdP', type: 'oidc' }], captcha: { enabled: false, siteKey: null } });
   });
 
   it('starts with a redirect carrying state, nonce and an S256 PKCE challenge', async () => {

@@ -43,8 +43,8 @@ const identifier = (fallback: string) =>
     .regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits or _ (max 41 characters)')
     .default(fallback);
 
-/** Issuer URLs must be https, except on loopback (a local provider in development and tests). */
-function isAllowedIssuer(value: string): boolean {
+/** Issuer and verifier URLs must be https, except on loopback (a local provider in development and tests). */
+function isHttpsOrLoopback(value: string): boolean {
   try {
     const url = new URL(value);
     if (url.protocol === 'https:') return true;
@@ -58,10 +58,16 @@ function isAllowedIssuer(value: string): boolean {
 export const oidcProviderSchema = z.object({
   id: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
   label: z.string().min(1).max(60),
-  issuer: z.string().refine(isAllowedIssuer, { message: 'must be an https URL (http only on loopback)' }),
+  issuer: z.string().refine(isHttpsOrLoopback, { message: 'must be an https URL (http only on loopback)' }),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1).optional(),
   scopes: z.string().default('openid email profile'),
+  /**
+   * `true`: the provider accepts the resource-owner password grant for this client, and password login to an
+   * account created through it is checked there (spec part 1 §4.2 rule 5). `false`: such logins answer 400
+   * PROVIDER_ACCOUNT (rule 4).
+   */
+  passwordGrant: z.boolean({ error: 'must be true or false' }).default(false),
 });
 export type OidcProviderConfig = z.infer<typeof oidcProviderSchema>;
 
@@ -141,7 +147,7 @@ export const configSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
-  /** JSON array of OpenID Connect providers: `[{ id, label, issuer, clientId, clientSecret?, scopes? }]`. */
+  /** JSON array of OpenID Connect providers: `[{ id, label, issuer, clientId, clientSecret?, scopes?, passwordGrant? }]`. */
   OIDC_PROVIDERS: jsonList(oidcProviderSchema),
   /** Public origin of the API (e.g. https://api.example.com), used in OAuth redirect URIs; unset = from the Host header. */
   PUBLIC_BASE_URL: z.url().optional(),
@@ -157,8 +163,20 @@ export const configSchema = z.object({
   SITE_URL: optionalUrl(['https:', 'http:']).transform((value) => value?.replace(/\/+$/, '')),
   /** `false` switches geocoding off: its endpoints answer `available: false, status: 502` (spec part 2 §4.2). */
   GEOCODING_ENABLED: flag('true'),
-  /** Captcha site key shown to the browser sign-in form; captcha is enabled when set. */
+  /**
+   * Captcha of the browser sign-in form: the site key shown to the form, the secret and the `siteverify` URL
+   * (hCaptcha / Turnstile protocol) that checks its tokens. All three or none: captcha is on when they are set.
+   */
   CAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  CAPTCHA_SECRET: z.string().min(1).optional(),
+  CAPTCHA_VERIFY_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
+  /** How long one captcha verification may take; past it the sign-in is refused with 503 CAPTCHA_UNAVAILABLE. */
+  CAPTCHA_TIMEOUT_MS: integer(100, 60_000, 5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */
@@ -211,6 +229,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       if (config.REUSE_PORT && config.PORT === 0) {
         context.addIssue({ code: 'custom', path: ['REUSE_PORT'], message: 'needs a named PORT (port 0 gives every process a port of its own)' });
+      }
+      // Half a captcha is either a form whose tokens nobody checks or a check the form cannot pass.
+      const captcha = { CAPTCHA_SITE_KEY: config.CAPTCHA_SITE_KEY, CAPTCHA_SECRET: config.CAPTCHA_SECRET, CAPTCHA_VERIFY_URL: config.CAPTCHA_VERIFY_URL };
+      const captchaSet = Object.entries(captcha).filter(([, value]) => value !== undefined).map(([name]) => name);
+      if (captchaSet.length > 0 && captchaSet.length < 3) {
+        for (const [name, value] of Object.entries(captcha)) {
+          if (value === undefined) context.addIssue({ code: 'custom', path: [name], message: `is required with ${captchaSet.join(' and ')} (captcha needs site key, secret and verify URL together)` });
+        }
       }
       if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
         context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });

@@ -45,6 +45,8 @@ import { IdentityRepository } from '../store/pg/identities.js';
 import { authProviderRoutes } from '../edge/routes/auth-providers.js';
 import { OidcProvider } from '../services/accounts/oidc/oidc-provider.js';
 import { SocialSignIn } from '../services/accounts/oidc/social-sign-in.js';
+import { OidcPasswordCheck } from '../services/accounts/oidc/provider-password-check.js';
+import { CaptchaVerifier } from '../services/accounts/captcha-verifier.js';
 
 export interface AccountsWiring {
   /** In order: the access gate (keys, limits), then the bearer guard (users). */
@@ -78,14 +80,14 @@ export async function wireAccounts(
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
   const identities = new IdentityRepository(sql);
   const loginThrottle = new LoginThrottle(counters);
-  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), loginThrottle, identities);
-  const signIn = new SocialSignIn(
-    config.OIDC_PROVIDERS.map((provider) => new OidcProvider(provider)),
-    users,
-    identities,
-    accounts,
-    counters,
-  );
+  // One instance per provider: social sign-in and password checks share its discovery and keys.
+  const oidcProviders = config.OIDC_PROVIDERS.map((provider) => new OidcProvider(provider));
+  const captcha = captchaVerifierOf(config, logger);
+  const accounts = new AccountService(users, sessions, new AccessTokens(signingSecret), loginThrottle, {
+    providerPasswords: new OidcPasswordCheck(oidcProviders, identities),
+    captcha,
+  });
+  const signIn = new SocialSignIn(oidcProviders, users, identities, accounts, counters);
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
@@ -111,7 +113,7 @@ export async function wireAccounts(
     guards: [accessGate, createBearerGuard(accounts)],
     routes: [
       ...authRoutes(accounts, accountData),
-      ...authProviderRoutes({ signIn, publicBaseUrl: config.PUBLIC_BASE_URL, captchaSiteKey: config.CAPTCHA_SITE_KEY }),
+      ...authProviderRoutes({ signIn, publicBaseUrl: config.PUBLIC_BASE_URL, captchaSiteKey: captcha?.siteKey }),
       ...developerRoutes(portal),
       ...developerSandboxRoutes(portal, dispatcher),
       ...meRoutes(new UserNotifications(notifications, new PushTokenRepository(sql))),
@@ -121,4 +123,11 @@ export async function wireAccounts(
       ...adminRoutes(new OperatorActions({ users, apiKeys, notifications }, (change) => keyDirectory.announce(change))),
     ],
   };
+}
+
+/** The captcha check of the sign-in form; configuration validation guarantees all three settings or none. */
+function captchaVerifierOf(config: Config, logger: Logger): CaptchaVerifier | undefined {
+  const { CAPTCHA_SITE_KEY: siteKey, CAPTCHA_SECRET: secret, CAPTCHA_VERIFY_URL: verifyUrl } = config;
+  if (!siteKey || !secret || !verifyUrl) return undefined;
+  return new CaptchaVerifier({ siteKey, secret, verifyUrl, timeoutMs: config.CAPTCHA_TIMEOUT_MS }, logger);
 }

@@ -12,7 +12,10 @@ export interface TestUser {
 /**
  * A real OpenID Connect provider for tests: discovery, JWKS with its own RSA
  * key, an authorization endpoint that approves the current user, and a token
- * endpoint that checks the PKCE verifier and signs real ID tokens.
+ * endpoint that checks the PKCE verifier and signs real ID tokens. The token
+ * endpoint also takes the resource-owner password grant for the accounts in
+ * `passwordAccounts` (off with `passwordGrantEnabled = false`); with
+ * `tokenEndpointDown` it drops every token request's connection.
  */
 export class TestOidcProvider {
   issuer = '';
@@ -21,6 +24,12 @@ export class TestOidcProvider {
   private server: Server | undefined;
   private privateKey!: CryptoKey;
   private publicJwk!: Record<string, unknown>;
+  /** E-mail/password accounts of the provider, by username. */
+  readonly passwordAccounts = new Map<string, { password: string; user: TestUser }>();
+  passwordGrantEnabled = true;
+  tokenEndpointDown = false;
+  /** Password grants received (username and client id; never the password). */
+  readonly passwordGrants: Array<{ username: string; clientId: string; scope: string }> = [];
   private readonly codes = new Map<string, { nonce: string; challenge: string; redirectUri: string; user: TestUser }>();
 
   async start(): Promise<void> {
@@ -82,9 +91,11 @@ export class TestOidcProvider {
       return void response.end();
     }
     if (url.pathname === '/token' && request.method === 'POST') {
+      if (this.tokenEndpointDown) return void request.socket.destroy();
       let raw = '';
       for await (const chunk of request) raw += chunk;
       const form = new URLSearchParams(raw);
+      if (form.get('grant_type') === 'password') return json(...(await this.passwordGrant(form)));
       const grant = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
@@ -94,5 +105,16 @@ export class TestOidcProvider {
       return json(200, { id_token: await this.signIdToken(grant.user, { nonce: grant.nonce }), token_type: 'Bearer' });
     }
     json(404, { error: 'not_found' });
+  }
+
+  /** RFC 6749 §4.3: `invalid_grant` for wrong credentials, the account's ID token otherwise. */
+  private async passwordGrant(form: URLSearchParams): Promise<[number, unknown]> {
+    if (!this.passwordGrantEnabled) return [400, { error: 'unsupported_grant_type' }];
+    if (form.get('client_id') !== this.clientId) return [401, { error: 'invalid_client' }];
+    const username = form.get('username') ?? '';
+    this.passwordGrants.push({ username, clientId: form.get('client_id') ?? '', scope: form.get('scope') ?? '' });
+    const account = this.passwordAccounts.get(username);
+    if (!account || account.password !== form.get('password')) return [400, { error: 'invalid_grant', error_description: 'Invalid user credentials' }];
+    return [200, { id_token: await this.signIdToken(account.user), access_token: randomBytes(16).toString('hex'), token_type: 'Bearer' }];
   }
 }

@@ -8,6 +8,7 @@ export interface AuthProvidersDeps {
   signIn: SocialSignIn;
   /** Public origin for redirect URIs; unset = the request's Host. */
   publicBaseUrl: string | undefined;
+  /** The site key of the browser form's captcha; unset when captcha verification is not configured. */
   captchaSiteKey: string | undefined;
 }
 

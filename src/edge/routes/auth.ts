@@ -86,7 +86,9 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       method: 'POST',
       path: '/auth/register',
       summary: 'Create an account and sign in',
+      description: 'While a captcha is configured, a request without an API key needs a solved `captchaToken` (docs/accounts.md).',
       tags: ['accounts'],
+      errors: ['CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE'],
       body: z.object({ email, password: newPassword, name: z.string().trim().max(160).optional(), captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.register(context.body, clientInfoOf(context)),
@@ -95,9 +97,12 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       method: 'POST',
       path: '/auth/login',
       summary: 'Sign in with e-mail and password',
-      description: 'Wrong credentials answer 400 `Invalid credentials`; repeated failures lock the account and the address out with 429 (docs/accounts.md).',
+      description:
+        'Wrong credentials answer 400 `Invalid credentials`; repeated failures lock the account and the address out with 429. ' +
+        'An account created through a provider is checked by that provider when it allows the password grant, else answers PROVIDER_ACCOUNT. ' +
+        'While a captcha is configured, a request without an API key needs a solved `captchaToken` (docs/accounts.md).',
       tags: ['accounts'],
-      errors: ['RATE_LIMITED'],
+      errors: ['RATE_LIMITED', 'PROVIDER_ACCOUNT', 'CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE', 'SERVICE_UNAVAILABLE'],
       body: z.object({ email, password, captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.login(context.body, clientInfoOf(context)),

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { SignInSessionRecord } from '../../domain/sign-in-session.js';
 import type { SessionRepository } from '../../store/pg/sessions.js';
-import type { IdentityRepository } from '../../store/pg/identities.js';
 import type { Avatar, Privacy, UserRecord } from '../../domain/user.js';
 import type { UserRepository } from '../../store/pg/users.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { CaptchaVerifier } from './captcha-verifier.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password-hasher.js';
 
@@ -17,6 +17,26 @@ const TOUCH_INTERVAL_SECONDS = 60;
 export interface ClientInfo {
   ipAddress: string;
   userAgent: string;
+  /** The request carried a developer API key: never captcha-checked (spec part 1 §4.2 rule 2). */
+  viaApiKey?: boolean;
+}
+
+/** What an identity provider says about a password for an account that has none here (spec part 1 §4.2 rule 5). */
+export type ProviderPasswordVerdict =
+  | { kind: 'valid' }
+  | { kind: 'invalid' }
+  /** No linked provider checks passwords: the login answers PROVIDER_ACCOUNT naming `provider`. */
+  | { kind: 'no-password-grant'; provider: string | null };
+
+export interface ProviderPasswordCheck {
+  /** Throws 503 SERVICE_UNAVAILABLE when the provider cannot answer. */
+  check(user: UserRecord, password: string): Promise<ProviderPasswordVerdict>;
+}
+
+export interface SignInChecks {
+  providerPasswords: ProviderPasswordCheck;
+  /** Unset when no captcha is configured. */
+  captcha: CaptchaVerifier | undefined;
 }
 
 export interface Authenticated {
@@ -33,6 +53,11 @@ export interface SignInEnvelope {
 /** A hash to verify against when the account does not exist, so both paths take the same time. */
 const decoyHash = hashPassword(randomUUID());
 
+/** Spec part 1 §4.2 rule 3: one answer for an unknown e-mail and a wrong password, wherever the password is checked. */
+function invalidCredentials(): ApiError {
+  return new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
+}
+
 export function publicUser(user: UserRecord) {
   return { id: user.id, email: user.email, name: user.name, roles: user.roles };
 }
@@ -43,10 +68,16 @@ export class AccountService {
     private readonly sessions: SessionRepository,
     private readonly tokens: AccessTokens,
     private readonly throttle: LoginThrottle,
-    private readonly identities: IdentityRepository,
+    private readonly checks: SignInChecks,
   ) {}
 
-  async register(input: { email: string; password: string; name?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+  /** The browser form proves a human with a captcha token when one is configured; API-key callers never do. */
+  private async verifyCaptcha(token: string | undefined, client: ClientInfo): Promise<void> {
+    if (this.checks.captcha && !client.viaApiKey) await this.checks.captcha.verify(token, client.ipAddress);
+  }
+
+  async register(input: { email: string; password: string; name?: string; captchaToken?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+    await this.verifyCaptcha(input.captchaToken, client);
     const user = await this.users.create({
       id: randomUUID(),
       email: input.email,
@@ -59,23 +90,44 @@ export class AccountService {
     return this.openSessionFor(user, client);
   }
 
-  async login(input: { email: string; password: string }, client: ClientInfo): Promise<SignInEnvelope> {
+  async login(input: { email: string; password: string; captchaToken?: string }, client: ClientInfo): Promise<SignInEnvelope> {
+    // Before the attempt is counted: a bot without a solved captcha must not lock the owner out.
+    await this.verifyCaptcha(input.captchaToken, client);
     const refund = await this.throttle.admit(input.email, client.ipAddress);
     const user = await this.users.findByEmail(input.email);
-    if (user && user.passwordHash === null) {
-      await refund();
-      // A provider-only account: say how to sign in instead; this is not a failed attempt.
-      throw new ApiError('PROVIDER_ACCOUNT', {
-        message: 'This account signs in through an identity provider',
-        details: { signInMethod: 'oidc', provider: await this.identities.firstProviderOf(user.id), exchangeEndpoint: '/api/v1/auth/idp' },
-      });
-    }
+    if (user && user.passwordHash === null) return this.loginThroughProvider(user, input.password, client, refund);
     const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
     if (!user || !user.passwordHash || !valid) {
       // The attempt stays counted: it was a failure.
-      throw new ApiError('VALIDATION_ERROR', { message: 'Invalid credentials', details: { reason: 'invalid_credentials' } });
+      throw invalidCredentials();
     }
     await refund();
+    return this.openSessionIfEnabled(user, client);
+  }
+
+  /** An account without a password here: its provider checks the password (rule 5), or the answer says how to sign in (rule 4). */
+  private async loginThroughProvider(user: UserRecord, password: string, client: ClientInfo, refund: () => Promise<void>): Promise<SignInEnvelope> {
+    let verdict: ProviderPasswordVerdict;
+    try {
+      verdict = await this.checks.providerPasswords.check(user, password);
+    } catch (error) {
+      // The provider could not answer: not the caller's failure.
+      await refund();
+      throw error;
+    }
+    if (verdict.kind === 'invalid') throw invalidCredentials();
+    await refund();
+    if (verdict.kind === 'no-password-grant') {
+      // A provider-only account: say how to sign in instead; this is not a failed attempt.
+      throw new ApiError('PROVIDER_ACCOUNT', {
+        message: 'This account signs in through an identity provider',
+        details: { signInMethod: 'oidc', provider: verdict.provider, exchangeEndpoint: '/api/v1/auth/idp' },
+      });
+    }
+    return this.openSessionIfEnabled(user, client);
+  }
+
+  private async openSessionIfEnabled(user: UserRecord, client: ClientInfo): Promise<SignInEnvelope> {
     if (user.disabled) {
       throw new ApiError('VALIDATION_ERROR', { message: 'Account disabled', details: { reason: 'account_disabled' } });
     }

@@ -18,9 +18,11 @@ export class IdentityRepository {
     );
   }
 
-  /** The first provider the user signs in with, if any. */
-  async firstProviderOf(userId: string): Promise<string | null> {
-    const rows = await this.sql.query<{ provider: string }>('select provider from user_identities where user_id = $1 order by created_at limit 1', [userId]);
-    return rows[0]?.provider ?? null;
+  /** The provider accounts linked to the user, oldest link first. */
+  async identitiesOf(userId: string): Promise<Array<{ provider: string; subject: string }>> {
+    return this.sql.query<{ provider: string; subject: string }>(
+      'select provider, subject from user_identities where user_id = $1 order by created_at, provider, subject',
+      [userId],
+    );
   }
 }
