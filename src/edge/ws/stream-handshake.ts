@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
-import { parseQueryString } from '../input.js';
+import { parseQueryString, validate } from '../input.js';
 import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
 import type { Principal } from '../../domain/principal.js';
@@ -71,17 +71,23 @@ export function credentialsOfAuthMessage(message: { apiKey?: string | undefined;
   return message.apiKey ? { 'x-api-key': message.apiKey } : { authorization: `Bearer ${message.token}` };
 }
 
-/** A client message checked against the channel's schema; a refusal keeps the message's id for the error frame. */
+/**
+ * A client message checked as HTTP input is (`validate`: NUL, lone surrogates, nesting depth, then the channel's
+ * schema); a refusal keeps the message's id for the error frame.
+ */
 export function decodeClientMessage<M>(data: ArrayBuffer, schema: z.ZodType<M>): { ok: true; message: M } | { ok: false; error: ApiError; id: string | undefined } {
-  let id: string | undefined;
+  let raw: unknown;
   try {
-    const raw: unknown = JSON.parse(decoder.decode(data));
-    id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
-    const result = schema.safeParse(raw);
-    if (result.success) return { ok: true, message: result.data };
-    return { ok: false, id, error: new ApiError('VALIDATION_ERROR', { message: result.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`) }) };
+    raw = JSON.parse(decoder.decode(data));
   } catch {
-    return { ok: false, id, error: new ApiError('VALIDATION_ERROR', { message: ['message: must be JSON'] }) };
+    return { ok: false, id: undefined, error: new ApiError('VALIDATION_ERROR', { message: ['message: must be JSON'] }) };
+  }
+  const id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
+  try {
+    return { ok: true, message: validate('message', schema, raw) };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, id, error };
+    throw error;
   }
 }
 
