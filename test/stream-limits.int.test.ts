@@ -52,6 +52,14 @@ describe('stream limits', () => {
     alice = await streamer('alice');
   });
 
+  it('answers a message over the size limit with an error frame, then closes with 1009', async () => {
+    const stream = await streaming(alice, '203.0.113.50');
+    stream.send({ type: 'ping', id: 'big', padding: 'x'.repeat(100_000) });
+    const refusal = await stream.waitFor((frame) => frame.type === 'error');
+    expect(refusal).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE', details: { limitBytes: 65_536 } });
+    expect((await stream.closed).code).toBe(1009);
+  });
+
   it('refuses NUL, lone surrogates and deep nesting in messages with an error frame naming the field', async () => {
     const stream = await streaming(alice, '203.0.113.60');
     const answerTo = (id: string) => stream.waitFor((frame) => frame.id === id);

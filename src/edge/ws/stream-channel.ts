@@ -61,6 +61,7 @@ export interface StreamChannel<M extends ChannelMessage> {
   logger: Logger;
   /** Client messages, `auth` and `ping` included. */
   messages: z.ZodType<M>;
+  /** A longer message is answered with an error frame (413), then close code 1009. */
   maxMessageBytes: number;
   /** Messages a socket may have waiting before it is told to slow down. */
   inboxCapacity: number;
@@ -94,6 +95,13 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
     const frame = errorFrame(error, log, id);
     if (state.delivery) state.delivery.sendControl(frame);
     else ws.send(JSON.stringify(frame), false);
+  };
+
+  /** An error frame straight to the socket (ahead of any queued frame: the socket is closing), then the close. */
+  const closeWith = (ws: WebSocket<ChannelState>, error: ApiError, code: number, reason: string, id?: string) => {
+    if (!ws.getUserData().open) return;
+    ws.send(JSON.stringify(errorFrame(error, log, id)), false);
+    ws.end(code, reason);
   };
 
   const startOrClose = async (ws: WebSocket<ChannelState>, id?: string) => {
@@ -185,6 +193,12 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
         setImmediate(() => void startOrClose(ws));
       },
       message: (ws: WebSocket<ChannelState>, data: ArrayBuffer) => {
+        // uWS reads up to its own, higher limit, so that this one is answered rather than cut off
+        if (data.byteLength > channel.maxMessageBytes) {
+          const tooBig = new ApiError('PAYLOAD_TOO_LARGE', { message: `A message may hold at most ${channel.maxMessageBytes} bytes`, details: { limitBytes: channel.maxMessageBytes } });
+          closeWith(ws, tooBig, CLOSE.messageTooBig, 'message too big');
+          return;
+        }
         const decoded = decodeClientMessage(data, channel.messages);
         if (!decoded.ok) {
           fail(ws, decoded.error, decoded.id);

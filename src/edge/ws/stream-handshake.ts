@@ -16,10 +16,17 @@ import type { BoundRoute } from '../route.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ErrorFrame, PongFrame } from './stream-protocol.js';
 
-export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
+export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400, messageTooBig: 1009 } as const;
 
 /** How long a socket that connected without credentials has to send its auth message (ms). */
 export const AUTH_TIMEOUT_MS = 10_000;
+
+/**
+ * What uWS reads of one message before handing it over. Above every channel's own limit, so that a message over
+ * that limit is read and answered (an error frame, then 1009); past this one uWS drops the connection on its own,
+ * without a close frame (the client sees 1006), before reading it.
+ */
+const MESSAGE_READ_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * A user's bearer session is checked at the handshake and then at most this often (ms), not on
@@ -35,7 +42,7 @@ const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 export function streamSocketOptions(maxMessageBytes: number) {
   return {
     compression: uWS.DISABLED,
-    maxPayloadLength: maxMessageBytes,
+    maxPayloadLength: Math.max(MESSAGE_READ_LIMIT_BYTES, maxMessageBytes),
     idleTimeout: 120,
     sendPingsAutomatically: true,
     // frames queue in OrderedSender above its high-water mark, so uWS should never drop one
