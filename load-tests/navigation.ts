@@ -178,6 +178,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     TRUSTED_PROXIES: '127.0.0.1',
+    // every session is one user's, streamed from its own address (X-Forwarded-For): lift the per-user stream cap
+    WS_MAX_PER_USER: '1000000',
     // one deployment: every process verifies the others' bearer tokens
     JWT_SECRET: `navigation-load-${suffix}-0123456789abcdef0123456789abcdef`,
     ...(backend === 'embedded'

@@ -6,6 +6,7 @@ import { EdgeServer } from './edge/server.js';
 import { HttpMetrics } from './edge/metrics.js';
 import type { BoundRoute, RouteDefinition } from './edge/route.js';
 import { InProcessDispatcher } from './edge/in-process-dispatch.js';
+import { StreamAdmission } from './edge/ws/stream-admission.js';
 import { SolverPool } from './solvers/solver-pool.js';
 import { loadMapData } from './services/map-data/map-data-source.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
@@ -61,10 +62,21 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     });
 
     const routing = wireRouting(config, mapData.pack, solvers, logger);
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, logger);
+    // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
+    const streamAdmission = new StreamAdmission(
+      {
+        maxPerUser: config.WS_MAX_PER_USER,
+        maxPerKey: config.WS_MAX_PER_KEY,
+        maxPerIp: config.WS_MAX_PER_IP,
+        maxUnauthenticatedPerIp: config.WS_MAX_UNAUTHENTICATED_PER_IP,
+        authTimeoutMs: config.WS_AUTH_TIMEOUT_MS,
+      },
+      accounts.clientAddressOf,
+    );
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
-    const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, logger);
+    const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);
     const webSockets = [...navigation.webSockets, ...fleets.webSockets];
 
     const routes: RouteDefinition[] = [];

@@ -8,7 +8,8 @@ import { parseMultipart } from './multipart.js';
  * ever see values that passed their route's schemas.
  */
 
-type Location = 'params' | 'query' | 'body';
+/** Where a value came from: a request's parts, or a client message on a WebSocket stream. */
+type Location = 'params' | 'query' | 'body' | 'message';
 
 const TRUTHY = new Set(['true', '1', 'yes', 'on']);
 const FALSY = new Set(['false', '0', 'no', 'off']);
@@ -39,7 +40,8 @@ export function parseQueryString(raw: string): Record<string, string | string[]>
 
 /**
  * Validates `value` against `schema`, turning failures into one 400 VALIDATION_ERROR. Every location of every
- * request passes here once, so this is also where input no field may hold is refused, schema or not.
+ * request, and every stream message, passes here once, so this is also where input no field may hold is refused,
+ * schema or not.
  */
 export function validate<T>(location: Location, schema: z.ZodType<T> | undefined, value: unknown): T {
   const unfit = unfitInput(value, 1);
@@ -110,7 +112,8 @@ function unfitInput(value: unknown, depth: number): InputIssue | undefined {
 function validationError(location: Location, issues: readonly InputIssue[]): ApiError {
   const described = issues.map((issue) => {
     const path = issue.path.map(String).join('.');
-    const field = location === 'body' ? path || 'body' : path ? `${location}.${path}` : location;
+    // a body's and a message's fields are named as the client wrote them ("fix.lat"), the others by their part
+    const field = location === 'body' || location === 'message' ? path || location : path ? `${location}.${path}` : location;
     return { location, path, field, message: issue.message, code: issue.code };
   });
   return new ApiError('VALIDATION_ERROR', {

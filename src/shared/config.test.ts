@@ -33,6 +33,14 @@ describe('loadConfig', () => {
     expect(names.sort()).toEqual(['BODY_LIMIT_BYTES', 'DATABASE_URL', 'NATS_URL', 'PORT', 'REDIS_URL']);
   });
 
+  it('gives WebSocket caps defaults and refuses caps below one', () => {
+    expect(loadConfig({})).toMatchObject({ WS_MAX_PER_USER: 16, WS_MAX_PER_KEY: 1000, WS_MAX_PER_IP: 128, WS_MAX_UNAUTHENTICATED_PER_IP: 16, WS_AUTH_TIMEOUT_MS: 10_000 });
+    expect(loadConfig({ WS_MAX_PER_USER: '3', WS_AUTH_TIMEOUT_MS: '2500' })).toMatchObject({ WS_MAX_PER_USER: 3, WS_AUTH_TIMEOUT_MS: 2500 });
+    expect(() => loadConfig({ WS_MAX_PER_IP: '0' })).toThrow(/WS_MAX_PER_IP/);
+    expect(() => loadConfig({ WS_MAX_UNAUTHENTICATED_PER_IP: 'many' })).toThrow(/WS_MAX_UNAUTHENTICATED_PER_IP/);
+    expect(() => loadConfig({ WS_AUTH_TIMEOUT_MS: '10' })).toThrow(/WS_AUTH_TIMEOUT_MS/);
+  });
+
   it('refuses names that could escape into SQL or subjects', () => {
     expect(() => loadConfig({ DATABASE_SCHEMA: 'public; drop table x' })).toThrow(/DATABASE_SCHEMA/);
     expect(() => loadConfig({ BUS_NAMESPACE: 'a.b' })).toThrow(/BUS_NAMESPACE/);

@@ -187,6 +187,17 @@ export const configSchema = z.object({
    */
   SOLVER_QUEUE_LIMIT: integer(1, 1_000_000, 512),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, DEFAULT_SHUTDOWN_GRACE_MS),
+  /**
+   * Caps on WebSocket streams (navigation sessions and live fleets together), per server process: open sockets per
+   * user, per API key (one key may serve a whole app's devices), per client address (behind TRUSTED_PROXIES), and
+   * sockets per address that have not authenticated yet. One more is closed with 4429 (TOO_MANY_STREAMS).
+   */
+  WS_MAX_PER_USER: integer(1, 1_000_000, 16),
+  WS_MAX_PER_KEY: integer(1, 1_000_000, 1_000),
+  WS_MAX_PER_IP: integer(1, 1_000_000, 128),
+  WS_MAX_UNAUTHENTICATED_PER_IP: integer(1, 1_000_000, 16),
+  /** How long a socket that connected without credentials has to send its `auth` message; then it is closed with 4401. */
+  WS_AUTH_TIMEOUT_MS: integer(100, 600_000, 10_000),
   /** A Valhalla-compatible routing server the routing endpoints pass through to; unset = the built-in engine. */
   ROUTING_ENGINE_URL: optionalUrl(['http:', 'https:']),
   /** Time budget of one routing computation (route, matrix, isochrone, map match); past it the task is cancelled. */

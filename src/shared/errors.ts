@@ -27,6 +27,7 @@ export const errorCodes = {
   URI_TOO_LONG: { status: 414, message: 'Request target too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  TOO_MANY_STREAMS: { status: 429, message: 'Too many open streams' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   // nginx's 499: the client went away before its answer; never sent (nobody is listening), it names the outcome in logs and metrics
   CLIENT_CLOSED_REQUEST: { status: 499, message: 'The client closed the request before its answer' },

@@ -34,7 +34,7 @@ import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { createAccessGate } from '../edge/auth/access-gate.js';
-import { AddressSet } from '../services/access/ip-address.js';
+import { AddressSet, clientAddress } from '../services/access/ip-address.js';
 import { KeyDirectory } from '../services/access/key-directory.js';
 import { billingWeight } from '../services/limits/request-weights.js';
 import type { InProcessDispatcher } from '../edge/in-process-dispatch.js';
@@ -52,6 +52,8 @@ export interface AccountsWiring {
   /** In order: the access gate (keys, limits), then the bearer guard (users). */
   guards: RequestGuard[];
   routes: RouteDefinition[];
+  /** The client's address behind the trusted proxies, as the access gate resolves it (stream sockets count by it). */
+  clientAddressOf(peer: string, forwardedFor: string | undefined): string;
   /** Stops listening and writes the last usage aggregates. */
   stop(): Promise<void>;
 }
@@ -99,13 +101,15 @@ export async function wireAccounts(
   );
   const usage = new UsageRecorder(sql, logger);
   usage.start();
+  const trustedProxies = new AddressSet(config.TRUSTED_PROXIES);
   const accessGate = createAccessGate({
     keys: keyDirectory,
     counters,
-    trustedProxies: new AddressSet(config.TRUSTED_PROXIES),
+    trustedProxies,
     onKeyUsed: (keyId, route, context) => usage.record(keyId, billingWeight(route.endpoint.billing, context.rawQuery)),
   });
   return {
+    clientAddressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, trustedProxies),
     stop: async () => {
       keyDirectory.stop();
       await usage.stop();

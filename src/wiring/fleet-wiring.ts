@@ -13,6 +13,7 @@ import { bindRoute } from '../edge/route-binding.js';
 import { ENDPOINT_TABLE } from '../services/access/endpoint-access.js';
 import { fleetRoutes, fleetStreamRoute } from '../edge/routes/fleets.js';
 import { fleetStreamEndpoint } from '../edge/ws/fleet-stream.js';
+import type { StreamAdmission } from '../edge/ws/stream-admission.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
 import { FleetPlanner } from '../services/optimization/fleet-planner.js';
 import { LiveFleets } from '../services/optimization/live-fleets.js';
@@ -37,6 +38,7 @@ export function wireFleet(
   solvers: SolverPool,
   matrices: TravelMatrixSource,
   guards: readonly RequestGuard[],
+  admission: StreamAdmission,
   logger: Logger,
 ): FleetWiring {
   const threads = config.WORKER_THREADS > 0 ? config.WORKER_THREADS : availableParallelism();
@@ -52,6 +54,6 @@ export function wireFleet(
   const fleets = new LiveFleets(host);
   const routes = fleetRoutes(fleets);
   const eventsRoute = routes.find((route) => route.method === 'POST' && route.path === '/optimize/fleets/{fleetId}/events')!;
-  const stream = fleetStreamEndpoint({ fleets, guards, logger: logger.child({ component: 'fleet-stream' }), streamRoute: bindRoute(fleetStreamRoute(), ENDPOINT_TABLE), eventsRoute: bindRoute(eventsRoute, ENDPOINT_TABLE) });
+  const stream = fleetStreamEndpoint({ fleets, guards, admission, logger: logger.child({ component: 'fleet-stream' }), streamRoute: bindRoute(fleetStreamRoute(), ENDPOINT_TABLE), eventsRoute: bindRoute(eventsRoute, ENDPOINT_TABLE) });
   return { routes, webSockets: [stream], stop: () => host.close() };
 }

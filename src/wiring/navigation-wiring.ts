@@ -16,6 +16,7 @@ import type { RequestGuard } from '../edge/request-pipeline.js';
 import { bindRoute } from '../edge/route-binding.js';
 import { ENDPOINT_TABLE } from '../services/access/endpoint-access.js';
 import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
+import type { StreamAdmission } from '../edge/ws/stream-admission.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
 import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
 import { NavigationRoutePlanner } from '../services/navigation/navigation-route-planner.js';
@@ -44,6 +45,7 @@ export async function wireNavigation(
   pack: MapPack,
   routing: RoutingService,
   guards: readonly RequestGuard[],
+  admission: StreamAdmission,
   logger: Logger,
 ): Promise<NavigationWiring> {
   const planner = new NavigationRoutePlanner(routing);
@@ -76,7 +78,7 @@ export async function wireNavigation(
   const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input);
   const sessionRoutes = navigationSessionRoutes(sessions);
   const fixRoute = sessionRoutes.find((entry) => entry.method === 'POST' && entry.path === '/navigation/sessions/{id}/positions')!;
-  const stream = navigationStreamEndpoint({ sessions, guards, logger: logger.child({ component: 'navigation-stream' }), streamRoute: bindRoute(navigationStreamRoute(), ENDPOINT_TABLE), fixRoute: bindRoute(fixRoute, ENDPOINT_TABLE) });
+  const stream = navigationStreamEndpoint({ sessions, guards, admission, logger: logger.child({ component: 'navigation-stream' }), streamRoute: bindRoute(navigationStreamRoute(), ENDPOINT_TABLE), fixRoute: bindRoute(fixRoute, ENDPOINT_TABLE) });
   return {
     sessions,
     host,

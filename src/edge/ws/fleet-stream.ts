@@ -14,12 +14,15 @@ import type { BoundRoute } from '../route.js';
 import { fleetClientMessageSchema } from '../schemas/fleet.js';
 import { OrderedSender } from './ordered-sender.js';
 import { PlanDelivery, type ResyncFrame } from './plan-delivery.js';
+import type { StreamAdmission } from './stream-admission.js';
 import { streamChannelEndpoint } from './stream-channel.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
 
 export interface FleetStreamDeps {
   fleets: LiveFleets;
   guards: readonly RequestGuard[];
+  /** The caps on open sockets, shared by every stream channel of the process. */
+  admission: StreamAdmission;
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
   streamRoute: BoundRoute;
@@ -35,6 +38,7 @@ export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
   return streamChannelEndpoint({
     route: deps.streamRoute,
     guards: deps.guards,
+    admission: deps.admission,
     logger: deps.logger,
     messages: fleetClientMessageSchema,
     // add_stops with 100 stops is about 10 KB

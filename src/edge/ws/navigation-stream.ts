@@ -13,6 +13,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
 import { ackFrame, clientMessageSchema, readyFrame } from './stream-protocol.js';
+import type { StreamAdmission } from './stream-admission.js';
 import { streamChannelEndpoint } from './stream-channel.js';
 import { StreamDelivery } from './stream-delivery.js';
 import type { WebSocketEndpoint } from './websocket-endpoint.js';
@@ -20,6 +21,8 @@ import type { WebSocketEndpoint } from './websocket-endpoint.js';
 export interface NavigationStreamDeps {
   sessions: NavigationSessions;
   guards: readonly RequestGuard[];
+  /** The caps on open sockets, shared by every stream channel of the process. */
+  admission: StreamAdmission;
   logger: Logger;
   /** The stream's route entry (access and scopes of the handshake). */
   streamRoute: BoundRoute;
@@ -35,6 +38,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
   return streamChannelEndpoint({
     route: deps.streamRoute,
     guards: deps.guards,
+    admission: deps.admission,
     logger: log,
     messages: clientMessageSchema,
     maxMessageBytes: 64 * 1024,

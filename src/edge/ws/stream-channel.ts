@@ -1,10 +1,11 @@
 /**
  * An authenticated WebSocket channel on one entity (a navigation session, a
  * live fleet): the handshake (credentials in headers or query, or a first
- * `auth` message within 10 s), the guards of the channel's route at the
- * handshake and per message, one message at a time per socket, `ping`, error
- * frames in the spec's error shape and close codes. The channel supplies what
- * differs: who may stream the entity, how delivery starts, what a message does.
+ * `auth` message within WS_AUTH_TIMEOUT_MS), the caps on open sockets, the
+ * guards of the channel's route at the handshake and per message, the message
+ * size limit, one message at a time per socket, `ping`, error frames in the
+ * spec's error shape and close codes. The channel supplies what differs: who
+ * may stream the entity, how delivery starts, what a message does.
  */
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, WebSocket, us_socket_context_t } from 'uWebSockets.js';
@@ -15,8 +16,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
 import type { FrameSocket } from './ordered-sender.js';
+import { isStreamLimit, type StreamAdmission, type StreamSlot } from './stream-admission.js';
 import {
-  AUTH_TIMEOUT_MS,
   CLOSE,
   closeCodeFor,
   credentialsOfAuthMessage,
@@ -49,6 +50,10 @@ export interface ChannelState extends StreamIdentity {
   authTimer?: NodeJS.Timeout;
   inbox: Mailbox;
   open: boolean;
+  /** The socket's place in the caps on open sockets; released when it closes. */
+  slot?: StreamSlot;
+  /** Set when the socket is over a cap: it is opened only to be told so (error frame, close 4429). */
+  refusal?: ApiError;
 }
 
 type ChannelMessage = { type: string; id?: string | undefined };
@@ -59,8 +64,11 @@ export interface StreamChannel<M extends ChannelMessage> {
   route: BoundRoute;
   guards: readonly RequestGuard[];
   logger: Logger;
+  /** The caps on open sockets, shared by every channel of the process. */
+  admission: StreamAdmission;
   /** Client messages, `auth` and `ping` included. */
   messages: z.ZodType<M>;
+  /** A longer message is answered with an error frame (413), then close code 1009. */
   maxMessageBytes: number;
   /** Messages a socket may have waiting before it is told to slow down. */
   inboxCapacity: number;
@@ -76,6 +84,7 @@ export interface StreamChannel<M extends ChannelMessage> {
 
 export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamChannel<M>): WebSocketEndpoint {
   const log = channel.logger;
+  const admission = channel.admission;
   const { authorize, authorizeMessage } = streamAuthorizer(channel.guards, log);
 
   const socketOf = (ws: WebSocket<ChannelState>): FrameSocket => {
@@ -96,6 +105,13 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
     else ws.send(JSON.stringify(frame), false);
   };
 
+  /** An error frame straight to the socket (ahead of any queued frame: the socket is closing), then the close. */
+  const closeWith = (ws: WebSocket<ChannelState>, error: ApiError, code: number, reason: string, id?: string) => {
+    if (!ws.getUserData().open) return;
+    ws.send(JSON.stringify(errorFrame(error, log, id)), false);
+    ws.end(code, reason);
+  };
+
   const startOrClose = async (ws: WebSocket<ChannelState>, id?: string) => {
     const state = ws.getUserData();
     try {
@@ -112,11 +128,13 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
     clearTimeout(state.authTimer);
     state.credentials = credentialsOfAuthMessage(message);
     try {
-      state.principal = await authorize(channel.route, state, randomUUID());
+      const principal = await authorize(channel.route, state, randomUUID());
+      state.slot?.authenticated(principal);
+      state.principal = principal;
       state.recheckAtMs = nextRecheck(Date.now());
     } catch (error) {
       fail(ws, error, message.id);
-      if (state.open) ws.end(error instanceof ApiError ? closeCodeFor(error) : 1011, 'authentication failed');
+      if (state.open) ws.end(error instanceof ApiError ? closeCodeFor(error) : 1011, isStreamLimit(error) ? 'too many streams' : 'authentication failed');
       return;
     }
     await startOrClose(ws, message.id);
@@ -147,37 +165,62 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
           return;
         }
         const { credentials, remoteAddress, origin } = handshake;
+        const clientAddress = admission.clientAddressOf(remoteAddress, origin['x-forwarded-for']);
+        // without credentials the first message must authenticate (browsers cannot set headers on a WebSocket)
+        const withCredentials = Object.keys(credentials).length > 0;
+        const stateOf = (principal: Principal | undefined, slot: StreamSlot | undefined, refusal?: ApiError): ChannelState => ({
+          target: handshake.target.toLowerCase(),
+          since,
+          principal,
+          recheckAtMs: nextRecheck(Date.now()),
+          credentials,
+          remoteAddress,
+          clientAddress,
+          origin,
+          inbox: new Mailbox(channel.inboxCapacity),
+          open: false,
+          ...(slot ? { slot } : {}),
+          ...(refusal ? { refusal } : {}),
+        });
+        // A socket over a cap is accepted only to be closed with its reason: a browser cannot read a refused handshake.
+        let slot: StreamSlot;
+        try {
+          slot = admission.admit(clientAddress, withCredentials);
+        } catch (error) {
+          if (!isStreamLimit(error)) throw error;
+          handshake.accept(stateOf(undefined, undefined, error));
+          return;
+        }
         void (async () => {
           let principal: Principal | undefined;
           try {
-            // without credentials the first message must authenticate (browsers cannot set headers on a WebSocket)
-            if (Object.keys(credentials).length > 0) {
-              principal = await authorize(channel.route, { credentials, remoteAddress, origin }, handshake.requestId);
+            if (withCredentials) {
+              principal = await authorize(channel.route, { credentials, remoteAddress, origin, clientAddress }, handshake.requestId);
+              slot.authenticated(principal);
               await channel.check(principal, handshake.target, since);
             }
           } catch (error) {
-            handshake.refuse(error);
+            slot.release();
+            if (isStreamLimit(error)) handshake.accept(stateOf(undefined, undefined, error));
+            else handshake.refuse(error);
             return;
           }
-          const state: ChannelState = {
-            target: handshake.target.toLowerCase(),
-            since,
-            principal,
-            recheckAtMs: nextRecheck(Date.now()),
-            credentials,
-            remoteAddress,
-            origin,
-            inbox: new Mailbox(channel.inboxCapacity),
-            open: false,
-          };
-          handshake.accept(state);
+          if (!handshake.accept(stateOf(principal, slot))) slot.release();
         })();
       },
       open: (ws: WebSocket<ChannelState>) => {
         const state = ws.getUserData();
         state.open = true;
+        if (state.refusal) {
+          closeWith(ws, state.refusal, CLOSE.tooManyStreams, 'too many streams');
+          return;
+        }
         if (!state.principal) {
-          state.authTimer = setTimeout(() => state.open && ws.end(CLOSE.unauthenticated, 'authenticate within 10 s'), AUTH_TIMEOUT_MS);
+          state.authTimer = setTimeout(() => {
+            const seconds = admission.limits.authTimeoutMs / 1000;
+            const late = new ApiError('UNAUTHENTICATED', { message: `Authenticate within ${seconds} s of connecting: send {"type":"auth",…}` });
+            closeWith(ws, late, CLOSE.unauthenticated, `authenticate within ${seconds} s`);
+          }, admission.limits.authTimeoutMs);
           return;
         }
         // Start after uWS's open callback has returned: a bus subscription made inside it (NATS writes on its
@@ -185,6 +228,12 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
         setImmediate(() => void startOrClose(ws));
       },
       message: (ws: WebSocket<ChannelState>, data: ArrayBuffer) => {
+        // uWS reads up to its own, higher limit, so that this one is answered rather than cut off
+        if (data.byteLength > channel.maxMessageBytes) {
+          const tooBig = new ApiError('PAYLOAD_TOO_LARGE', { message: `A message may hold at most ${channel.maxMessageBytes} bytes`, details: { limitBytes: channel.maxMessageBytes } });
+          closeWith(ws, tooBig, CLOSE.messageTooBig, 'message too big');
+          return;
+        }
         const decoded = decodeClientMessage(data, channel.messages);
         if (!decoded.ok) {
           fail(ws, decoded.error, decoded.id);
@@ -207,6 +256,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
         const state = ws.getUserData();
         state.open = false;
         clearTimeout(state.authTimer);
+        state.slot?.release();
         state.unwatch?.();
         state.delivery?.close();
       },

@@ -10,16 +10,21 @@ import type { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import { toErrorResponse } from '../error-response.js';
-import { parseQueryString } from '../input.js';
+import { parseQueryString, validate } from '../input.js';
 import { authorizeCall, type RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ErrorFrame, PongFrame } from './stream-protocol.js';
 
-export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400 } as const;
+/** Close codes (docs/navigation.md, "The WebSocket stream"): 44xx mirror the HTTP status of the error frame before them. */
+export const CLOSE = { unauthenticated: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400, tooManyStreams: 4429, messageTooBig: 1009 } as const;
 
-/** How long a socket that connected without credentials has to send its auth message (ms). */
-export const AUTH_TIMEOUT_MS = 10_000;
+/**
+ * What uWS reads of one message before handing it over. Above every channel's own limit, so that a message over
+ * that limit is read and answered (an error frame, then 1009); past this one uWS drops the connection on its own,
+ * without a close frame (the client sees 1006), before reading it.
+ */
+const MESSAGE_READ_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * A user's bearer session is checked at the handshake and then at most this often (ms), not on
@@ -35,7 +40,7 @@ const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 export function streamSocketOptions(maxMessageBytes: number) {
   return {
     compression: uWS.DISABLED,
-    maxPayloadLength: maxMessageBytes,
+    maxPayloadLength: Math.max(MESSAGE_READ_LIMIT_BYTES, maxMessageBytes),
     idleTimeout: 120,
     sendPingsAutomatically: true,
     // frames queue in OrderedSender above its high-water mark, so uWS should never drop one
@@ -47,6 +52,7 @@ export function closeCodeFor(error: ApiError): number {
   if (error.statusCode === 401) return CLOSE.unauthenticated;
   if (error.statusCode === 403) return CLOSE.forbidden;
   if (error.statusCode === 404) return CLOSE.notFound;
+  if (error.statusCode === 429) return CLOSE.tooManyStreams;
   return CLOSE.badRequest;
 }
 
@@ -71,17 +77,23 @@ export function credentialsOfAuthMessage(message: { apiKey?: string | undefined;
   return message.apiKey ? { 'x-api-key': message.apiKey } : { authorization: `Bearer ${message.token}` };
 }
 
-/** A client message checked against the channel's schema; a refusal keeps the message's id for the error frame. */
+/**
+ * A client message checked as HTTP input is (`validate`: NUL, lone surrogates, nesting depth, then the channel's
+ * schema); a refusal keeps the message's id for the error frame.
+ */
 export function decodeClientMessage<M>(data: ArrayBuffer, schema: z.ZodType<M>): { ok: true; message: M } | { ok: false; error: ApiError; id: string | undefined } {
-  let id: string | undefined;
+  let raw: unknown;
   try {
-    const raw: unknown = JSON.parse(decoder.decode(data));
-    id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
-    const result = schema.safeParse(raw);
-    if (result.success) return { ok: true, message: result.data };
-    return { ok: false, id, error: new ApiError('VALIDATION_ERROR', { message: result.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`) }) };
+    raw = JSON.parse(decoder.decode(data));
   } catch {
-    return { ok: false, id, error: new ApiError('VALIDATION_ERROR', { message: ['message: must be JSON'] }) };
+    return { ok: false, id: undefined, error: new ApiError('VALIDATION_ERROR', { message: ['message: must be JSON'] }) };
+  }
+  const id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
+  try {
+    return { ok: true, message: validate('message', schema, raw) };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, id, error };
+    throw error;
   }
 }
 
@@ -99,7 +111,8 @@ export interface Handshake {
   origin: Record<string, string>;
   readonly aborted: boolean;
   refuse(error: unknown): void;
-  accept<S>(state: S): void;
+  /** False when the client went away first (nothing was upgraded). */
+  accept<S>(state: S): boolean;
 }
 
 /** Reads an upgrade request synchronously (uWS requests are only valid until the first await) and watches for abort. */
@@ -139,7 +152,9 @@ export function readHandshake(res: HttpResponse, req: HttpRequest, context: us_s
       res.cork(() => res.writeStatus(`${status} ${body.error}`).writeHeader('content-type', 'application/json; charset=utf-8').end(JSON.stringify(body)));
     },
     accept: (state) => {
-      if (!aborted) res.cork(() => res.upgrade(state, secKey, protocol, extensions, context));
+      if (aborted) return false;
+      res.cork(() => res.upgrade(state, secKey, protocol, extensions, context));
+      return true;
     },
   };
 }
@@ -171,11 +186,14 @@ export interface StreamIdentity {
   /** When the user's bearer session is next checked (ms). */
   recheckAtMs: number;
   /**
-   * The headers the guards read (origin headers and credentials) and the client's address they resolved, kept
-   * from the socket's first message on: neither changes on a socket once it streams, and rebuilding them was
-   * part of the guards' cost per message.
+   * The headers the guards read (origin headers and credentials), kept from the socket's first message on: they do
+   * not change on a socket once it streams, and rebuilding them was part of the guards' cost per message.
    */
   guardHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The client's address (trusted proxies' X-Forwarded-For), resolved once at the handshake as the access gate
+   * resolves it: the socket's caps count it, and the guards take it instead of resolving it again.
+   */
   clientAddress?: string;
 }
 
@@ -185,8 +203,10 @@ export interface StreamIdentity {
  * user's bearer session only when its re-check is due.
  */
 export function streamAuthorizer(guards: readonly RequestGuard[], log: Logger) {
-  const authorize = async (route: BoundRoute, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin'>, requestId: string): Promise<Principal | undefined> =>
-    (await authorizeCall(route, { requestId, headers: { ...identity.origin, ...identity.credentials }, query: NO_QUERY, remoteAddress: identity.remoteAddress, log }, guards)).principal;
+  const authorize = async (route: BoundRoute, identity: Pick<StreamIdentity, 'credentials' | 'remoteAddress' | 'origin' | 'clientAddress'>, requestId: string): Promise<Principal | undefined> => {
+    const call = { requestId, headers: { ...identity.origin, ...identity.credentials }, query: NO_QUERY, remoteAddress: identity.remoteAddress, clientAddress: identity.clientAddress, log };
+    return (await authorizeCall(route, call, guards)).principal;
+  };
   /** A message on a streaming socket (its credentials are settled: an `auth` message comes before any other). */
   const authorizeMessage = async (route: BoundRoute, identity: StreamIdentity): Promise<Principal | undefined> => {
     const now = Date.now();

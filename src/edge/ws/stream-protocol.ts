@@ -32,10 +32,10 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export const STREAM_PROTOCOL_SUMMARY = `WebSocket: wss://<host>/api/v1/navigation/sessions/{id}/stream[?since=<eventSeq>]
-Authenticate in the handshake (x-api-key or Authorization: Bearer header, or api_key / access_token query parameter), or with the first message {"type":"auth","apiKey":"…"} / {"type":"auth","token":"…"} within 10 s.
+Authenticate in the handshake (x-api-key or Authorization: Bearer header, or api_key / access_token query parameter), or with the first message {"type":"auth","apiKey":"…"} / {"type":"auth","token":"…"} within 10 s (WS_AUTH_TIMEOUT_MS).
 Client → server: {"type":"fix","fix":{lat,lng,speed?,heading?,accuracy?,capturedAt?},"id"?} · {"type":"fixes","fixes":[…≤50],"id"?} · {"type":"ping"}.
 Server → client: {"type":"ready",session,resumedFrom} once; then {"type":"event",event:{seq,type,at,data}} for every event exactly once in seq order (after since), {"type":"progress",fixSeq,…} per accepted fix (coalesced to the latest for a slow reader), {"type":"route",route,reroutes} on a re-plan, {"type":"status",status} when the session ends, {"type":"ack",id,accepted,eventSeq,status} for a fix message that carried an id, {"type":"error",statusCode,code,message,details,requestId,id?}, {"type":"gap",fromSeq,toSeq} when events older than the retained ~50 were asked for.
-Each fix message counts against the key's quota like a POST …/positions call. Close codes: 4401 not authenticated, 4403 forbidden, 4404 unknown session, 4408 too slow (resume with since).`;
+Each fix message counts against the key's quota like a POST …/positions call. Close codes: 4401 not authenticated (or not within the time allowed), 4403 forbidden, 4404 unknown session, 4408 too slow (resume with since), 4429 too many open streams (per user, API key or client address; error frame TOO_MANY_STREAMS), 1009 a message over 64 KiB (after a 413 error frame).`;
 
 const eventFrame = z.object({
   type: z.literal('event'),
