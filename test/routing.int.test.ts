@@ -145,6 +145,33 @@ describe('POST /routing/plan and /routing/optimize', () => {
     expect(response.body.labels.parsed.label).toMatch(/^عبر/);
   });
 
+  it('names each maneuver\'s speed limit speedLimitKph with includeAttributes (null where unknown), matching routeSpeedLimits', async () => {
+    // from Al Doctor Hassan Ibrahim Street (maxspeed 20) onto roads with and without a tagged limit
+    const locations = [{ lat: 30.065596, lon: 31.337844 }, POINTS[1], POINTS[2]];
+    const response = await api.post('/routing/plan', { locations, includeAttributes: true, includeLabels: false, optimize: false }, await caller());
+    expect(response.status).toBe(201);
+    const legs = response.body.data.trip.legs as { maneuvers: { type: number; begin_shape_index: number; speedLimitKph?: unknown }[] }[];
+    const limits: (number | null)[] = [];
+    legs.forEach((leg, legIndex) => {
+      const stretches = response.body.routeSpeedLimits[legIndex] as { begin_shape_index: number; end_shape_index: number; speed_limit: number | null }[];
+      for (const maneuver of leg.maneuvers) {
+        expect(maneuver).toHaveProperty('speedLimitKph');
+        const limit = maneuver.speedLimitKph as number | null;
+        expect(limit === null || (Number.isInteger(limit) && limit > 0)).toBe(true);
+        limits.push(limit);
+        // the limit where the maneuver begins: the stretch it travels on (the arrival: the stretch it ends)
+        const at = maneuver.begin_shape_index;
+        const stretch = stretches.find((item) => item.begin_shape_index <= at && at < item.end_shape_index) ?? stretches.find((item) => item.end_shape_index === at);
+        expect(limit, `leg ${legIndex} maneuver at shape index ${at}`).toBe(stretch!.speed_limit);
+      }
+    });
+    expect(limits.some((limit) => limit !== null)).toBe(true);
+    expect(limits).toContain(null);
+    const plain = await api.post('/routing/plan', { locations, includeLabels: false, optimize: false }, await caller());
+    expect(plain.body.data.trip.legs[0].maneuvers.some((maneuver: object) => 'speedLimitKph' in maneuver)).toBe(false);
+    expect(plain.body.routeSpeedLimits).toBeUndefined();
+  });
+
   it('refuses unknown avoid values and truck with 400', async () => {
     const avoid = await api.post('/routing/plan', { locations: POINTS.slice(0, 2), avoid: ['potholes'] }, await caller());
     expect(avoid.status).toBe(400);

@@ -108,6 +108,7 @@ export class RoutingEndpoints {
       signal,
     );
     outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
+    if (body.includeAttributes) for (const trip of [outcome.trip, ...outcome.alternates.map((alternate) => alternate.trip)]) nameSpeedLimits(trip);
     const units = outcome.trip.units;
     return {
       ...availableEnvelope(path, { trip: outcome.trip, ...(outcome.alternates.length ? { alternates: outcome.alternates } : {}) }),
@@ -158,6 +159,15 @@ export class RoutingEndpoints {
       ...(payload.id ? { id: payload.id } : {}),
     });
   }
+}
+
+/**
+ * The planner's `includeAttributes` puts `speedLimitKph` on every maneuver, as spec part 3 §4.1 names it: the
+ * km/h limit where the maneuver begins, null where none is known. The guidance's own `speed_limit` (same value)
+ * stays, for clients that already read it.
+ */
+function nameSpeedLimits(trip: Trip): void {
+  for (const leg of trip.legs) for (const maneuver of leg.maneuvers) Object.assign(maneuver, { speedLimitKph: maneuver.speed_limit ?? null });
 }
 
 function speedLimitRows(stretches: SpeedLimitStretch[], units: 'kilometers' | 'miles') {
