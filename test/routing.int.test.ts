@@ -211,7 +211,7 @@ describe('external engine', () => {
         body: JSON.stringify({ payload }),
       });
       expect(response.status).toBe(201);
-      expect(await readJson(response)).toEqual({ provider: 'svc', available: false, path: '/routing/route', request: payload });
+      expect(await readJson(response)).toEqual({ provider: 'svc', available: false, path: '/routing/route', request: payload, reason: 'unreachable' });
     } finally {
       await server.stop();
     }
@@ -219,7 +219,7 @@ describe('external engine', () => {
 });
 
 describe('overload', () => {
-  it('refuses at once with 503 SERVER_BUSY and Retry-After when the workers are busy and the waiting line is full', async () => {
+  it('answers at once 201 available: false with reason "busy" and Retry-After when the workers are busy and the waiting line is full', async () => {
     const server = await startServerProcess({ WORKER_THREADS: '1', SOLVER_QUEUE_LIMIT: '1' });
     try {
       const busyApi = apiClient(server.baseUrl);
@@ -227,19 +227,27 @@ describe('overload', () => {
       // an hour's walk covers all of Nasr City: each isochrone keeps the one worker busy for a while
       const isochrone = () => busyApi.post('/routing/isochrone', { locations: [POINTS[0]], costing: 'pedestrian', contours: [{ time: 60 }] }, busyToken);
       const burst = await Promise.all(Array.from({ length: 12 }, isochrone));
-      const statuses = burst.map((response) => response.status);
-      expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
+      // the engine's own failure: the availability envelope of part 1 §7 / part 3 §4.1, never a 5xx
+      expect(burst.map((response) => response.status)).toEqual(Array(12).fill(201));
       // the one waiting place may be another request's or the server's own (a hierarchy build is never refused)
-      expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);
-      const refused = burst.filter((response) => response.status === 503);
+      expect(burst.filter((response) => response.body.available === true).length).toBeGreaterThanOrEqual(1);
+      const refused = burst.filter((response) => response.body.available === false);
       expect(refused.length).toBeGreaterThan(0);
       for (const response of refused) {
         expect(response.headers.get('retry-after')).toBe('1');
-        expect(response.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', code: 'SERVER_BUSY', details: { maxQueued: 1 } });
-        expect(response.body.requestId).toEqual(expect.any(String));
+        expect(response.body).toEqual({
+          provider: 'svc',
+          available: false,
+          path: '/routing/isochrone',
+          request: { locations: [POINTS[0]], costing: 'pedestrian', contours: [{ time: 60 }], polygons: false, denoise: 1, generalize: 0, show_locations: false },
+          reason: 'busy',
+          retryAfterSeconds: 1,
+        });
       }
       // the line drains: the next request is served
-      expect((await isochrone()).status).toBe(201);
+      const next = await isochrone();
+      expect(next.status).toBe(201);
+      expect(next.body.available).toBe(true);
     } finally {
       await server.stop();
     }
