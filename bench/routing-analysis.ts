@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MapPack } from '../src/datapack/map-pack.js';
 import { ingestToFile } from '../src/ingest/ingest.js';
+import { pino } from 'pino';
 import { RoutingAnalysisService } from '../src/services/routing-analysis/routing-analysis-service.js';
+import { EngineOutages } from '../src/services/routing/engine-envelope.js';
 import { computeIsochrone, type IsochroneRequest } from '../src/solvers/routing/isochrone/isochrone.js';
 import { matchTrace } from '../src/solvers/routing/map-matching/map-matcher.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
@@ -103,7 +105,7 @@ export async function runRoutingAnalysisBenchmark(): Promise<void> {
 
   const pool = new SolverPool({ threads: 1, shared: { mapPack: pack.buffer as SharedArrayBuffer } });
   try {
-    const service = new RoutingAnalysisService({ solvers: pool, routing: { assertAvailable: () => {} }, timeoutMs: 10_000 });
+    const service = new RoutingAnalysisService({ solvers: pool, routing: { assertAvailable: () => {} }, timeoutMs: 10_000, outages: new EngineOutages(pino()) });
     const viaService = await time(REPETITIONS, async (index) => {
       const answer = await service.mapMatch({ points: samples[index % samples.length]!, costing: 'auto', gps_accuracy: 10 }, undefined);
       if (!answer.available) throw new Error('engine unavailable');

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../src/datapack/map-pack.js';
+import { EngineFailure } from '../src/services/routing/engine-envelope.js';
 import { runWithBudget } from '../src/services/routing/solver-call.js';
 import { ApiError } from '../src/shared/errors.js';
 import { SolverPool } from '../src/solvers/solver-pool.js';
@@ -30,6 +31,16 @@ describe('routing time budget', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('COMPUTATION_TIMEOUT');
     expect((error as ApiError).details).toEqual({ budgetMs: 20 });
+    const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
+    expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
+  });
+
+  it('answers a task that fails in its worker as an EngineFailure (the engine\'s, not the request\'s), and the pool answers the next task', async () => {
+    // a metric no profile knows: the task throws in the worker
+    const error = await runWithBudget(pool, 'contractMetric', { metric: { costing: 'hovercraft' as never, preference: 'balanced', avoid: [] } }, 10_000).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EngineFailure);
+    expect((error as EngineFailure).failure).toBe('worker_failed');
+    expect((error as EngineFailure).cause).toBeInstanceOf(Error);
     const next = await runWithBudget(pool, 'mapPackSummary', undefined, 10_000);
     expect(next).toMatchObject({ ok: true, value: { nodes: monaco.nodeCount } });
   });

@@ -7,6 +7,7 @@ import type { RouteDefinition } from '../edge/route.js';
 import { routingRoutes } from '../edge/routes/routing.js';
 import { routingAnalysisRoutes } from '../edge/routes/routing-analysis.js';
 import { RoutingAnalysisService } from '../services/routing-analysis/routing-analysis-service.js';
+import { EngineOutages } from '../services/routing/engine-envelope.js';
 import { ExternalEngine } from '../services/routing/external-engine.js';
 import { HierarchyCache } from '../services/routing/hierarchy-cache.js';
 import { RoutingEndpoints } from '../services/routing/routing-endpoints.js';
@@ -26,6 +27,7 @@ export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, 
   const external = config.ROUTING_ENGINE_URL ? new ExternalEngine(config.ROUTING_ENGINE_URL, logger) : undefined;
   // the default metric of /routing/route and the planner, ready before the first request when possible
   if (!external) routing.warmUp([{ costing: 'auto', preference: 'balanced', avoid: [] }]);
-  const analysis = new RoutingAnalysisService({ solvers, routing, timeoutMs: config.ROUTING_TIMEOUT_MS, ...(external ? { external } : {}) });
-  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external)), ...routingAnalysisRoutes(analysis)] };
+  const outages = new EngineOutages(logger);
+  const analysis = new RoutingAnalysisService({ solvers, routing, timeoutMs: config.ROUTING_TIMEOUT_MS, outages, ...(external ? { external } : {}) });
+  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages)), ...routingAnalysisRoutes(analysis)] };
 }

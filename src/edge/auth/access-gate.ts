@@ -112,7 +112,8 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
         throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
       }
       assertKeyAllowed(key, row, context, clientIp);
-      context.principal = { kind: 'key', keyId: key.id };
+      // The owner comes with the grant, so the user-data endpoints act for it without another lookup.
+      context.principal = { kind: 'key', keyId: key.id, ownerId: key.ownerId };
     } else if (row.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
       throw new ApiError('UNAUTHENTICATED', { message: 'An API key or a bearer token is required' });
     }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { UserHistory } from '../../services/user-data/user-history.js';
-import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../../domain/geo.js';
 import { pagingQuery } from '../schemas/paging.js';
@@ -19,7 +18,7 @@ export function historyRoutes(history: UserHistory): RouteDefinition[] {
       query: z.object({ ...pagingQuery, kind: kind.optional() }),
       handler: async (context) => {
         const { limit, offset, kind: filter } = context.query;
-        const page = await history.page(principalOf(context).userId, { limit, offset, kind: filter });
+        const page = await history.page(context.principal, { limit, offset, kind: filter });
         return { ...page, limit, offset };
       },
     }),
@@ -42,7 +41,7 @@ export function historyRoutes(history: UserHistory): RouteDefinition[] {
           message: 'give at least one of query, placeId, name',
         })
         .refine((entry) => (entry.lat === undefined) === (entry.lng === undefined), { message: 'lat and lng go together' }),
-      handler: (context) => history.record(principalOf(context).userId, context.body),
+      handler: (context) => history.record(context.principal, context.body),
     }),
     defineRoute({
       ...route,
@@ -52,7 +51,7 @@ export function historyRoutes(history: UserHistory): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: z.uuid() }),
       handler: async (context) => {
-        await history.remove(principalOf(context).userId, context.params.id);
+        await history.remove(context.principal, context.params.id);
         return { ok: true, deleted: true };
       },
     }),
@@ -61,7 +60,7 @@ export function historyRoutes(history: UserHistory): RouteDefinition[] {
       method: 'DELETE',
       path: '/me/history',
       summary: 'Clear your whole history',
-      handler: async (context) => ({ ok: true, deleted: await history.clear(principalOf(context).userId) }),
+      handler: async (context) => ({ ok: true, deleted: await history.clear(context.principal) }),
     }),
   ];
 }

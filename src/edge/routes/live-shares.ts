@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MAX_SHARE_MINUTES, type LiveShares } from '../../services/user-data/live-shares.js';
-import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { heading, latitude, longitude } from '../../domain/geo.js';
 
@@ -26,7 +25,7 @@ export function liveShareRoutes(shares: LiveShares): RouteDefinition[] {
         destination: z.object({ name: z.string().trim().min(1).max(200), lat: latitude, lng: longitude }).optional(),
       }),
       handler: async (context) => {
-        const { share, token } = await shares.start(principalOf(context).userId, context.body);
+        const { share, token } = await shares.start(context.principal, context.body);
         return { ...share, shareToken: token, sharePath: `/api/v1/live-shares/${token}` };
       },
     }),
@@ -35,7 +34,7 @@ export function liveShareRoutes(shares: LiveShares): RouteDefinition[] {
       method: 'GET',
       path: '/me/live-shares',
       summary: 'Your active shares',
-      handler: async (context) => ({ items: await shares.listActive(principalOf(context).userId) }),
+      handler: async (context) => ({ items: await shares.listActive(context.principal) }),
     }),
     defineRoute({
       ...route,
@@ -45,7 +44,7 @@ export function liveShareRoutes(shares: LiveShares): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: z.uuid() }),
       body: z.object({ ...position, lat: latitude.optional(), lng: longitude.optional() }),
-      handler: (context) => shares.updatePosition(principalOf(context).userId, context.params.id, context.body),
+      handler: (context) => shares.updatePosition(context.principal, context.params.id, context.body),
     }),
     defineRoute({
       ...route,
@@ -55,7 +54,7 @@ export function liveShareRoutes(shares: LiveShares): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ id: z.uuid() }),
       handler: async (context) => {
-        await shares.stop(principalOf(context).userId, context.params.id);
+        await shares.stop(context.principal, context.params.id);
         return { ok: true, revoked: true };
       },
     }),

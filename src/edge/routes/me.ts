@@ -6,7 +6,7 @@ import { pagingQuery } from '../schemas/paging.js';
 
 const route = { tags: ['me'] };
 
-/** The signed-in user's own data (spec part 1 §4.4). */
+/** Push tokens (a bearer token or an API key, acting for its owner) and the inbox (bearer token) of spec part 1 §4.4. */
 export function meRoutes(notifications: UserNotifications): RouteDefinition[] {
   return [
     defineRoute({
@@ -17,7 +17,7 @@ export function meRoutes(notifications: UserNotifications): RouteDefinition[] {
       body: z.object({ token: z.string().trim().min(8).max(4096), platform: z.enum(['web', 'android', 'ios']) }),
       handler: async (context) => ({
         ok: true,
-        ...(await notifications.registerPushToken(principalOf(context).userId, context.body.token, context.body.platform)),
+        ...(await notifications.registerPushToken(context.principal, context.body.token, context.body.platform)),
       }),
     }),
     defineRoute({
@@ -28,7 +28,7 @@ export function meRoutes(notifications: UserNotifications): RouteDefinition[] {
       errors: ['NOT_FOUND'],
       params: z.object({ token: z.string().min(1).max(4096) }),
       handler: async (context) => {
-        await notifications.unregisterPushToken(principalOf(context).userId, context.params.token);
+        await notifications.unregisterPushToken(context.principal, context.params.token);
         return { ok: true };
       },
     }),

@@ -1,17 +1,23 @@
 /**
  * Routing (spec part 3 §4.1, scope `routing`): the engine endpoints in the
  * Valhalla request shape, inside the spec's envelope. With ROUTING_ENGINE_URL
- * they pass through to that engine instead.
+ * they pass through to that engine instead. An engine that cannot answer (over
+ * its budget, busy, failed) gives 201 `available: false` with a `reason`; input
+ * it cannot route is a 400 with its code.
  */
 import { z } from 'zod';
+import { engineAnswer } from '../engine-answer.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { enginePayload, rawEnginePayload } from '../../services/routing/engine-payload.js';
 import type { RoutingEndpoints } from '../../services/routing/routing-endpoints.js';
 import { engineRequestSchema, matrixRequestSchema } from '../../services/routing/engine-request.js';
 import { planRequestSchema } from '../../services/routing/plan-request.js';
 import { AVOIDABLE, PREFERENCES } from '../../domain/costing.js';
+import type { ErrorCode } from '../../shared/errors.js';
 
 const route = { tags: ['routing'] };
+/** The 400s of input the engine cannot route; the engine's own failures answer 201 `available: false`. */
+const ENGINE_INPUT_ERRORS: ErrorCode[] = ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE'];
 /**
  * Engine request bodies: validated as our engine reads them, or, passing through to an external
  * engine, forwarded as they came (any non-empty object); bare or under `payload`.
@@ -54,9 +60,12 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
         '`costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). ' +
         'Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.',
       body: z.object({ payload: passthrough ? rawEnginePayload : engineRequestSchema, includeLabels: z.boolean().default(true) }),
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
-      handler: ({ body, signal }) =>
-        endpoints.route('/routing/route', body.payload as z.infer<typeof engineRequestSchema>, body.includeLabels && (body.payload as { includeLabels?: unknown }).includeLabels !== false, signal),
+      errors: ENGINE_INPUT_ERRORS,
+      handler: ({ body, signal, setHeader }) =>
+        engineAnswer(
+          setHeader,
+          endpoints.route('/routing/route', body.payload as z.infer<typeof engineRequestSchema>, body.includeLabels && (body.payload as { includeLabels?: unknown }).includeLabels !== false, signal),
+        ),
     }),
     defineRoute({
       ...route,
@@ -65,8 +74,8 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       readOnly: true,
       summary: 'The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits',
       body: planRequestSchema,
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
-      handler: ({ body, signal }) => endpoints.plan('/routing/plan', body, signal),
+      errors: ENGINE_INPUT_ERRORS,
+      handler: ({ body, signal, setHeader }) => engineAnswer(setHeader, endpoints.plan('/routing/plan', body, signal)),
     }),
     defineRoute({
       ...route,
@@ -76,8 +85,8 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       summary: 'Visit the stops in the order of the shortest tour (engine optimized_route); first and last stay fixed',
       description: 'Body: the Valhalla request as for /routing/route (bare or as `{ payload }`). `data.trip.locations[i].original_index` gives the input index of each stop; `data.optimal` is true when the order is proven optimal (up to 12 movable stops).',
       body: engineBody(engineRequestSchema, passthrough),
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
-      handler: ({ body, signal }) => endpoints.optimize('/routing/optimize', body, signal),
+      errors: ENGINE_INPUT_ERRORS,
+      handler: ({ body, signal, setHeader }) => engineAnswer(setHeader, endpoints.optimize('/routing/optimize', body, signal)),
     }),
     defineRoute({
       ...route,
@@ -86,8 +95,8 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       readOnly: true,
       summary: 'Legal speed limits along a route, stretch by stretch over each leg shape (null where no limit is tagged)',
       body: engineBody(engineRequestSchema, passthrough),
-      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
-      handler: ({ body, signal }) => endpoints.attributes('/routing/route-attributes', body, signal),
+      errors: ENGINE_INPUT_ERRORS,
+      handler: ({ body, signal, setHeader }) => engineAnswer(setHeader, endpoints.attributes('/routing/route-attributes', body, signal)),
     }),
     defineRoute({
       ...route,
@@ -99,8 +108,8 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
         'Body: a Valhalla matrix request, bare or as `{ payload }`: `sources` and `targets` (or `locations` for all-to-all) as `{ lat, lon }`, `costing`, `costing_options`, `units`. ' +
         'Answers `data.sources_to_targets[i][j] = { from_index, to_index, time (s), distance (units) }`, null where unreachable. At most 10 000 cells.',
       body: engineBody(matrixRequestSchema, passthrough),
-      errors: ['NO_ROUTE', 'COSTING_UNAVAILABLE', 'COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
-      handler: ({ body, signal }) => endpoints.matrix('/routing/matrix', body, signal),
+      errors: ['NO_ROUTE', 'COSTING_UNAVAILABLE'],
+      handler: ({ body, signal, setHeader }) => engineAnswer(setHeader, endpoints.matrix('/routing/matrix', body, signal)),
     }),
   ];
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { SavedLists, SavedPlaces } from '../../services/user-data/saved-places.js';
-import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../../domain/geo.js';
 
@@ -28,7 +27,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       path: '/me/saved-places',
       summary: 'Your newest 100 saved places (optionally of one list)',
       query: z.object({ listId: z.uuid().optional() }),
-      handler: async (context) => ({ items: await places.listNewest(principalOf(context).userId, context.query.listId) }),
+      handler: async (context) => ({ items: await places.listNewest(context.principal, context.query.listId) }),
     }),
     defineRoute({
       ...route,
@@ -37,7 +36,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       summary: 'Save a place',
       errors: ['NOT_FOUND'],
       body: z.object(placeFields),
-      handler: (context) => places.save(principalOf(context).userId, context.body),
+      handler: (context) => places.save(context.principal, context.body),
     }),
     defineRoute({
       ...route,
@@ -47,7 +46,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       errors: ['NOT_FOUND'],
       params: idParams,
       body: z.object({ ...placeFields, name: placeFields.name.optional(), lat: latitude.optional(), lng: longitude.optional() }),
-      handler: (context) => places.change(principalOf(context).userId, context.params.id, context.body),
+      handler: (context) => places.change(context.principal, context.params.id, context.body),
     }),
     defineRoute({
       ...route,
@@ -57,7 +56,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       errors: ['NOT_FOUND'],
       params: idParams,
       handler: async (context) => {
-        await places.remove(principalOf(context).userId, context.params.id);
+        await places.remove(context.principal, context.params.id);
         return { ok: true, deleted: true };
       },
     }),
@@ -66,7 +65,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       method: 'GET',
       path: '/me/saved-lists',
       summary: 'Your saved lists with their place counts',
-      handler: async (context) => ({ items: await lists.list(principalOf(context).userId) }),
+      handler: async (context) => ({ items: await lists.list(context.principal) }),
     }),
     defineRoute({
       ...route,
@@ -74,7 +73,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       path: '/me/saved-lists',
       summary: 'Create a saved list',
       body: z.object(listFields),
-      handler: (context) => lists.create(principalOf(context).userId, context.body),
+      handler: (context) => lists.create(context.principal, context.body),
     }),
     defineRoute({
       ...route,
@@ -84,7 +83,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       errors: ['NOT_FOUND'],
       params: idParams,
       body: z.object({ name: listFields.name.optional(), description: listFields.description }),
-      handler: (context) => lists.change(principalOf(context).userId, context.params.id, context.body),
+      handler: (context) => lists.change(context.principal, context.params.id, context.body),
     }),
     defineRoute({
       ...route,
@@ -94,7 +93,7 @@ export function savedPlacesRoutes(places: SavedPlaces, lists: SavedLists): Route
       errors: ['NOT_FOUND'],
       params: idParams,
       handler: async (context) => {
-        await lists.remove(principalOf(context).userId, context.params.id);
+        await lists.remove(context.principal, context.params.id);
         return { ok: true, deleted: true };
       },
     }),

@@ -63,18 +63,22 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // Open although it completes a sign-in: the caller has no session yet; the one-time linkToken (and password) is the credential.
   { method: 'POST', path: '/auth/oauth/link', access: 'open', scopes: [], billing: 'default', source: 'part1 §4.2' },
   { method: 'POST', path: '/auth/idp', access: 'open', scopes: [], billing: 'default', source: 'part1 §4.2' },
-  // Named only in §4.2 rule 6. §4.3 lists history as bearer-or-key, but history belongs to a user and an API key
-  // identifies no user, so bearer only (same for the other /me/* rows).
-  { method: 'POST', path: '/me/history', access: 'bearer', scopes: [], billing: 'default', source: 'part1 §4.2' },
+  // Named only in §4.2 rule 6. §4.3 lets a signed-in user's bearer token or a developer API key call saved places
+  // and lists, history, live sharing and push tokens; a key acts for its owner (services/user-data/acting-user.ts).
+  // No scope: none of the eleven (§2.2) covers a user's own data, and §8 counts "account endpoints" among those
+  // that need no key scope; a presented key is still held to being active, its restrictions and its owner's standing.
+  // The same holds for every /me/* row that says key-or-bearer.
+  { method: 'POST', path: '/me/history', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part1 §4.2, part1 §4.3' },
 
   // §4.4 Push tokens, notifications, saved places.
-  // §4.3 says push tokens accept a key too; a push token is bound to the current user, which a key cannot name.
-  { method: 'POST', path: '/me/push-tokens', access: 'bearer', scopes: [], billing: 'default', source: 'part1 §4.4' },
-  { method: 'DELETE', path: '/me/push-tokens/{token}', access: 'bearer', scopes: [], billing: 'default', source: 'part1 §4.4' },
+  // Push tokens and saved places: key-or-bearer and no scope, as /me/history above (§4.3 names both); a token
+  // registered through a key is bound to the key's owner.
+  { method: 'POST', path: '/me/push-tokens', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part1 §4.4, part1 §4.3' },
+  { method: 'DELETE', path: '/me/push-tokens/{token}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part1 §4.4, part1 §4.3' },
+  // "Notification rules: bearer token required" (§4.4): the inbox is not among §4.3's key-or-bearer resources.
   { method: 'GET', path: '/me/notifications', access: 'bearer', scopes: [], billing: 'default', source: 'part1 §4.4' },
-  // §4.3 says saved places accept a key too; they are a user's own data, which a key cannot name.
-  { method: 'GET', path: '/me/saved-places', access: 'bearer', scopes: [], billing: 'default', source: 'part1 §4.4' },
-  { method: 'POST', path: '/me/saved-places', access: 'bearer', scopes: [], billing: 'default', source: 'part1 §4.4' },
+  { method: 'GET', path: '/me/saved-places', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part1 §4.4, part1 §4.3' },
+  { method: 'POST', path: '/me/saved-places', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part1 §4.4, part1 §4.3' },
 
   // ──────────────────── Part 2: geocoding, places, transit, tiles ────────────────────
 
@@ -276,19 +280,20 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // ─────────────────────── Designed: endpoints the spec leaves "not shown" ───────────────────────
   // The product's own design (docs/accounts.md, docs/developer-portal.md, docs/navigation.md), held to the same gate.
-  { method: 'PATCH', path: '/me/saved-places/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
-  { method: 'DELETE', path: '/me/saved-places/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
-  { method: 'GET', path: '/me/saved-lists', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'POST', path: '/me/saved-lists', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'PATCH', path: '/me/saved-lists/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'DELETE', path: '/me/saved-lists/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'GET', path: '/me/history', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'DELETE', path: '/me/history/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'DELETE', path: '/me/history', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown")' },
-  { method: 'POST', path: '/me/live-shares', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
-  { method: 'GET', path: '/me/live-shares', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
-  { method: 'PATCH', path: '/me/live-shares/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
-  { method: 'DELETE', path: '/me/live-shares/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
+  // Saved places and lists, history and live sharing: key-or-bearer with no scope, as POST /me/history (part1 §4.3).
+  { method: 'PATCH', path: '/me/saved-places/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown"; access part1 §4.3)' },
+  { method: 'DELETE', path: '/me/saved-places/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown"; access part1 §4.3)' },
+  { method: 'GET', path: '/me/saved-lists', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'POST', path: '/me/saved-lists', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'PATCH', path: '/me/saved-lists/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'DELETE', path: '/me/saved-lists/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'GET', path: '/me/history', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'DELETE', path: '/me/history/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'DELETE', path: '/me/history', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §2.6a "not shown"; access part1 §4.3)' },
+  { method: 'POST', path: '/me/live-shares', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown"; access part1 §4.3)' },
+  { method: 'GET', path: '/me/live-shares', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown"; access part1 §4.3)' },
+  { method: 'PATCH', path: '/me/live-shares/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown"; access part1 §4.3)' },
+  { method: 'DELETE', path: '/me/live-shares/{id}', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown"; access part1 §4.3)' },
   // The public side of a share: whoever holds the token may see the position.
   { method: 'GET', path: '/live-shares/{token}', access: 'open', scopes: [], billing: 'default', source: 'designed (part1 §4.4 "not shown")' },
   { method: 'GET', path: '/admin/users', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §3 operator actions)' },

@@ -8,7 +8,8 @@ import type { FeatureCollection } from 'geojson';
 import { ApiError } from '../../shared/errors.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { MapMatchResult } from '../../solvers/routing/map-matching/map-matcher.js';
-import { availableEnvelope as engineAnswer, unavailableEnvelope as engineUnavailable, type EngineEnvelope, type ExternalEngine } from '../routing/external-engine.js';
+import { availableEnvelope as engineAnswer, EngineFailure, type EngineEnvelope, type EngineOutages } from '../routing/engine-envelope.js';
+import type { ExternalEngine } from '../routing/external-engine.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import { runWithBudget } from '../routing/solver-call.js';
 import { roundTo } from '../../shared/rounding.js';
@@ -67,6 +68,8 @@ export interface RoutingAnalysisOptions {
   timeoutMs: number;
   /** With ROUTING_ENGINE_URL: requests go through to that engine as they came. */
   external?: ExternalEngine;
+  /** The engine's own failures answer `available: false` (engine-envelope.ts). */
+  outages: EngineOutages;
 }
 
 export class RoutingAnalysisService {
@@ -78,6 +81,10 @@ export class RoutingAnalysisService {
 
   async isochrone(query: IsochroneQuery, request: unknown, signal?: AbortSignal): Promise<EngineEnvelope<IsochroneData | unknown>> {
     if (this.options.external) return this.options.external.call(ISOCHRONE_PATH, request, signal);
+    return this.options.outages.answer(ISOCHRONE_PATH, request, () => this.isochroneHere(query, signal));
+  }
+
+  private async isochroneHere(query: IsochroneQuery, signal?: AbortSignal): Promise<EngineEnvelope<IsochroneData>> {
     this.options.routing.assertAvailable(query.costing);
     const location = query.locations[0]!;
     const contourMetric = query.contours[0]!.time !== undefined ? 'time' : 'distance';
@@ -98,7 +105,7 @@ export class RoutingAnalysisService {
       signal,
     );
     if (!result.ok) {
-      if (result.code === 'no_map_pack') return engineUnavailable(ISOCHRONE_PATH, request);
+      if (result.code === 'no_map_pack') throw new EngineFailure('The routing engine has no map data', result.code);
       if (result.code === 'no_road_nearby') {
         throw new ApiError('NO_ROAD_NEARBY', {
           message: `locations[0]: no ${query.costing} road within ${result.cutoffMeters} m`,
@@ -111,6 +118,10 @@ export class RoutingAnalysisService {
 
   async mapMatch(query: MapMatchQuery, request: unknown, signal?: AbortSignal): Promise<EngineEnvelope<MapMatchData | unknown>> {
     if (this.options.external) return this.options.external.call(MAP_MATCH_PATH, request, signal);
+    return this.options.outages.answer(MAP_MATCH_PATH, request, () => this.mapMatchHere(query, signal));
+  }
+
+  private async mapMatchHere(query: MapMatchQuery, signal?: AbortSignal): Promise<EngineEnvelope<MapMatchData>> {
     this.options.routing.assertAvailable(query.costing);
     const options = { ...pickTraceOptions(query), ...pickTraceOptions(query.trace_options ?? {}) };
     const result = await runWithBudget(
@@ -130,7 +141,7 @@ export class RoutingAnalysisService {
       signal,
     );
     if (!result.ok) {
-      if (result.code === 'no_map_pack') return engineUnavailable(MAP_MATCH_PATH, request);
+      if (result.code === 'no_map_pack') throw new EngineFailure('The routing engine has no map data', result.code);
       if (result.code === 'no_road_nearby') {
         throw new ApiError('NO_ROAD_NEARBY', {
           message: `shape: no point of the trace lies within ${result.searchRadiusMeters} m of a ${query.costing} road`,

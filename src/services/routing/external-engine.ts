@@ -1,11 +1,13 @@
 /**
  * Pass-through to a Valhalla-compatible server (ROUTING_ENGINE_URL): the
  * payload goes to the engine's action unchanged and its answer comes back in
- * the envelope. An unreachable engine, or one that answers garbage, is the
- * spec's `available: false` envelope (201), never a 5xx. The URL is operator
- * configuration, never taken from a request.
+ * the envelope. An unreachable engine (`reason: "unreachable"`, or `"timeout"`
+ * past EXTERNAL_TIMEOUT_MS), or one that answers an error (`"engine_error"`
+ * with its `status`), is the spec's `available: false` envelope (201), never a
+ * 5xx. The URL is operator configuration, never taken from a request.
  */
 import type { Logger } from '../../shared/logger.js';
+import { availableEnvelope, unavailableEnvelope, type EngineEnvelope } from './engine-envelope.js';
 
 /** How long the external engine gets per call. */
 const EXTERNAL_TIMEOUT_MS = 15_000;
@@ -20,20 +22,6 @@ export const ENGINE_ACTIONS: Record<string, string> = {
   '/routing/route-attributes': 'trace_attributes',
 };
 
-/** The envelope of every engine endpoint (spec part 3 §4.1). */
-export type EngineEnvelope<T = unknown> =
-  | { provider: 'svc'; available: true; path: string; data: T }
-  | { provider: 'svc'; available: false; path: string; request: unknown; status?: number };
-
-export function availableEnvelope<T>(path: string, data: T): EngineEnvelope<T> {
-  return { provider: 'svc', available: true, path, data };
-}
-
-/** The engine cannot answer (unreachable, or no map data loaded): 201 with the request echoed. */
-export function unavailableEnvelope(path: string, request: unknown): EngineEnvelope<never> {
-  return { provider: 'svc', available: false, path, request };
-}
-
 export class ExternalEngine {
   constructor(
     private readonly baseUrl: string,
@@ -44,8 +32,9 @@ export class ExternalEngine {
     const action = ENGINE_ACTIONS[path] ?? path.split('/').pop()!;
     const url = new URL(action, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
     const timeout = AbortSignal.timeout(EXTERNAL_TIMEOUT_MS);
+    let response: Response | undefined;
     try {
-      const response = await fetch(url, {
+      response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(payload),
@@ -53,11 +42,13 @@ export class ExternalEngine {
         redirect: 'error',
       });
       const data: unknown = await response.json();
-      if (!response.ok) return { provider: 'svc', available: false, path, request: payload, status: response.status, ...(isObject(data) ? { error: data } : {}) };
+      if (!response.ok) return unavailableEnvelope(path, payload, 'engine_error', { status: response.status, ...(isObject(data) ? { error: data } : {}) });
       return availableEnvelope(path, data);
     } catch (error) {
       this.logger.warn({ path, engine: url.origin, err: (error as Error).message }, 'external routing engine unreachable');
-      return unavailableEnvelope(path, payload);
+      // an answer that is not JSON is the engine's error; no answer at all, its being out of reach
+      const reason = timeout.aborted ? 'timeout' : response ? 'engine_error' : 'unreachable';
+      return unavailableEnvelope(path, payload, reason, response ? { status: response.status } : {});
     }
   }
 }

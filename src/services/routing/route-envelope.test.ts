@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableEnvelope } from './external-engine.js';
+import { availableEnvelope } from './engine-envelope.js';
 import { routeAnswerJson } from './route-envelope.js';
 
 const trip = { locations: [{ lat: 43.7, lon: 7.4 }], legs: [{ maneuvers: [{ type: 1, instruction: 'Drive "north".', street_names: ['Boulevard\u00a0Albert 1er'] }], shape: 'a\\b' }], units: 'kilometers' };

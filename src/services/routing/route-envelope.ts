@@ -4,7 +4,7 @@
  * serialises it again. The text is exactly `JSON.stringify` of
  * `{ ...availableEnvelope(path, { trip, alternates?, id? }), labels }`.
  */
-import { availableEnvelope } from './external-engine.js';
+import { availableEnvelope } from './engine-envelope.js';
 
 export interface SerializedTrips {
   tripJson: string;

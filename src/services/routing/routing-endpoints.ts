@@ -1,11 +1,14 @@
 /**
  * The routing endpoints' work behind the route table: typed engine requests
  * in, spec envelopes out. Uses the built-in engine, or passes through to the
- * external one when ROUTING_ENGINE_URL is set.
+ * external one when ROUTING_ENGINE_URL is set. The engine's own failures
+ * (over budget, line full, a worker that failed) answer `available: false`
+ * with a reason (engine-envelope.ts); input it cannot route stays a 400.
  */
 import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
 import { maneuverTypeCatalogue, unitMeters, type SpeedLimitStretch, type Trip } from '../../solvers/routing/guidance/index.js';
-import { availableEnvelope, type EngineEnvelope, type ExternalEngine } from './external-engine.js';
+import type { ExternalEngine } from './external-engine.js';
+import { availableEnvelope, type EngineEnvelope, type EngineOutages } from './engine-envelope.js';
 import { areasOf, metricOf, narrationOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
 import type { ProfileDescription, RoutingService } from './routing-service.js';
 import { routeLabels, SKIPPED_LABELS } from './route-labels.js';
@@ -22,6 +25,7 @@ export class RoutingEndpoints {
   constructor(
     private readonly routing: RoutingService,
     private readonly external: ExternalEngine | undefined,
+    private readonly outages: EngineOutages,
   ) {}
 
   get passthrough(): boolean {
@@ -40,6 +44,10 @@ export class RoutingEndpoints {
   /** POST /routing/route: the trip, its alternatives and the route labels. */
   async route(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal) {
     if (this.external) return withLabels(await this.external.call(path, payload, signal), includeLabels);
+    return this.outages.answer(path, payload, () => this.routeHere(path, payload, includeLabels, signal));
+  }
+
+  private async routeHere(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal): Promise<JsonText> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
     const avoidAreas = areasOf(payload);
     const outcome = await this.routing.tripJson(
@@ -58,8 +66,12 @@ export class RoutingEndpoints {
    * between are visited in the order of the shortest tour; `trip.locations[i].original_index` says
    * which input each stop is.
    */
-  async optimize(path: string, payload: EngineRequest, signal?: AbortSignal) {
+  async optimize(path: string, payload: EngineRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
     if (this.external) return this.external.call(path, payload, signal);
+    return this.outages.answer(path, payload, () => this.optimizeHere(path, payload, signal));
+  }
+
+  private async optimizeHere(path: string, payload: EngineRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
     const locations = payload.locations.map(toRouteLocation);
     const { order, exact } = await this.order(metric, locations, signal);
@@ -75,8 +87,12 @@ export class RoutingEndpoints {
   }
 
   /** POST /routing/route-attributes: the route's legal speed limits, stretch by stretch, over each leg's shape. */
-  async attributes(path: string, payload: EngineRequest, signal?: AbortSignal) {
+  async attributes(path: string, payload: EngineRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
     if (this.external) return this.external.call(path, payload, signal);
+    return this.outages.answer(path, payload, () => this.attributesHere(path, payload, signal));
+  }
+
+  private async attributesHere(path: string, payload: EngineRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
     const { language, units } = narrationOf(payload);
     const outcome = await this.routing.trip(metric, payload.locations.map(toRouteLocation), { language, units, includeAttributes: true }, {}, signal);
@@ -88,7 +104,11 @@ export class RoutingEndpoints {
   }
 
   /** POST /routing/plan: the planner (spec table), with stop ordering, constraints and labels. */
-  async plan(path: string, body: PlanRequest, signal?: AbortSignal) {
+  plan(path: string, body: PlanRequest, signal?: AbortSignal) {
+    return this.outages.answer(path, body, () => this.planHere(path, body, signal));
+  }
+
+  private async planHere(path: string, body: PlanRequest, signal?: AbortSignal) {
     const parsedConstraints = body.constraintsText ? parseConstraintsText(body.constraintsText) : undefined;
     const avoid = [...new Set([...body.avoid, ...(parsedConstraints?.avoid ?? [])])];
     const metric = metricOf(body.costing, undefined, body.preference, avoid);
@@ -108,6 +128,7 @@ export class RoutingEndpoints {
       signal,
     );
     outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
+    if (body.includeAttributes) for (const trip of [outcome.trip, ...outcome.alternates.map((alternate) => alternate.trip)]) nameSpeedLimits(trip);
     const units = outcome.trip.units;
     return {
       ...availableEnvelope(path, { trip: outcome.trip, ...(outcome.alternates.length ? { alternates: outcome.alternates } : {}) }),
@@ -133,6 +154,10 @@ export class RoutingEndpoints {
 
   async matrix(path: string, payload: MatrixRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
     if (this.external) return this.external.call(path, payload, signal);
+    return this.outages.answer(path, payload, () => this.matrixHere(path, payload, signal));
+  }
+
+  private async matrixHere(path: string, payload: MatrixRequest, signal?: AbortSignal): Promise<EngineEnvelope> {
     const costing: Costing = payload.costing;
     const metric = metricOf(costing, payload.costing_options?.[costing]);
     const sources = (payload.sources ?? payload.locations)!;
@@ -158,6 +183,15 @@ export class RoutingEndpoints {
       ...(payload.id ? { id: payload.id } : {}),
     });
   }
+}
+
+/**
+ * The planner's `includeAttributes` puts `speedLimitKph` on every maneuver, as spec part 3 §4.1 names it: the
+ * km/h limit where the maneuver begins, null where none is known. The guidance's own `speed_limit` (same value)
+ * stays, for clients that already read it.
+ */
+function nameSpeedLimits(trip: Trip): void {
+  for (const leg of trip.legs) for (const maneuver of leg.maneuvers) Object.assign(maneuver, { speedLimitKph: maneuver.speed_limit ?? null });
 }
 
 function speedLimitRows(stretches: SpeedLimitStretch[], units: 'kilometers' | 'miles') {

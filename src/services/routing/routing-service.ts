@@ -17,6 +17,7 @@ import type { TaskFailure, TaskResult } from '../../solvers/task-result.js';
 import type { Hierarchy } from '../../solvers/routing/hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, type HierarchyRef } from '../../solvers/routing/hierarchy/hierarchy-ref.js';
 import { COSTINGS, type Costing } from '../../domain/costing.js';
+import { EngineFailure } from './engine-envelope.js';
 
 export interface RoutingServiceOptions {
   solvers: SolverPool;
@@ -139,8 +140,8 @@ export class RoutingService {
     return run({ id: hierarchy.id, hierarchy });
   }
 
-  /** The API error of an engine failure; a worker without the map (or the hierarchy, after its retry) is a fault. */
-  private engineError(metric: MetricSpec, failure: RoutingFailure): ApiError {
+  /** The error of an engine failure: input it cannot route is the caller's (400); a worker without the map (or the hierarchy, after its retry) is the engine's. */
+  private engineError(metric: MetricSpec, failure: RoutingFailure): ApiError | EngineFailure {
     switch (failure.code) {
       case 'no_road_nearby':
         return new ApiError('NO_ROAD_NEARBY', {
@@ -153,7 +154,7 @@ export class RoutingService {
           details: { legIndex: failure.legIndex, costing: metric.costing },
         });
       default:
-        return new ApiError('INTERNAL_ERROR', { details: { engine: failure.code } });
+        return new EngineFailure(`The routing engine answered ${failure.code}`, failure.code);
     }
   }
 }

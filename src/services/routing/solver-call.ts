@@ -1,10 +1,13 @@
 /**
  * Runs a solver task under the routing time budget: cancelled when the client
  * goes away (CLIENT_CLOSED_REQUEST, 499 in the request log) or the budget runs
- * out (a clear 503).
+ * out (COMPUTATION_TIMEOUT); a task that fails in its worker is an EngineFailure.
+ * The routing endpoints answer the engine's failures with the availability
+ * envelope (engine-envelope.ts); other callers see them as 503 and 500.
  */
 import { ApiError } from '../../shared/errors.js';
 import { unlessClientLeft } from '../client-closed.js';
+import { EngineFailure } from './engine-envelope.js';
 import type { SolverPool, SolverTaskName, SolverTasks, TaskAnswer } from '../../solvers/solver-pool.js';
 
 type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
@@ -48,7 +51,9 @@ export async function runWithBudget<N extends SolverTaskName>(
         headers: { 'retry-after': '1' },
       });
     }
-    throw error;
+    // CLIENT_CLOSED_REQUEST and SERVER_BUSY; anything else came from the pool: the task threw, or its worker died
+    if (error instanceof ApiError) throw error;
+    throw new EngineFailure(`The ${name} computation failed in its worker`, 'worker_failed', { cause: error });
   } finally {
     signal?.removeEventListener('abort', forwardAbort);
   }

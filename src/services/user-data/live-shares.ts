@@ -1,11 +1,13 @@
 /**
- * Live location sharing with ETA (designed in docs/user-data.md). The owner
- * manages their shares; anyone holding a share's token sees its position, ETA
+ * Live location sharing with ETA (designed in docs/accounts.md). The owner
+ * manages their shares (signed in, or through one of their API keys); anyone holding a share's token sees its position, ETA
  * and destination, never who owns it. Only the token's SHA-256 is stored, so
  * the token is handed out once, when the share starts.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import { actingUserId } from './acting-user.js';
 import { randomHexToken, sha256Hex } from '../../shared/secrets.js';
 import type { LiveSharePosition, LiveShareRecord, LiveShareRepository } from '../../store/pg/live-shares.js';
 
@@ -45,7 +47,8 @@ export class LiveShares {
   constructor(private readonly shares: LiveShareRepository) {}
 
   /** Starts a share; `token` is returned this once (only its hash is kept). */
-  async start(userId: string, input: NewLiveShare): Promise<{ share: LiveShareRecord; token: string }> {
+  async start(caller: Principal | undefined, input: NewLiveShare): Promise<{ share: LiveShareRecord; token: string }> {
+    const userId = actingUserId(caller);
     const token = randomHexToken('shr_', 24);
     const share = await this.shares.create(userId, {
       id: randomUUID(),
@@ -61,20 +64,20 @@ export class LiveShares {
   }
 
   /** The user's shares that have not ended. */
-  listActive(userId: string): Promise<LiveShareRecord[]> {
-    return this.shares.listActive(userId);
+  listActive(caller: Principal | undefined): Promise<LiveShareRecord[]> {
+    return this.shares.listActive(actingUserId(caller));
   }
 
   /** Moves one of the user's active shares. */
-  async updatePosition(userId: string, id: string, position: LiveSharePositionUpdate): Promise<LiveShareRecord> {
-    const share = await this.shares.updatePosition(userId, id, position);
+  async updatePosition(caller: Principal | undefined, id: string, position: LiveSharePositionUpdate): Promise<LiveShareRecord> {
+    const share = await this.shares.updatePosition(actingUserId(caller), id, position);
     if (!share) throw notFound();
     return share;
   }
 
   /** Ends a share: the link stops working at once. */
-  async stop(userId: string, id: string): Promise<void> {
-    if (!(await this.shares.revoke(userId, id))) throw notFound();
+  async stop(caller: Principal | undefined, id: string): Promise<void> {
+    if (!(await this.shares.revoke(actingUserId(caller), id))) throw notFound();
   }
 
   /** The public view of an active share, by its token. */

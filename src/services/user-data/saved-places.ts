@@ -1,10 +1,13 @@
 /**
  * Saved places and saved lists (spec part 1 §2.6a, §4.4; update, delete and
- * lists designed in docs/user-data.md). Every call is scoped to the signed-in
- * user: another user's place or list is simply not found.
+ * lists designed in docs/accounts.md). Every call is scoped to the user the
+ * caller acts for (the signed-in user, or an API key's owner): another user's
+ * place or list is simply not found.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import { actingUserId } from './acting-user.js';
 import type { SavedListRecord, SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceFields, SavedPlaceRecord, SavedPlaceRepository } from '../../store/pg/saved-places.js';
 
@@ -44,19 +47,20 @@ export class SavedPlaces {
   constructor(private readonly places: SavedPlaceRepository) {}
 
   /** The user's newest SAVED_PLACES_PAGE places, optionally of one list. */
-  listNewest(userId: string, listId?: string): Promise<SavedPlaceRecord[]> {
-    return this.places.listNewest(userId, SAVED_PLACES_PAGE, listId);
+  listNewest(caller: Principal | undefined, listId?: string): Promise<SavedPlaceRecord[]> {
+    return this.places.listNewest(actingUserId(caller), SAVED_PLACES_PAGE, listId);
   }
 
   /** Saves a place; a listId that names none of the user's lists is not found. */
-  async save(userId: string, input: SavedPlaceInput): Promise<SavedPlaceRecord> {
-    const place = await this.places.create(userId, randomUUID(), withDefaults(input));
+  async save(caller: Principal | undefined, input: SavedPlaceInput): Promise<SavedPlaceRecord> {
+    const place = await this.places.create(actingUserId(caller), randomUUID(), withDefaults(input));
     if (!place) throw notFound('List');
     return place;
   }
 
   /** Changes only the fields given; a listId that names none of the user's lists is not found. */
-  async change(userId: string, id: string, changes: Partial<SavedPlaceInput>): Promise<SavedPlaceRecord> {
+  async change(caller: Principal | undefined, id: string, changes: Partial<SavedPlaceInput>): Promise<SavedPlaceRecord> {
+    const userId = actingUserId(caller);
     const current = await this.places.find(userId, id);
     if (!current) throw notFound('Saved place');
     const fields = withDefaults({ ...changes, name: changes.name ?? current.name, lat: changes.lat ?? current.lat, lng: changes.lng ?? current.lng }, current);
@@ -65,8 +69,8 @@ export class SavedPlaces {
     return place;
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.places.delete(userId, id))) throw notFound('Saved place');
+  async remove(caller: Principal | undefined, id: string): Promise<void> {
+    if (!(await this.places.delete(actingUserId(caller), id))) throw notFound('Saved place');
   }
 }
 
@@ -74,22 +78,22 @@ export class SavedLists {
   constructor(private readonly lists: SavedListRepository) {}
 
   /** The user's lists with their place counts. */
-  list(userId: string): Promise<SavedListRecord[]> {
-    return this.lists.list(userId);
+  list(caller: Principal | undefined): Promise<SavedListRecord[]> {
+    return this.lists.list(actingUserId(caller));
   }
 
-  create(userId: string, fields: { name: string; description?: string | undefined }): Promise<SavedListRecord> {
-    return this.lists.create(userId, randomUUID(), { name: fields.name, description: fields.description ?? '' });
+  create(caller: Principal | undefined, fields: { name: string; description?: string | undefined }): Promise<SavedListRecord> {
+    return this.lists.create(actingUserId(caller), randomUUID(), { name: fields.name, description: fields.description ?? '' });
   }
 
-  async change(userId: string, id: string, fields: { name?: string | undefined; description?: string | undefined }): Promise<SavedListRecord> {
-    const list = await this.lists.update(userId, id, fields);
+  async change(caller: Principal | undefined, id: string, fields: { name?: string | undefined; description?: string | undefined }): Promise<SavedListRecord> {
+    const list = await this.lists.update(actingUserId(caller), id, fields);
     if (!list) throw notFound('List');
     return list;
   }
 
   /** Deletes a list; its places stay saved, unlisted. */
-  async remove(userId: string, id: string): Promise<void> {
-    if (!(await this.lists.delete(userId, id))) throw notFound('List');
+  async remove(caller: Principal | undefined, id: string): Promise<void> {
+    if (!(await this.lists.delete(actingUserId(caller), id))) throw notFound('List');
   }
 }
