@@ -18,6 +18,7 @@ import { wireMapData } from './wiring/map-data-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
+import { wirePlaces } from './wiring/places-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
@@ -93,12 +94,14 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    const places = await wirePlaces(config, backends, mapData.pack, geocoding.geocoder, calendars.calendars, logger);
     routes.push(
       ...operations.routes,
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
       ...calendars.routes,
+      ...places.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,

@@ -1,0 +1,422 @@
+/**
+ * The place catalogue's repository (spec part 2 §2.4, §4.4; docs/places.md "Storage"). Places are keyed
+ * by their OSM element: seeding upserts, never duplicates, and never touches what operators and users
+ * own (slug, sponsored, claim status, logo, rating, review count, popularity).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ClaimStatus, PlaceEntranceRecord, PlaceRecord, PlaceSeed, StoredOpeningHours } from '../../domain/place.js';
+import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
+import { isoOf } from './row-mapping.js';
+
+export type PlaceSort = 'relevance' | 'rating' | 'name' | 'newest' | 'oldest';
+
+/** The open-now test: per timezone the local minute of the week, plus places whose hours vary by week, evaluated by the caller. */
+export interface OpenNowFilter {
+  zones: { timeZone: string; minuteOfWeek: number }[];
+  /** Places whose hours are not the same every week and are open now (evaluated outside SQL). */
+  openIrregularIds: string[];
+}
+
+export interface PlaceListFilter {
+  /** Lower-cased text that `nameEn` or `nameAr` must contain. */
+  q?: string;
+  sponsored?: boolean;
+  /** Places with this category (canonical or not). */
+  category?: string;
+  /** Places with any of these categories (search). */
+  anyCategory?: string[];
+  /** Places with every one of these amenity options. */
+  amenities?: string[];
+  openNow?: OpenNowFilter;
+  minRating?: number;
+  near?: { lat: number; lng: number };
+  /** With `near`: places within this many kilometres. */
+  radiusKm?: number;
+  /** Ignored with `near` (nearest first, then slug). */
+  sort: PlaceSort;
+  offset: number;
+  limit: number;
+}
+
+export interface ListedPlace extends PlaceRecord {
+  /** Kilometres from `near` (haversine), when given. */
+  distanceKm?: number;
+}
+
+export interface PlacePage {
+  items: ListedPlace[];
+  total: number;
+}
+
+export interface CategoryRow {
+  slug: string;
+  nameEn: string;
+  nameAr: string;
+  icon: string;
+  group: string;
+  aliases: readonly string[];
+}
+
+interface Row extends Record<string, unknown> {
+  id: string;
+  osm_type: PlaceRecord['osmType'];
+  osm_id: string | number | bigint;
+  slug: string;
+  name_en: string | null;
+  name_ar: string | null;
+  name_en_source: PlaceRecord['nameEnSource'];
+  name_ar_source: PlaceRecord['nameArSource'];
+  categories: string[];
+  canonical_category: string;
+  lat: number;
+  lng: number;
+  country_code: string | null;
+  time_zone: string;
+  phone: string | null;
+  website: string | null;
+  opening_hours: StoredOpeningHours | string | null;
+  amenities: string[];
+  tags: Record<string, string> | string;
+  entrances: PlaceEntranceRecord[] | string;
+  sponsored: boolean;
+  claim_status: ClaimStatus;
+  logo_path: string | null;
+  rating: number;
+  review_count: number;
+  popularity: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  distance_km?: number;
+  week_intervals?: number[] | null;
+}
+
+const COLUMNS = `p.id, p.osm_type, p.osm_id, p.slug, p.name_en, p.name_ar, p.name_en_source, p.name_ar_source, p.categories,
+  p.canonical_category, p.lat, p.lng, p.country_code, p.time_zone, p.phone, p.website, p.opening_hours, p.amenities, p.tags,
+  p.entrances, p.sponsored, p.claim_status, p.logo_path, p.rating, p.review_count, p.popularity, p.created_at, p.updated_at`;
+
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+function toRecord(row: Row): ListedPlace {
+  const hours = row.opening_hours === null ? null : json<StoredOpeningHours>(row.opening_hours);
+  const record: ListedPlace = {
+    id: row.id,
+    osmType: row.osm_type,
+    osmId: Number(row.osm_id),
+    slug: row.slug,
+    slugBase: row.slug,
+    nameEn: row.name_en,
+    nameAr: row.name_ar,
+    nameEnSource: row.name_en_source,
+    nameArSource: row.name_ar_source,
+    categories: row.categories,
+    canonicalCategory: row.canonical_category,
+    lat: Number(row.lat),
+    lng: Number(row.lng),
+    countryCode: row.country_code,
+    timeZone: row.time_zone,
+    phone: row.phone,
+    website: row.website,
+    openingHours: hours,
+    weekIntervals: [],
+    amenities: row.amenities,
+    tags: json(row.tags),
+    entrances: json(row.entrances),
+    sponsored: row.sponsored,
+    claimStatus: row.claim_status,
+    logoPath: row.logo_path,
+    rating: Number(row.rating),
+    reviewCount: Number(row.review_count),
+    popularity: Number(row.popularity),
+    createdAt: isoOf(row.created_at),
+    updatedAt: isoOf(row.updated_at),
+  };
+  if (row.distance_km !== undefined && row.distance_km !== null) record.distanceKm = Number(row.distance_km);
+  return record;
+}
+
+/** Names the seeding lock among Postgres advisory locks. */
+const PLACE_SEED_LOCK_KEY = 7_240_119_313;
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE_LAT = (Math.PI * EARTH_RADIUS_KM) / 180;
+/** Radii `near` without `radiusKm` widens through until a page is full; past the last, the whole catalogue. */
+const NEAR_STEPS_KM = [2, 8, 32, 128, 512, 2048];
+
+/** Haversine distance in km from ($lat, $lng) given as parameter numbers. */
+function distanceSql(latParam: number, lngParam: number): string {
+  return `(${EARTH_RADIUS_KM} * 2 * asin(least(1, sqrt(power(sin(radians(p.lat - $${latParam}) / 2), 2)
+    + cos(radians($${latParam})) * cos(radians(p.lat)) * power(sin(radians(p.lng - $${lngParam}) / 2), 2)))))`;
+}
+
+/** The box of a circle (degrees), or undefined where it would wrap the antimeridian or a pole. */
+function boxAround(lat: number, lng: number, radiusKm: number): { west: number; south: number; east: number; north: number } | undefined {
+  const dLat = radiusKm / KM_PER_DEGREE_LAT;
+  const cos = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
+  const dLng = radiusKm / (KM_PER_DEGREE_LAT * cos);
+  const box = { west: lng - dLng, south: lat - dLat, east: lng + dLng, north: lat + dLat };
+  if (box.west < -180 || box.east > 180 || box.south < -90 || box.north > 90 || dLng >= 180) return undefined;
+  return box;
+}
+
+const ORDER: Record<PlaceSort, string> = {
+  relevance: 'p.sponsored desc, p.rating desc, p.created_at desc, p.slug',
+  rating: 'p.rating desc, p.review_count desc, p.slug',
+  name: 'lower(coalesce(p.name_en, p.name_ar)), p.slug',
+  newest: 'p.created_at desc, p.slug',
+  oldest: 'p.created_at asc, p.slug',
+};
+
+/** Escapes LIKE wildcards in text matched literally. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
+}
+
+class Query {
+  readonly params: unknown[] = [];
+  readonly where: string[] = [];
+  add(value: unknown): number {
+    this.params.push(value);
+    return this.params.length;
+  }
+}
+
+export class PlaceRepository {
+  constructor(private readonly sql: SqlClient) {}
+
+  /**
+   * Inserts new places and updates seeded fields of known ones (same OSM element), in one transaction.
+   * A new place gets its slug here: the name's slug, else that plus the OSM id, else plus type and id.
+   */
+  async upsertSeeds(seeds: readonly PlaceSeed[]): Promise<{ inserted: number; updated: number }> {
+    return this.sql.transaction(async (tx) => {
+      // two processes starting at once seed one after the other: the second finds every place and updates it
+      await tx.query('select pg_advisory_xact_lock($1)', [PLACE_SEED_LOCK_KEY]);
+      let inserted = 0;
+      let updated = 0;
+      for (const seed of seeds) {
+        const existing = await tx.query<{ id: string }>('select id from places where osm_type = $1 and osm_id = $2', [seed.osmType, seed.osmId]);
+        let id = existing[0]?.id;
+        const values = [
+          seed.nameEn, seed.nameAr, seed.nameEnSource, seed.nameArSource, seed.categories, seed.canonicalCategory, seed.lat, seed.lng,
+          seed.countryCode, seed.timeZone, seed.phone, seed.website, seed.openingHours === null ? null : JSON.stringify(seed.openingHours),
+          seed.openingHours?.weekStable ?? null, seed.amenities, JSON.stringify(seed.tags), JSON.stringify(seed.entrances),
+        ];
+        if (id) {
+          await tx.query(
+            `update places set name_en = $2, name_ar = $3, name_en_source = $4, name_ar_source = $5, categories = $6, canonical_category = $7,
+               lat = $8, lng = $9, country_code = $10, time_zone = $11, phone = $12, website = $13, opening_hours = $14::jsonb,
+               hours_week_stable = $15, amenities = $16, tags = $17::jsonb, entrances = $18::jsonb, updated_at = clock_timestamp()
+             where id = $1`,
+            [id, ...values],
+          );
+          updated++;
+        } else {
+          id = randomUUID();
+          const slug = await this.freeSlug(tx, seed);
+          await tx.query(
+            `insert into places (id, osm_type, osm_id, slug, name_en, name_ar, name_en_source, name_ar_source, categories, canonical_category,
+               lat, lng, country_code, time_zone, phone, website, opening_hours, hours_week_stable, amenities, tags, entrances)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20::jsonb, $21::jsonb)`,
+            [id, seed.osmType, seed.osmId, slug, ...values],
+          );
+          inserted++;
+        }
+        await tx.query('delete from place_open_intervals where place_id = $1', [id]);
+        if (seed.weekIntervals.length > 0) {
+          await tx.query(
+            'insert into place_open_intervals (place_id, start_minute, end_minute) select $1, s, e from unnest($2::int[], $3::int[]) as t(s, e)',
+            [id, seed.weekIntervals.map((interval) => interval[0]), seed.weekIntervals.map((interval) => interval[1])],
+          );
+        }
+      }
+      return { inserted, updated };
+    });
+  }
+
+  private async freeSlug(tx: SqlExecutor, seed: PlaceSeed): Promise<string> {
+    for (const candidate of [seed.slugBase, `${seed.slugBase}-${seed.osmId}`, `${seed.slugBase}-${seed.osmType}-${seed.osmId}`]) {
+      const taken = await tx.query('select 1 from places where slug = $1', [candidate]);
+      if (taken.length === 0) return candidate;
+    }
+    return `${seed.osmType}-${seed.osmId}-${randomUUID().slice(0, 8)}`;
+  }
+
+  async findBySlug(slug: string): Promise<PlaceRecord | null> {
+    const rows = await this.sql.query<Row>(`select ${COLUMNS} from places p where p.slug = $1`, [slug]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findByOsm(osmType: string, osmId: number): Promise<PlaceRecord | null> {
+    const rows = await this.sql.query<Row>(`select ${COLUMNS} from places p where p.osm_type = $1 and p.osm_id = $2`, [osmType, osmId]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<PlaceRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.query<Row>(`select ${COLUMNS} from places p where p.id = any($1::uuid[])`, [ids]);
+    return rows.map(toRecord);
+  }
+
+  /** Places whose hours differ from week to week (dates, holidays): `openNow` evaluates them outside SQL. */
+  async irregularHours(): Promise<{ id: string; raw: string; timeZone: string }[]> {
+    const rows = await this.sql.query<{ id: string; raw: string; time_zone: string }>(
+      `select id, opening_hours->>'raw' as raw, time_zone from places where hours_week_stable = false`,
+    );
+    return rows.map((row) => ({ id: row.id, raw: row.raw, timeZone: row.time_zone }));
+  }
+
+  private filterQuery(filter: PlaceListFilter): Query {
+    const query = new Query();
+    const where = query.where;
+    if (filter.q) {
+      const pattern = query.add(`%${likeLiteral(filter.q.toLowerCase())}%`);
+      where.push(`(lower(p.name_en) like $${pattern} or lower(p.name_ar) like $${pattern})`);
+    }
+    if (filter.sponsored !== undefined) where.push(`p.sponsored = $${query.add(filter.sponsored)}`);
+    // the canonical slug is always one of `categories` (the seeder puts it first)
+    if (filter.category) where.push(`p.categories @> array[$${query.add(filter.category)}::text]`);
+    if (filter.anyCategory?.length) where.push(`p.categories && $${query.add(filter.anyCategory)}::text[]`);
+    if (filter.amenities?.length) where.push(`p.amenities @> $${query.add(filter.amenities)}::text[]`);
+    if (filter.minRating !== undefined && filter.minRating > 0) where.push(`p.rating >= $${query.add(filter.minRating)}`);
+    if (filter.openNow) {
+      const zones = query.add(filter.openNow.zones.map((zone) => zone.timeZone));
+      const minutes = query.add(filter.openNow.zones.map((zone) => zone.minuteOfWeek));
+      const irregular = query.add(filter.openNow.openIrregularIds);
+      where.push(`((p.hours_week_stable and exists (
+          select 1 from place_open_intervals i join unnest($${zones}::text[], $${minutes}::int[]) as z(zone, minute) on z.zone = p.time_zone
+          where i.place_id = p.id and i.start_minute <= z.minute and i.end_minute > z.minute))
+        or p.id = any($${irregular}::uuid[]))`);
+    }
+    return query;
+  }
+
+  /** GET /places: one page of the filtered set and its size; with `near`, nearest first (ties by slug) with `distanceKm`. */
+  async list(filter: PlaceListFilter): Promise<PlacePage> {
+    if (filter.near) return this.listNear(filter, filter.near);
+    const query = this.filterQuery(filter);
+    const where = query.where.length ? `where ${query.where.join(' and ')}` : '';
+    const limit = query.add(filter.limit);
+    const offset = query.add(filter.offset);
+    const [rows, count] = await Promise.all([
+      this.sql.query<Row>(`select ${COLUMNS} from places p ${where} order by ${ORDER[filter.sort]} limit $${limit} offset $${offset}`, query.params),
+      this.sql.query<{ total: number | string }>(`select count(*) as total from places p ${where}`, query.params.slice(0, -2)),
+    ]);
+    return { items: rows.map(toRecord), total: Number(count[0]!.total) };
+  }
+
+  /**
+   * Nearest first. Within a radius (given, or widened step by step until a page fills: a full page within
+   * r holds the nearest places overall, since everything outside r is farther), a GiST box prefilter,
+   * then exact haversine distance and the radius; ties by slug keep pages stable.
+   */
+  private async listNear(filter: PlaceListFilter, near: { lat: number; lng: number }): Promise<PlacePage> {
+    const wanted = filter.offset + filter.limit;
+    const radii = filter.radiusKm !== undefined ? [filter.radiusKm] : [...NEAR_STEPS_KM, undefined];
+    let totalPromise: Promise<number> | undefined;
+    if (filter.radiusKm === undefined) {
+      const query = this.filterQuery(filter);
+      const where = query.where.length ? `where ${query.where.join(' and ')}` : '';
+      totalPromise = this.sql.query<{ total: number | string }>(`select count(*) as total from places p ${where}`, query.params).then((rows) => Number(rows[0]!.total));
+    }
+    for (const radius of radii) {
+      const query = this.filterQuery(filter);
+      const lat = query.add(near.lat);
+      const lng = query.add(near.lng);
+      const distance = distanceSql(lat, lng);
+      const where = [...query.where];
+      if (radius !== undefined) {
+        const box = boxAround(near.lat, near.lng, radius);
+        if (box) where.push(`point(p.lng, p.lat) <@ box(point($${query.add(box.west)}, $${query.add(box.south)}), point($${query.add(box.east)}, $${query.add(box.north)}))`);
+        where.push(`${distance} <= $${query.add(radius)}`);
+      }
+      const clause = where.length ? `where ${where.join(' and ')}` : '';
+      const last = radius === undefined || radius === filter.radiusKm;
+      const limit = query.add(last ? filter.limit : wanted);
+      const offset = last ? query.add(filter.offset) : undefined;
+      const rows = await this.sql.query<Row>(
+        `select ${COLUMNS}, ${distance} as distance_km, count(*) over () as in_radius from places p ${clause}
+         order by distance_km, p.slug limit $${limit}${offset ? ` offset $${offset}` : ''}`,
+        query.params,
+      );
+      if (!last && rows.length < wanted) continue;
+      const items = (last ? rows : rows.slice(filter.offset)).map(toRecord);
+      if (totalPromise) return { items, total: await totalPromise };
+      // within a given radius the set is the rows the window counted; an empty page past its end counts separately
+      const total = rows[0] ? Number(rows[0].in_radius) : filter.offset === 0 ? 0 : await this.countNear(filter, near, radius!);
+      return { items, total };
+    }
+    throw new Error('unreachable: the last radius step is unbounded');
+  }
+
+  private async countNear(filter: PlaceListFilter, near: { lat: number; lng: number }, radius: number): Promise<number> {
+    const query = this.filterQuery(filter);
+    const distance = distanceSql(query.add(near.lat), query.add(near.lng));
+    const where = [...query.where, `${distance} <= $${query.add(radius)}`];
+    const rows = await this.sql.query<{ total: number | string }>(`select count(*) as total from places p where ${where.join(' and ')}`, query.params);
+    return Number(rows[0]!.total);
+  }
+
+  /** GET /places/facets: the amenity and category arrays of at most `cap` places (the first `cap` by slug) matching `q`. */
+  async facetScan(q: string | undefined, cap: number): Promise<{ rows: { amenities: string[]; categories: string[] }[]; capped: boolean }> {
+    const query = this.filterQuery({ q, sort: 'relevance', offset: 0, limit: cap });
+    const where = query.where.length ? `where ${query.where.join(' and ')}` : '';
+    const rows = await this.sql.query<{ amenities: string[]; categories: string[] }>(
+      `select p.amenities, p.categories from places p ${where} order by p.slug limit $${query.add(cap + 1)}`,
+      query.params,
+    );
+    return { rows: rows.slice(0, cap), capped: rows.length > cap };
+  }
+
+  /** Operator fields (admin): sponsored and claim status. Null when no place has the slug. */
+  async setOperatorFields(slug: string, fields: { sponsored?: boolean; claimStatus?: ClaimStatus }): Promise<PlaceRecord | null> {
+    const rows = await this.sql.query<Row>(
+      `update places p set sponsored = coalesce($2, p.sponsored), claim_status = coalesce($3, p.claim_status), updated_at = clock_timestamp()
+       where p.slug = $1 returning ${COLUMNS}`,
+      [slug, fields.sponsored ?? null, fields.claimStatus ?? null],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Recomputed aggregates of a place's reviews (the review store calls this after each write). */
+  async setRating(placeId: string, rating: number, reviewCount: number): Promise<void> {
+    await this.sql.query('update places set rating = $2, review_count = $3 where id = $1', [placeId, rating, reviewCount]);
+  }
+
+  async count(): Promise<number> {
+    const rows = await this.sql.query<{ total: number | string }>('select count(*) as total from places');
+    return Number(rows[0]!.total);
+  }
+
+  /** Replaces the category table with the taxonomy (names, icons, aliases), in its order. */
+  async replaceCategories(categories: readonly CategoryRow[]): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.query('delete from place_categories');
+      await tx.query(
+        `insert into place_categories (slug, name_en, name_ar, icon, category_group, aliases, position)
+         select slug, name_en, name_ar, icon, grp, string_to_array(aliases, chr(31)), position
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as t(slug, name_en, name_ar, icon, grp, aliases, position)`,
+        [
+          categories.map((category) => category.slug),
+          categories.map((category) => category.nameEn),
+          categories.map((category) => category.nameAr),
+          categories.map((category) => category.icon),
+          categories.map((category) => category.group),
+          categories.map((category) => category.aliases.join('\u001f')),
+        ],
+      );
+    });
+  }
+
+  /** The stamp of the last seed from a source (the map data pack's sha256 and the seeder's version). */
+  async seedStamp(source: string): Promise<string | null> {
+    const rows = await this.sql.query<{ stamp: string }>('select stamp from place_seed_runs where source = $1', [source]);
+    return rows[0]?.stamp ?? null;
+  }
+
+  async recordSeed(source: string, stamp: string, places: number): Promise<void> {
+    await this.sql.query(
+      `insert into place_seed_runs (source, stamp, places) values ($1, $2, $3)
+       on conflict (source) do update set stamp = excluded.stamp, places = excluded.places, seeded_at = clock_timestamp()`,
+      [source, stamp, places],
+    );
+  }
+}
