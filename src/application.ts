@@ -94,7 +94,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
-    const places = await wirePlaces(config, backends, mapData.pack, geocoding.geocoder, calendars.calendars, logger);
+    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
     routes.push(
       ...operations.routes,
       ...accounts.routes,

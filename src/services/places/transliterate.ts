@@ -2,8 +2,8 @@
  * Display transliteration between Arabic and Latin script, for a place that has a name in one script
  * only (spec part 2 §2.4 `nameEn`/`nameAr`; the record marks such names as transliterated). Arabic
  * writes no short vowels, so Arabic → Latin gives a readable consonant skeleton with long vowels
- * (`مستشفى السلام` → `Mstshfa Al-Salam`), not a translation; Latin → Arabic spells by sound
- * (`Benos Cafe` → `بينوس كافي`). Also used for URL slugs.
+ * (`مستشفى السلام` → `Mastshfa Al-Slam`), not a translation; Latin → Arabic spells by sound
+ * (`Benos Cafe` → `بنوس كافي`). Also used for URL slugs.
  */
 
 const ARABIC_TO_LATIN: Record<string, string> = {
@@ -24,16 +24,20 @@ const LATIN_TO_ARABIC: Record<string, string> = {
 };
 const LATIN_VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
 
+const LONG_VOWELS = new Set(['ا', 'أ', 'إ', 'آ', 'و', 'ي', 'ى', 'ة', 'ع']);
+
 function latinWord(word: string): string {
-  let out = '';
   const letters = [...word.replace(ARABIC_MARKS, '')];
-  letters.forEach((letter, index) => {
-    // و and ي between consonants are usually long vowels
-    if ((letter === 'و' || letter === 'ي') && index > 0 && index < letters.length - 1) out += letter === 'و' ? 'o' : 'i';
-    else out += ARABIC_TO_LATIN[letter] ?? letter;
+  const parts = letters.map((letter, index) => {
+    const last = index === letters.length - 1;
+    if (letter === 'و') return index === 0 ? 'w' : 'o';
+    if (letter === 'ي') return index === 0 ? 'y' : last ? 'i' : LONG_VOWELS.has(letters[index - 1]!) ? 'y' : 'i';
+    return ARABIC_TO_LATIN[letter] ?? letter;
   });
-  out = out.replace(/(.)\1{2,}/g, '$1$1');
-  return out;
+  // unwritten short vowel: a word that starts with two consonants gets an "a" between them (نصر → Nasr, مدرسة → Madrsa)
+  const consonant = (letter: string | undefined) => letter !== undefined && /[a-z]/.test(ARABIC_TO_LATIN[letter] ?? '') && !LONG_VOWELS.has(letter);
+  if (letters.length > 2 && consonant(letters[0]) && consonant(letters[1])) parts[0] += 'a';
+  return parts.join('').replace(/(.)\1{2,}/g, '$1$1');
 }
 
 /** Arabic script → Latin, title-cased words; the article ال becomes `Al-` (`El-` is as common; one is picked). */
@@ -56,7 +60,9 @@ export function latinToArabic(text: string): string {
     .trim()
     .toLowerCase()
     .split(/\s+/)
-    .map((word) => {
+    .map((original) => {
+      // doubled letters are one sound (coffee, FullMoon)
+      const word = original.replace(/([a-z])\1+/g, '$1');
       let out = '';
       for (let index = 0; index < word.length; index++) {
         const pair = word.slice(index, index + 2);
@@ -67,11 +73,13 @@ export function latinToArabic(text: string): string {
           continue;
         }
         const letter = word[index]!;
-        // short vowels inside a word are not written; a leading vowel is an alef, a final a/e a ة-like ه
         if (LATIN_VOWELS.has(letter)) {
-          if (index === 0) out += letter === 'i' || letter === 'e' ? 'إ' : letter === 'o' || letter === 'u' ? 'أو' : 'ا';
-          else if (index === word.length - 1) out += letter === 'a' ? 'ة' : letter === 'e' ? 'ي' : LATIN_TO_ARABIC[letter];
-          else if (letter === 'a' || letter === 'o' || letter === 'u' || letter === 'i') out += letter === 'a' ? 'ا' : LATIN_TO_ARABIC[letter];
+          const first = index === 0;
+          const last = index === word.length - 1;
+          // a leading vowel is carried by an alef; an inner e is a short vowel (unwritten); a final a is an alef
+          if (first) out += letter === 'i' || letter === 'e' ? 'إ' : letter === 'o' || letter === 'u' ? 'أو' : 'أ';
+          else if (letter === 'e') out += last ? 'ي' : '';
+          else out += LATIN_TO_ARABIC[letter];
           continue;
         }
         out += LATIN_TO_ARABIC[letter] ?? letter;

@@ -82,4 +82,20 @@ describe('list', () => {
     expect(within.total).toBe(within.items.length);
     expect(within.total).toBe(whole.items.filter((place) => place.distanceKm! <= 1).length);
   });
+
+  it('orders places at exactly the same distance by slug, the same on every page', async () => {
+    // six copies of a real place at its very point: equal distances from anywhere
+    const tabarak = (await repository.findByOsm('way', 31820663))!;
+    await sql.exec(`insert into places (id, osm_type, osm_id, slug, name_en, name_ar, categories, canonical_category, lat, lng, time_zone)
+      select gen_random_uuid(), 'node', 9000000000 + g, 'copy-' || (7 - g), name_en, name_ar, categories, canonical_category, lat, lng, time_zone
+      from places, generate_series(1, 6) g where osm_type = 'way' and osm_id = 31820663`);
+    const near = { lat: tabarak.lat + 0.0002, lng: tabarak.lng - 0.0001 };
+    const whole = (await repository.list({ near, sort: 'relevance', offset: 0, limit: 20 })).items;
+    const paged = [];
+    for (let offset = 0; offset < 18; offset += 3) paged.push(...(await repository.list({ near, sort: 'relevance', offset, limit: 3 })).items);
+    expect(paged.map((place) => place.slug)).toEqual(whole.slice(0, 18).map((place) => place.slug));
+    const tied = whole.filter((place) => place.lat === tabarak.lat && place.lng === tabarak.lng).map((place) => place.slug);
+    expect(tied).toEqual(['copy-1', 'copy-2', 'copy-3', 'copy-4', 'copy-5', 'copy-6', 'tabarak-for-children']);
+    await sql.exec(`delete from places where slug like 'copy-%'`);
+  });
 });
