@@ -19,6 +19,7 @@ import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { wirePlaces } from './wiring/places-wiring.js';
+import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
@@ -95,6 +96,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
+    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
+    closeOnFailure.push(async () => search.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -102,6 +105,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...mapDataWiring.routes,
       ...calendars.routes,
       ...places.routes,
+      ...search.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
@@ -154,6 +158,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
           calendars.stop();
+          search.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();

@@ -7,9 +7,9 @@ import { CLAIM_STATUSES } from '../../domain/place.js';
 import { isAmenityGroupId, amenityGroupOf } from './place-amenities.js';
 import { PLACE_CATEGORIES, isCategorySlug } from './place-taxonomy.js';
 
-const single = z.string({ error: 'must be given once' });
-const TRUTHY = new Set(['true', '1', 'yes', 'on']);
-const FALSY = new Set(['false', '0', 'no', 'off']);
+export const single = z.string({ error: 'must be given once' });
+export const TRUTHY = new Set(['true', '1', 'yes', 'on']);
+export const FALSY = new Set(['false', '0', 'no', 'off']);
 
 /** Default and largest page size; deepest row a page may reach (page × limit). */
 export const DEFAULT_PLACE_LIMIT = 50;
@@ -17,7 +17,7 @@ export const MAX_PLACE_LIMIT = 100;
 export const MAX_PLACE_WINDOW = 10_000;
 export const MAX_RADIUS_KM = 20_000;
 
-function number(message = 'must be a number') {
+export function number(message = 'must be a number') {
   return single.trim().transform((value, context) => {
     const parsed = value === '' ? Number.NaN : Number(value);
     if (Number.isFinite(parsed)) return parsed;
@@ -26,7 +26,7 @@ function number(message = 'must be a number') {
   });
 }
 
-function wholeNumber(min: number, max: number, message: string) {
+export function wholeNumber(min: number, max: number, message: string) {
   return single.trim().transform((value, context) => {
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (Number.isSafeInteger(parsed) && parsed >= min && parsed <= max) return parsed;
@@ -42,7 +42,7 @@ const lenientBoolean = single.optional().transform((value): boolean | undefined 
 });
 
 /** A strict boolean (`openNow`): the same words; blank is false; anything else refused. */
-const strictBoolean = single.optional().transform((value, context): boolean => {
+export const strictBoolean = single.optional().transform((value, context): boolean => {
   const lowered = value?.trim().toLowerCase() ?? '';
   if (lowered === '' || FALSY.has(lowered)) return false;
   if (TRUTHY.has(lowered)) return true;
@@ -69,7 +69,7 @@ export const queryAt = single
 export const queryLanguage = single.trim().max(100).optional();
 
 /** `near=lat,lng` */
-const queryNear = single.transform((value, context) => {
+export const queryNear = single.transform((value, context) => {
   const parts = value.split(',').map((part) => part.trim());
   const [lat, lng] = parts.map((part) => (part === '' ? Number.NaN : Number(part))) as [number, number];
   if (parts.length !== 2 || !Number.isFinite(lat) || !Number.isFinite(lng)) {

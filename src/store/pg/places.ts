@@ -142,13 +142,13 @@ const KM_PER_DEGREE_LAT = (Math.PI * EARTH_RADIUS_KM) / 180;
 const NEAR_STEPS_KM = [2, 8, 32, 128, 512, 2048];
 
 /** Haversine distance in km from ($lat, $lng) given as parameter numbers. */
-function distanceSql(latParam: number, lngParam: number): string {
+export function distanceSql(latParam: number, lngParam: number): string {
   return `(${EARTH_RADIUS_KM} * 2 * asin(least(1, sqrt(power(sin(radians(p.lat - $${latParam}) / 2), 2)
     + cos(radians($${latParam})) * cos(radians(p.lat)) * power(sin(radians(p.lng - $${lngParam}) / 2), 2)))))`;
 }
 
 /** The box of a circle (degrees), or undefined where it would wrap the antimeridian or a pole. */
-function boxAround(lat: number, lng: number, radiusKm: number): { west: number; south: number; east: number; north: number } | undefined {
+export function boxAround(lat: number, lng: number, radiusKm: number): { west: number; south: number; east: number; north: number } | undefined {
   const dLat = radiusKm / KM_PER_DEGREE_LAT;
   const cos = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
   const dLng = radiusKm / (KM_PER_DEGREE_LAT * cos);
@@ -166,11 +166,11 @@ const ORDER: Record<PlaceSort, string> = {
 };
 
 /** Escapes LIKE wildcards in text matched literally. */
-function likeLiteral(text: string): string {
+export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
-class Query {
+export class Query {
   readonly params: unknown[] = [];
   readonly where: string[] = [];
   add(value: unknown): number {
@@ -264,7 +264,8 @@ export class PlaceRepository {
     return rows.map((row) => ({ id: row.id, raw: row.raw, timeZone: row.time_zone }));
   }
 
-  private filterQuery(filter: PlaceListFilter): Query {
+  /** The WHERE terms of a filter (search adds its own to them). */
+  filterQuery(filter: PlaceListFilter): Query {
     const query = new Query();
     const where = query.where;
     if (filter.q) {
