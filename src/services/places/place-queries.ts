@@ -163,7 +163,9 @@ export const placeOperatorBody = z
   .object({
     sponsored: z.boolean().optional(),
     claimStatus: z.enum(CLAIM_STATUSES).optional(),
+    /** Price level 1 (cheap) to 4 for the search `price` filter; null clears it (OSM has no tag for it). */
+    priceLevel: z.number().int('must be a whole number').min(1, 'must be 1 to 4').max(4, 'must be 1 to 4').nullable().optional(),
   })
   .strict()
-  .refine((body) => body.sponsored !== undefined || body.claimStatus !== undefined, { message: 'give sponsored, claimStatus or both' });
+  .refine((body) => body.sponsored !== undefined || body.claimStatus !== undefined || body.priceLevel !== undefined, { message: 'give sponsored, claimStatus, priceLevel or several' });
 export type PlaceOperatorBody = z.infer<typeof placeOperatorBody>;

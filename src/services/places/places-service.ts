@@ -345,7 +345,7 @@ export class PlacesService {
   async setOperatorFields(slug: string, body: PlaceOperatorBody) {
     const place = await this.repository.setOperatorFields(slug, body);
     if (!place) throw new ApiError('NOT_FOUND', { message: `No place has the slug ${slug}` });
-    return { slug: place.slug, sponsored: place.sponsored, claimStatus: place.claimStatus, updatedAt: place.updatedAt };
+    return { slug: place.slug, sponsored: place.sponsored, claimStatus: place.claimStatus, priceLevel: place.priceLevel, updatedAt: place.updatedAt };
   }
 
   /**

@@ -257,7 +257,8 @@ export class ConceptIndex {
         } else this.byPhrase.set(phrase, [concept]);
       }
     }
-    for (const phrase of this.byPhrase.keys()) if (!phrase.includes(' ')) this.words.push(phrase);
+    // fuzzy matching never reaches a filter: "المفتوحه" (a name's "the open") is not "مفتوح" (open now)
+    for (const [phrase, found] of this.byPhrase) if (!phrase.includes(' ') && !found.some((concept) => concept.openNow || concept.nearby)) this.words.push(phrase);
   }
 
   /** Concepts of the taxonomy's categories (names and aliases) plus the needs above. */

@@ -207,12 +207,6 @@ export class PlaceSearchRepository {
     return new Map(rows.map((row) => [row.id, row.price_level === null ? null : Number(row.price_level)]));
   }
 
-  /** Operators set a place's price level (null clears it). False when no place has the slug. */
-  async setPriceLevel(slug: string, level: number | null): Promise<boolean> {
-    const rows = await this.sql.query('update places set price_level = $2 where slug = $1 returning id', [slug, level]);
-    return rows.length > 0;
-  }
-
   /** A click on a place: today's counter and its popularity. False when no place has the slug. */
   async recordClick(slug: string, day: string): Promise<boolean> {
     return this.sql.transaction(async (tx) => {

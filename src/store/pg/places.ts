@@ -368,13 +368,14 @@ export class PlaceRepository {
   }
 
   /** Operator fields (admin): sponsored and claim status. Null when no place has the slug. */
-  async setOperatorFields(slug: string, fields: { sponsored?: boolean; claimStatus?: ClaimStatus }): Promise<PlaceRecord | null> {
-    const rows = await this.sql.query<Row>(
-      `update places p set sponsored = coalesce($2, p.sponsored), claim_status = coalesce($3, p.claim_status), updated_at = clock_timestamp()
-       where p.slug = $1 returning ${COLUMNS}`,
-      [slug, fields.sponsored ?? null, fields.claimStatus ?? null],
+  async setOperatorFields(slug: string, fields: { sponsored?: boolean; claimStatus?: ClaimStatus; priceLevel?: number | null }): Promise<(PlaceRecord & { priceLevel: number | null }) | null> {
+    const rows = await this.sql.query<Row & { price_level: number | null }>(
+      `update places p set sponsored = coalesce($2, p.sponsored), claim_status = coalesce($3, p.claim_status),
+         price_level = case when $4 then $5::smallint else p.price_level end, updated_at = clock_timestamp()
+       where p.slug = $1 returning ${COLUMNS}, p.price_level`,
+      [slug, fields.sponsored ?? null, fields.claimStatus ?? null, fields.priceLevel !== undefined, fields.priceLevel ?? null],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? { ...toRecord(rows[0]), priceLevel: rows[0].price_level === null ? null : Number(rows[0].price_level) } : null;
   }
 
   /** Recomputed aggregates of a place's reviews (the review store calls this after each write). */
