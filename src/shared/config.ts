@@ -188,7 +188,7 @@ export const configSchema = z.object({
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
-    .refine((value) => value === undefined || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
+    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
   EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('text-embedding-3-small'),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   /** Time one search waits for the query's embedding; past it the search goes on without it. */
