@@ -23,6 +23,11 @@ import { analyzeQuery, foldLabel, searchDocumentOf } from './search-text.js';
 
 /** Candidates ranked per search (the deepest page reaches MAX_SEARCH_WINDOW). */
 export const CANDIDATE_CAP = MAX_SEARCH_WINDOW;
+/** Candidates read beyond the page asked for, so ranking can lift a place from further down the store's order. */
+export const CANDIDATE_SLACK = 100;
+/** Estimated matches up to which the store reads all matches through the GIN indexes (else it walks an order index). */
+export const SPARSE_MATCHES = 5_000;
+const STATISTICS_TTL_MS = 60_000;
 /** Matches counted for `total`; beyond it `totalCapped` is true. */
 export const TOTAL_CAP = 1_000;
 /** Everyday categories empty suggestions start with, in this order. */
@@ -51,6 +56,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class SearchService {
   private readonly now: () => number;
   private pruneTimer?: NodeJS.Timeout;
+  private statistics?: { at: number; value: Promise<{ places: number; priced: number; categories: Map<string, number> }> };
 
   constructor(private readonly deps: SearchServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -77,6 +83,34 @@ export class SearchService {
   async prune(): Promise<number> {
     const firstKept = utcDay(this.now() - (this.deps.retentionDays - 1) * 86_400_000);
     return this.deps.repository.prune(firstKept);
+  }
+
+  /**
+   * Sparse or dense (see SearchCandidateFilter.plan): a text query is sparse; otherwise the estimate is
+   * the catalogue's count of places in the categories asked for (category, meaning) or priced.
+   */
+  private async planOf(filter: SearchCandidateFilter): Promise<'sparse' | 'dense'> {
+    if (filter.words.length > 0 && !filter.meaning) return 'sparse';
+    const now = this.now();
+    if (!this.statistics || now - this.statistics.at > STATISTICS_TTL_MS) {
+      const value = this.deps.repository.statistics();
+      this.statistics = { at: now, value };
+      // a failed read is not kept: the next search asks again
+      value.catch(() => {
+        if (this.statistics?.value === value) this.statistics = undefined;
+      });
+    }
+    const stats = await this.statistics.value;
+    const inCategories = (slugs: Iterable<string>) => [...slugs].reduce((sum, slug) => sum + (stats.categories.get(slug) ?? 0), 0);
+    let estimate = stats.places;
+    if (filter.anyCategory?.length) estimate = Math.min(estimate, inCategories(filter.anyCategory));
+    if (filter.priceLevels?.length) estimate = Math.min(estimate, stats.priced);
+    if (filter.meaning) {
+      // amenities (cuisines) have no count here: a meaning with one counts as dense
+      const meaning = filter.meaning.amenities.length ? stats.places : inCategories(filter.meaning.categories);
+      estimate = filter.anyCategory?.length || filter.priceLevels?.length ? estimate : meaning;
+    }
+    return estimate <= SPARSE_MATCHES ? 'sparse' : 'dense';
   }
 
   private meaningOf(semantic: boolean, tokens: readonly string[]): ConceptAnalysis | undefined {
@@ -161,10 +195,17 @@ export class SearchService {
     const nearby = concepts?.nearby === true && query.origin !== undefined;
     const sort = query.sort === 'relevance' && nearby ? 'distance' : query.sort;
 
+    const required = textTokens.filter((token) => !token.optional);
+    const words = required.map((token) => ({
+      token: token.token,
+      keys: typeahead ? [] : token.keys,
+      categories: this.deps.categoryWords.categoriesOf(token.token),
+      // one or two letters typed alone: the start of a name
+      nameStart: typeahead && required.length === 1 && [...token.token].length < 3,
+    }));
+    const window = query.page * query.limit;
     const filter: SearchCandidateFilter = {
-      words: textTokens
-        .filter((token) => !token.optional)
-        .map((token) => ({ token: token.token, keys: typeahead ? [] : token.keys, categories: this.deps.categoryWords.categoriesOf(token.token) })),
+      words,
       typeahead,
       meaning: hybrid ? { categories: [...meaningCategories.keys()], amenities: [...meaningAmenities.keys()] } : undefined,
       anyCategory: query.category,
@@ -173,8 +214,11 @@ export class SearchService {
       origin: query.origin,
       radiusKm: query.radiusKm,
       order: sort === 'rating' || sort === 'popularity' ? sort : query.origin ? 'distance' : 'prominence',
-      limit: CANDIDATE_CAP,
+      exactName: sort === 'relevance' && words.length ? textTokens.map((token) => token.token).join(' ') : undefined,
+      plan: 'sparse',
+      limit: Math.min(CANDIDATE_CAP, window + CANDIDATE_SLACK),
     };
+    filter.plan = await this.planOf(filter);
     const found = await this.deps.repository.candidates(filter, TOTAL_CAP);
     const rankQuery: RankQuery = {
       tokens: textTokens,

@@ -8,7 +8,8 @@ describe('search documents', () => {
     expect(document.doc).toContain(' شام ');
     expect(document.doc).toContain(' wardelsham ');
     expect(document.doc).toMatch(/ ~\w{3,} /);
-    expect(document.prefixes).toEqual(expect.arrayContaining(['w', 'wr', 'ش', 'شا']));
+    expect(document.prefixes).toEqual(expect.arrayContaining(['w', 'wr', 'ش', 'شا', '^w', '^wr', '^و', '^ور']));
+    expect(document.prefixes).not.toContain('^ش');
   });
 
   it('is empty for a place without names', () => {

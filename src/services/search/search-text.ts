@@ -9,8 +9,8 @@
  *   `alt_name`, brand, official and dialect names), then the consonant skeletons (`phoneticKeys`) that
  *   Arabic and Latin spellings of one word share, marked with `~`. Matched with LIKE under a trigram index.
  * - `names`: each name's tokens joined by one space (exact and prefix tiers of the ranking).
- * - `prefixes`: the first one and two characters of every token, for typeahead of one or two letters,
- *   which trigrams cannot answer (GIN array index).
+ * - `prefixes`: the first one and two characters of every token, and marked `^` those of each name's
+ *   first word, for typeahead of one or two letters, which trigrams cannot answer (GIN array index).
  */
 import { analyze, foldText, phoneticKeys, rewriteQuery, queryWasRewritten } from '../geocoding/arabic-text.js';
 
@@ -48,12 +48,17 @@ export function searchDocumentOf(place: { nameEn: string | null; nameAr: string 
   }
   const keys = new Set<string>();
   const prefixes = new Set<string>();
+  const addPrefixes = (token: string, mark: string) => {
+    const letters = [...token];
+    prefixes.add(mark + letters[0]!);
+    if (letters.length >= 2) prefixes.add(mark + letters.slice(0, 2).join(''));
+  };
   for (const token of tokens) {
     for (const key of phoneticKeys(token)) if (key.length >= MIN_PHONETIC_KEY) keys.add(key);
-    const letters = [...token];
-    prefixes.add(letters[0]!);
-    if (letters.length >= 2) prefixes.add(letters.slice(0, 2).join(''));
+    addPrefixes(token, '');
   }
+  // `^`: the start of a name's first word (one typed letter means the start of a name, not of any word)
+  for (const name of names) addPrefixes(name.split(' ')[0]!, '^');
   const doc = ` ${[...tokens].join(' ')} ${[...keys].map((key) => `~${key}`).join(' ')} `.replace(/\s+/g, ' ');
   return { doc: doc === ' ' ? '' : doc, names, prefixes: [...prefixes] };
 }

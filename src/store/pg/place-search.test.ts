@@ -39,6 +39,7 @@ const filter = (text: string, extra: Partial<SearchCandidateFilter> = {}): Searc
   words: analyzeQuery(text).tokens.map((token) => ({ token: token.token, keys: token.keys, categories: [] })),
   typeahead: false,
   order: 'prominence',
+  plan: 'sparse',
   limit: 50,
   ...extra,
 });
@@ -69,21 +70,37 @@ describe('candidates', () => {
   });
 
   it('takes the category of a category word, a meaning, a price and a radius', async () => {
-    const pharmacies = await slugs({ words: [{ token: 'pharmacy', keys: [], categories: ['pharmacy'] }], typeahead: false, order: 'prominence', limit: 50 });
+    const pharmacies = await slugs({ words: [{ token: 'pharmacy', keys: [], categories: ['pharmacy'] }], typeahead: false, order: 'prominence', plan: 'sparse', limit: 50 });
     expect(pharmacies).toEqual(expect.arrayContaining(['sandy-pharmacy', 'dawaa', 'africia']));
-    const meaning = await search.candidates({ words: [{ token: 'hungry', keys: [], categories: [] }], typeahead: false, meaning: { categories: ['restaurant'], amenities: [] }, order: 'prominence', limit: 100 }, 1_000);
+    const meaning = await search.candidates({ words: [{ token: 'hungry', keys: [], categories: [] }], typeahead: false, meaning: { categories: ['restaurant'], amenities: [] }, order: 'prominence', plan: 'dense', limit: 100 }, 1_000);
     expect(meaning.candidates.length).toBeGreaterThan(5);
     expect(meaning.candidates.every((candidate) => candidate.categories.includes('restaurant'))).toBe(true);
     await places.setOperatorFields('starbucks', { priceLevel: 3 });
-    expect(await slugs({ words: [], typeahead: false, priceLevels: [3, 4], order: 'prominence', limit: 50 })).toEqual(['starbucks']);
+    expect(await slugs({ words: [], typeahead: false, priceLevels: [3, 4], order: 'prominence', plan: 'sparse', limit: 50 })).toEqual(['starbucks']);
     const origin = { lat: 30.0667, lng: 31.334 };
-    const near = await search.candidates({ words: [], typeahead: false, origin, radiusKm: 0.5, order: 'distance', limit: 400 }, 1_000);
+    const near = await search.candidates({ words: [], typeahead: false, origin, radiusKm: 0.5, order: 'distance', plan: 'dense', limit: 400 }, 1_000);
     expect(near.total).toBeGreaterThan(0);
     expect(near.total).toBeLessThan(await places.count());
   });
 
+  it('reads the same matches whether it walks an order index or reads them all (the two plans)', async () => {
+    for (const value of [filter('kfc'), filter('k', { typeahead: true }), { ...filter(''), words: [], anyCategory: ['pharmacy', 'atm'] }]) {
+      const sparse = await search.candidates({ ...value, plan: 'sparse', limit: 400 }, 1_000);
+      const dense = await search.candidates({ ...value, plan: 'dense', limit: 400 }, 1_000);
+      expect(sparse.total).toBe(dense.total);
+      expect(sparse.candidates.map((candidate) => candidate.slug).sort()).toEqual(dense.candidates.map((candidate) => candidate.slug).sort());
+    }
+  });
+
+  it('knows how many places each category has, and how many are priced', async () => {
+    const stats = await search.statistics();
+    expect(stats.places).toBe(await places.count());
+    expect(stats.categories.get('pharmacy')).toBe((await search.candidates({ ...filter(''), words: [], anyCategory: ['pharmacy'], plan: 'sparse' }, 1_000)).total);
+    expect(stats.priced).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts matches up to the cap', async () => {
-    const all = await search.candidates({ words: [], typeahead: false, order: 'prominence', limit: 10 }, 20);
+    const all = await search.candidates({ words: [], typeahead: false, order: 'prominence', plan: 'dense', limit: 10 }, 20);
     expect(all).toMatchObject({ total: 20, totalCapped: true });
     expect(all.candidates).toHaveLength(10);
   });

@@ -28,6 +28,8 @@ export interface SearchWord {
   keys: readonly string[];
   /** Categories the word names (the place's category may stand in for it). */
   categories: readonly string[];
+  /** A one- or two-letter word typed alone: the start of a name, not of any of its words. */
+  nameStart?: boolean;
 }
 
 export interface SearchCandidateFilter {
@@ -46,6 +48,13 @@ export interface SearchCandidateFilter {
   radiusKm?: number;
   /** SQL order of the candidates. */
   order: 'distance' | 'prominence' | 'rating' | 'popularity';
+  /** Places with this exact name (the query's words) come first in the store's order (relevance). */
+  exactName?: string;
+  /**
+   * `sparse`: few matches (a text query, a rare category): read them all through the GIN indexes, then
+   * sort. `dense`: many (browse, common categories, meanings): walk an index in `order`, stop at `limit`.
+   */
+  plan: 'sparse' | 'dense';
   limit: number;
 }
 
@@ -139,7 +148,7 @@ export class PlaceSearchRepository {
     const text: string[] = [];
     for (const word of filter.words) {
       const alternatives: string[] = [];
-      if ([...word.token].length < 3) alternatives.push(`p.search_prefixes @> array[$${query.add(word.token)}::text]`);
+      if ([...word.token].length < 3) alternatives.push(`p.search_prefixes @> array[$${query.add(word.nameStart ? `^${word.token}` : word.token)}::text]`);
       else alternatives.push(`p.search_doc like $${query.add(`% ${likeLiteral(word.token)}%`)}`);
       if (!filter.typeahead) {
         if ([...word.token].length >= 4) alternatives.push(`p.search_doc like $${query.add(`%${likeLiteral(word.token)}%`)}`);
@@ -162,21 +171,55 @@ export class PlaceSearchRepository {
     return query;
   }
 
-  /** At most `limit` candidates in the filter's order, and how many match in all (counted up to `countCap`). */
+  /**
+   * At most `limit` candidates in the filter's order, and how many match in all (counted up to `countCap`).
+   *
+   * Two plans (docs/places.md "Query plans"): a text query matches few places, so its matches are read
+   * once through the GIN indexes (a materialised CTE: the planner must not walk an order index and test
+   * every row against the words instead) and sorted; a query without words (browse, categories, meaning)
+   * matches many, so the store walks an index in the wanted order (GiST nearest-first with an origin,
+   * the prominence btree without) and stops after `limit` rows.
+   */
   async candidates(filter: SearchCandidateFilter, countCap: number): Promise<{ candidates: SearchCandidate[]; total: number; totalCapped: boolean }> {
     const query = this.where(filter);
     const clause = query.where.length ? `where ${query.where.join(' and ')}` : '';
     const countParams = [...query.params];
     let order: string;
     if (filter.order === 'distance' && filter.origin) {
-      // the GiST index of 013 answers nearest-first (planar degrees; the service ranks by haversine)
-      order = `point(p.lng, p.lat) <-> point($${query.add(filter.origin.lng)}, $${query.add(filter.origin.lat)}), p.slug`;
+      // the distance operator alone, so the GiST index of 013 can answer nearest-first (ties: the service orders by haversine, then slug)
+      order = `point(p.lng, p.lat) <-> point($${query.add(filter.origin.lng)}, $${query.add(filter.origin.lat)})`;
     } else order = ORDERS[filter.order === 'distance' ? 'prominence' : filter.order];
-    const [rows, counted] = await Promise.all([
-      this.sql.query<CandidateRow>(`select ${CANDIDATE_COLUMNS} from places p ${clause} order by ${order} limit $${query.add(filter.limit)}`, query.params),
-      this.sql.query<{ total: number | string }>(`select count(*) as total from (select 1 from places p ${clause} limit ${countCap + 1}) as matches`, countParams),
-    ]);
-    const total = Number(counted[0]!.total);
+    const limit = query.add(filter.limit);
+    let rows: (CandidateRow & { total?: number | string })[];
+    let total: number;
+    if (filter.plan === 'sparse') {
+      // a sparse read sorts its matches anyway: exact names first keeps them in the candidates when matches outnumber them
+      const exact = filter.exactName ? `p.search_names @> array[$${query.add(filter.exactName)}::text]` : 'false';
+      // Matches are read once through the GIN bitmaps into a narrow materialised CTE (id and sort keys), the
+      // best `limit` sorted out of it, and only those rows read in full. enable_seqscan off: the planner's
+      // estimates for LIKE and array tests are coarse, and a sparse query must never scan the catalogue.
+      // slugs compared bytewise: any fixed order breaks ties here (the service ranks again), and C is the cheapest
+      const sorted = `p.exact desc, ${order.replace('p.slug', 'p.slug collate "C"')}`;
+      rows = await this.sql.transaction(async (tx) => {
+        await tx.query('set local enable_seqscan = off');
+        return tx.query<CandidateRow & { total: number | string }>(
+          `with m as materialized (
+             select p.id, ${exact} as exact, p.popularity, p.review_count, p.rating, p.slug, p.lat, p.lng from places p ${clause}
+           ), top as (select p.* from m as p order by ${sorted} limit $${limit})
+           select ${CANDIDATE_COLUMNS.replace(/\bp\./g, 'q.')}, (select count(*) from m) as total
+           from top as p join places q on q.id = p.id order by ${sorted}`,
+          query.params,
+        );
+      });
+      total = rows[0] ? Number(rows[0].total) : 0;
+    } else {
+      const [found, counted] = await Promise.all([
+        this.sql.query<CandidateRow>(`select ${CANDIDATE_COLUMNS} from places p ${clause} order by ${order} limit $${limit}`, query.params),
+        this.countOf(clause, countParams, countCap),
+      ]);
+      rows = found;
+      total = counted;
+    }
     return {
       candidates: rows.map((row) => ({
         id: row.id,
@@ -200,11 +243,18 @@ export class PlaceSearchRepository {
     };
   }
 
-  /** Price levels of places by id (the list shape of the places store does not carry them). */
-  async priceLevels(ids: readonly string[]): Promise<Map<string, number | null>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: string; price_level: number | null }>('select id, price_level from places where id = any($1::uuid[])', [ids]);
-    return new Map(rows.map((row) => [row.id, row.price_level === null ? null : Number(row.price_level)]));
+  private async countOf(clause: string, params: readonly unknown[], cap: number): Promise<number> {
+    const rows = await this.sql.query<{ total: number | string }>(`select count(*) as total from (select 1 from places p ${clause} limit ${cap + 1}) as matches`, params);
+    return Number(rows[0]!.total);
+  }
+
+  /** Places per category (the service's estimate of how many a category or meaning filter keeps). */
+  async statistics(): Promise<{ places: number; priced: number; categories: Map<string, number> }> {
+    const [rows, totals] = await Promise.all([
+      this.sql.query<{ category: string; n: number | string }>('select c.category, count(*) as n from places p, unnest(p.categories) as c(category) group by c.category'),
+      this.sql.query<{ places: number | string; priced: number | string }>('select count(*) as places, count(price_level) as priced from places'),
+    ]);
+    return { places: Number(totals[0]!.places), priced: Number(totals[0]!.priced), categories: new Map(rows.map((row) => [row.category, Number(row.n)])) };
   }
 
   /** A click on a place: today's counter and its popularity. False when no place has the slug. */
@@ -250,7 +300,7 @@ export class PlaceSearchRepository {
 
   /** Landmarks for empty suggestions: places of these categories, most prominent first, then by slug. */
   async landmarks(categories: readonly string[], limit: number): Promise<SearchCandidate[]> {
-    const found = await this.candidates({ words: [], typeahead: true, anyCategory: categories, order: 'prominence', limit }, limit);
+    const found = await this.candidates({ words: [], typeahead: true, anyCategory: categories, order: 'prominence', plan: 'dense', limit }, limit);
     return found.candidates;
   }
 }

@@ -28,6 +28,7 @@ export const placeSearchMigration: Migration = {
     create index places_search_doc_trgm on places using gin (search_doc public.gin_trgm_ops);
     create index places_search_prefixes on places using gin (search_prefixes);
     create index places_prominence on places (popularity desc, review_count desc, rating desc, slug);
+    create index places_priced on places (price_level) where price_level is not null;
 
     create table place_click_days (
       place_id uuid not null references places (id) on delete cascade,
