@@ -9,6 +9,7 @@ import { runGeocodeBenchmark } from './geocode.js';
 import { runVrpBenchmark } from './vrp.js';
 import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
+import { runPlacesBenchmark } from './places.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -21,6 +22,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   vrp: runVrpBenchmark,
   binpack: runBinPackBenchmark,
   calendars: runCalendarsBenchmark,
+  places: runPlacesBenchmark,
 };
 
 const requested = process.argv.slice(2);

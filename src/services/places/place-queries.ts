@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CLAIM_STATUSES } from '../../domain/place.js';
+import { queryInstant } from '../calendars/calendar-queries.js';
 import { isAmenityGroupId, amenityGroupOf } from './place-amenities.js';
 import { PLACE_CATEGORIES, isCategorySlug } from './place-taxonomy.js';
 
@@ -50,20 +51,8 @@ export const strictBoolean = single.optional().transform((value, context): boole
   return z.NEVER;
 });
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-/** `at`: an ISO 8601 instant with offset, to evaluate open state and holidays at (default now). */
-export const queryAt = single
-  .trim()
-  .transform((value, context): number => {
-    const epochMs = INSTANT.test(value) ? Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : Number.NaN;
-    if (Number.isNaN(epochMs)) {
-      context.addIssue({ code: 'custom', message: `"${value}" is not an ISO 8601 instant: use e.g. 2026-04-10T09:00:00+02:00 or …Z` });
-      return z.NEVER;
-    }
-    return epochMs;
-  })
-  .optional();
+/** `at`: an ISO 8601 instant with offset, to evaluate open state and holidays at (default now); as /holidays/today's. */
+export const queryAt = queryInstant.optional();
 
 /** `locale` (`ar`, `en`, or a list such as `ar,en`: the first supported wins). */
 export const queryLanguage = single.trim().max(100).optional();

@@ -241,9 +241,11 @@ export class SearchService {
   private order(sort: SearchQuery['sort'], query: RankQuery, candidates: readonly Candidate[]): RankedCandidate<Candidate>[] {
     if (sort === 'relevance') return rank(query, candidates);
     const scored = candidates.map((candidate) => scoreCandidate(query, candidate) ?? { candidate, score: 0, kind: 'browse' as const, text: 0, meaning: 0, prominent: false });
-    // distance: haversine, ties by slug; rating and popularity: the store's order
-    if (sort === 'distance') scored.sort((a, b) => a.candidate.distanceKm! - b.candidate.distanceKm! || (a.candidate.slug < b.candidate.slug ? -1 : 1));
-    return scored;
+    const bySlug = (a: RankedCandidate<Candidate>, b: RankedCandidate<Candidate>) => (a.candidate.slug < b.candidate.slug ? -1 : a.candidate.slug > b.candidate.slug ? 1 : 0);
+    // the store's order, made exact: haversine distance, or rating or popularity then reviews, ties by slug
+    if (sort === 'distance') return scored.sort((a, b) => a.candidate.distanceKm! - b.candidate.distanceKm! || bySlug(a, b));
+    if (sort === 'rating') return scored.sort((a, b) => b.candidate.rating - a.candidate.rating || b.candidate.reviewCount - a.candidate.reviewCount || bySlug(a, b));
+    return scored.sort((a, b) => b.candidate.popularity - a.candidate.popularity || b.candidate.reviewCount - a.candidate.reviewCount || bySlug(a, b));
   }
 
   private async shape(page: readonly RankedCandidate<Candidate>[], atMs: number, language: TextLanguage) {
