@@ -22,7 +22,7 @@ export const searchResponse = z.object({
   mode: z.enum(['full', 'typeahead']),
   semantic: z.boolean().describe('Meaning-based matching ran (semantic=on, not typeahead)'),
   index: z.object({
-    mode: z.enum(['text', 'hybrid']).describe('hybrid: meaning-based matching contributed'),
+    mode: z.enum(['text', 'hybrid']).describe('hybrid: meaning-based matching contributed (it matched a ranked place, or its words set openNow or the distance order)'),
     concepts: z.array(
       z.object({
         id: z.string(),

@@ -189,7 +189,7 @@ export class SearchService {
       embeddings = answer.status;
       for (const [slug, weight] of answer.categories) meaningCategories.set(slug, Math.max(meaningCategories.get(slug) ?? 0, weight));
     }
-    const hybrid = meaningCategories.size > 0 || meaningAmenities.size > 0;
+    const meaningful = meaningCategories.size > 0 || meaningAmenities.size > 0;
     const openNowFromQuery = concepts?.openNow === true && !query.openNow;
     const openNow = query.openNow || concepts?.openNow === true;
     const nearby = concepts?.nearby === true && query.origin !== undefined;
@@ -207,7 +207,7 @@ export class SearchService {
     const filter: SearchCandidateFilter = {
       words,
       typeahead,
-      meaning: hybrid ? { categories: [...meaningCategories.keys()], amenities: [...meaningAmenities.keys()] } : undefined,
+      meaning: meaningful ? { categories: [...meaningCategories.keys()], amenities: [...meaningAmenities.keys()] } : undefined,
       anyCategory: query.category,
       priceLevels: query.price,
       openNow: openNow ? await this.deps.places.openNowFilter(atMs) : undefined,
@@ -231,6 +231,8 @@ export class SearchService {
     const ranked = this.order(sort, rankQuery, candidates);
     const offset = (query.page - 1) * query.limit;
     const page = ranked.slice(offset, offset + query.limit);
+    // meaning-based matching contributed: it matched a ranked place, or its words set a filter or the order
+    const hybrid = ranked.some((entry) => entry.meaning > 0) || openNowFromQuery || (nearby && sort !== query.sort);
     return { analyzed, semantic, concepts, hybrid, embeddings, openNow, openNowFromQuery, sort, found, page };
   }
 
