@@ -133,9 +133,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // throttled but names none, so no row carries neverThrottled.
   { method: 'GET', path: '/tiles/styles', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   { method: 'GET', path: '/tiles/style', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/tilejson/svc', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/tilejson/svc', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   // Path as the spec writes it; the spec also accepts {y} without the .pbf extension.
-  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested.
   { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   { method: 'GET', path: '/tiles/glyphs/svc/{fontstack}/{range}.pbf', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
