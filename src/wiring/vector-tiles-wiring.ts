@@ -5,6 +5,10 @@
 import type { MapPack } from '../datapack/map-pack.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { vectorTileRoutes } from '../edge/routes/vector-tiles.js';
+import { offlineRoutes } from '../edge/routes/offline.js';
+import { DEFAULT_DATASET } from '../services/map-data/map-data-source.js';
+import { OfflineRegionService } from '../services/tiles/offline-regions.js';
+import { basename } from 'node:path';
 import { buildTileJson } from '../services/tiles/tilejson.js';
 import { tileVersion } from '../services/tiles/tile-version.js';
 import { VectorTileService } from '../services/tiles/vector-tile-service.js';
@@ -32,5 +36,9 @@ export function wireVectorTiles(config: Config, pack: MapPack, solvers: SolverPo
     publicBaseUrl: config.PUBLIC_BASE_URL,
     tileJson: async (origin) => buildTileJson({ origin, version, header: pack.header, coverage: await coverageOnce() }),
   });
+  // the embedded default pack is named in words; another pack by its file name
+  const label = pack.header.source.name === basename(DEFAULT_DATASET.osm) ? DEFAULT_DATASET.label : undefined;
+  const offline = new OfflineRegionService({ pack, tiles, solvers, label });
+  routes.push(...offlineRoutes({ offline, publicBaseUrl: config.PUBLIC_BASE_URL }));
   return { tiles, coverage: coverageOnce, routes };
 }

@@ -126,8 +126,8 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/transit/routes', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/transit/gbfs', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
   { method: 'POST', path: '/transit/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions/{id}/manifest', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
 
   // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
   // throttled but names none, so no row carries neverThrottled.

@@ -62,3 +62,25 @@ export function tileCoverageTask(pack: MapPack | undefined): TaskResult<{ bounds
   const source = tileSourceOf(pack);
   return ok({ bounds: source.bounds, items: source.items.length });
 }
+
+/** Label text fields whose characters a renderer needs glyphs for. */
+const LABEL_FIELDS = ['name', 'name:ar', 'name:en', 'housenumber', 'ref'] as const;
+
+/**
+ * The glyph ranges (256 code points each, as `start-end` strings) the labels of the tiles within
+ * `bbox` need, always with 0-255 (digits, Latin letters). For offline manifests.
+ */
+export function regionGlyphRangesTask(pack: MapPack | undefined, input: { bbox: [number, number, number, number] }): TaskResult<{ ranges: string[] }, NoMapPack> {
+  if (!pack) return fail('no_map_pack');
+  const source = tileSourceOf(pack);
+  const blocks = new Set<number>([0]);
+  for (const id of source.search(...input.bbox)) {
+    const properties = source.items[id]!.properties;
+    for (const field of LABEL_FIELDS) {
+      const value = properties[field];
+      if (typeof value !== 'string') continue;
+      for (const character of value) blocks.add(Math.floor(character.codePointAt(0)! / 256));
+    }
+  }
+  return ok({ ranges: [...blocks].sort((a, b) => a - b).map((block) => `${block * 256}-${block * 256 + 255}`) });
+}
