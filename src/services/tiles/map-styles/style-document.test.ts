@@ -13,7 +13,7 @@ const context: StyleContext = {
 };
 const request = (style: StyleName, extra: Partial<StyleRequest> = {}): StyleRequest => ({ style, name: undefined, languages: ['ar', 'en'], authenticated: true, terrain: false, ...extra });
 
-const vectorLayers = (style: { layers: { source?: unknown }[] }) => style.layers.filter((layer) => layer.source === 'svc');
+const vectorLayers = (style: ReturnType<typeof buildStyle>) => style.layers.filter((layer) => layer.source === 'svc');
 
 describe('style documents (part 2 §4.7)', () => {
   it.each(STYLE_NAMES.flatMap((name) => [[name, true], [name, false]] as const))('%s (authenticated %s) validates against the style specification', (name, authenticated) => {
