@@ -140,7 +140,12 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     const headers = response.headers;
     if (request) for (const name in request.responseHeaders) headers[name] = request.responseHeaders[name]!;
     const origin = incoming.headers.origin;
-    if (origin) Object.assign(headers, corsHeaders(origin));
+    if (origin) {
+      // a route's own Vary (Accept-Encoding on compressed map assets) is kept beside CORS's Origin
+      const routeVary = headers.vary;
+      Object.assign(headers, corsHeaders(origin));
+      if (routeVary) headers.vary = `${routeVary}, ${headers.vary}`;
+    }
     headers['x-request-id'] = requestId;
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     deps.metrics.observe(incoming.method, label, response.status, seconds);
