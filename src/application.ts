@@ -15,6 +15,7 @@ import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
@@ -91,6 +92,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
+    const mapStyles = wireMapStyles(config, mapData.pack, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     routes.push(
@@ -98,6 +100,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
+      ...mapStyles.routes,
       ...calendars.routes,
       ...routing.routes,
       ...navigation.routes,
