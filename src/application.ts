@@ -20,6 +20,7 @@ import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
+import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -92,7 +93,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
-    const mapStyles = wireMapStyles(config, mapData.pack, logger);
+    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const mapStyles = wireMapStyles(config, mapData.pack, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     routes.push(
@@ -100,6 +102,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
+      ...vectorTiles.routes,
       ...mapStyles.routes,
       ...calendars.routes,
       ...routing.routes,

@@ -141,10 +141,10 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     if (request) for (const name in request.responseHeaders) headers[name] = request.responseHeaders[name]!;
     const origin = incoming.headers.origin;
     if (origin) {
-      // a route's own Vary (Accept-Encoding on compressed map assets) is kept beside CORS's Origin
-      const routeVary = headers.vary;
+      // a reply that already varies (a tile by Accept-Encoding) keeps its own Vary beside Origin
+      const varies = headers.vary;
       Object.assign(headers, corsHeaders(origin));
-      if (routeVary) headers.vary = `${routeVary}, ${headers.vary}`;
+      if (varies) headers.vary = `${varies}, Origin`;
     }
     headers['x-request-id'] = requestId;
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;

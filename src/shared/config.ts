@@ -215,6 +215,8 @@ export const configSchema = z.object({
    */
   SOLVER_QUEUE_LIMIT: integer(1, 1_000_000, 512),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, DEFAULT_SHUTDOWN_GRACE_MS),
+  /** Bytes of encoded vector tiles (raw, Brotli and gzip together) kept in memory; least recently used go first. */
+  TILE_CACHE_BYTES: integer(0, 16 * 1024 * 1024 * 1024, 64 * 1024 * 1024),
   /**
    * Caps on WebSocket streams (navigation sessions and live fleets together), per server process: open sockets per
    * user, per API key (one key may serve a whole app's devices), per client address (behind TRUSTED_PROXIES), and

@@ -2,7 +2,6 @@
  * Wiring of the map styles family (part 2 §4.7): styles, glyphs, sprites and raster tiles. Glyph
  * ranges are cached on disk under DATA_DIR/tiles/glyphs (the temp dir when DATA_DIR is in memory).
  */
-import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MapPack } from '../datapack/map-pack.js';
@@ -24,22 +23,13 @@ export function tileAssetDir(dataDir: string): string {
   return dataDir.startsWith('memory://') ? join(tmpdir(), 'svc-location-platform', 'tiles') : join(dataDir, 'tiles');
 }
 
-/**
- * The vector tiles' `?v=` until the vector tile service provides its own: it names the loaded pack,
- * so it changes when the pack does.
- */
-function packVersion(pack: MapPack): string {
-  const header = pack.header;
-  return createHash('sha256').update(JSON.stringify([header.createdAt, header.generator, header.source, header.counts])).digest('base64url').slice(0, 12);
-}
-
-export function wireMapStyles(config: Config, pack: MapPack, logger: Logger): MapStylesWiring {
+/** `vectorTilesVersion`: the vector tile service's token (pack and tile code), put in the styles' tile template. */
+export function wireMapStyles(config: Config, pack: MapPack, vectorTilesVersion: () => string, logger: Logger): MapStylesWiring {
   const glyphs = new GlyphService({ cacheDir: join(tileAssetDir(config.DATA_DIR), 'glyphs'), logger });
   const sprites = new SpriteService();
   const raster = new RasterTiles();
   const bbox = pack.header.bbox ?? undefined;
   const center: [number, number] = bbox ? [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2] : [31.34, 30.06];
-  const vectorTiles = packVersion(pack);
   const styles = new MapStyleService({
     imagery: config.SATELLITE_TILE_URL ? { tileUrl: config.SATELLITE_TILE_URL, attribution: config.SATELLITE_ATTRIBUTION!, maxZoom: config.SATELLITE_MAX_ZOOM } : undefined,
     elevation: config.TERRAIN_DEM_TILE_URL
@@ -47,7 +37,7 @@ export function wireMapStyles(config: Config, pack: MapPack, logger: Logger): Ma
       : undefined,
     center,
     bounds: bbox,
-    versions: () => ({ vectorTiles, glyphs: glyphs.version, sprite: sprites.version, raster: raster.version }),
+    versions: () => ({ vectorTiles: vectorTilesVersion(), glyphs: glyphs.version, sprite: sprites.version, raster: raster.version }),
   });
   return { routes: mapStyleRoutes({ styles, glyphs, sprites, raster, publicBaseUrl: config.PUBLIC_BASE_URL }) };
 }

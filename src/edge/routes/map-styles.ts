@@ -13,6 +13,7 @@ import type { SpriteService } from '../../services/tiles/sprites/sprite-sheet.js
 import { parseLocales } from '../../services/geocoding/result-format.js';
 import { ApiError } from '../../shared/errors.js';
 import { queryBoolean } from '../input.js';
+import { publicOrigin } from '../public-origin.js';
 import { defineRoute, type RequestContext, type RouteDefinition } from '../route.js';
 import { assetReply, STYLE_CACHE_CONTROL, tileCacheControl } from '../tile-transfer.js';
 
@@ -27,7 +28,6 @@ export interface MapStyleRoutesDeps {
 
 const route = { tags: ['tiles'] };
 const single = z.string({ error: 'must be given once' });
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 /** Label languages kept from a preference (`ar,en,fr`): enough for a fallback chain, few enough to cache every combination. */
 const MAX_LABEL_LANGUAGES = 3;
 
@@ -69,15 +69,7 @@ const catalogueResponse = z.object({
 });
 
 export function mapStyleRoutes(deps: MapStyleRoutesDeps): RouteDefinition[] {
-  const apiBase = (context: Pick<RequestContext, 'headers'>) => {
-    let origin = deps.publicBaseUrl?.replace(/\/+$/, '');
-    if (!origin) {
-      const host = context.headers.host ?? '';
-      if (!HOST.test(host)) throw new ApiError('VALIDATION_ERROR', { message: ['headers.host: invalid'] });
-      origin = `http://${host}`;
-    }
-    return `${origin}/api/v1`;
-  };
+  const apiBase = (context: Pick<RequestContext, 'headers'>) => `${publicOrigin(deps.publicBaseUrl, context.headers)}/api/v1`;
 
   const sprite = (path: string, summary: string, pixelRatio: 1 | 2, part: 'index' | 'image') =>
     defineRoute({

@@ -126,16 +126,16 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/transit/routes', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/transit/gbfs', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
   { method: 'POST', path: '/transit/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions/{id}/manifest', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
 
   // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
   // throttled but names none, so no row carries neverThrottled.
   { method: 'GET', path: '/tiles/styles', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   { method: 'GET', path: '/tiles/style', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/tilejson/svc', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/tilejson/svc', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   // Path as the spec writes it; the spec also accepts {y} without the .pbf extension.
-  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested: the
   // router hands the whole last segment to the route. `svc-watermark` is a source of ours beside the spec's four.
   { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },

@@ -59,6 +59,6 @@ describe('glyph ranges', () => {
     expect(readdirSync(join(dir, service.version), { recursive: true }).some((name) => String(name).endsWith('1536-1791.pbf'))).toBe(true);
     // a second service reads the disk copy: same bytes
     const again = new GlyphService({ cacheDir: dir, logger: createLogger({ LOG_LEVEL: 'silent' }) });
-    expect((await again.range(stack, 0x600)).etag).toBe((await service.range(stack, 0x600)).etag);
+    expect((await again.range(stack, 0x600)).tag).toBe((await service.range(stack, 0x600)).tag);
   });
 });
