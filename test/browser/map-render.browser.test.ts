@@ -20,6 +20,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysWithScopes } from '../support/api-keys.js';
 import { useServer } from '../support/server-fixture.js';
 
+// The page functions below run in the browser; this project compiles without the DOM library.
+declare const window: Record<string, any>;
+declare const document: { createElement(tag: 'canvas'): any };
+
 const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const MAPLIBRE_DIST = dirname(require.resolve('maplibre-gl/dist/maplibre-gl.mjs'));
@@ -81,7 +85,7 @@ beforeAll(async () => {
     return route.fulfill({ contentType: file.endsWith('.css') ? 'text/css' : 'text/javascript', body: readFileSync(file) });
   });
   await page.goto(`${fixture.server.baseUrl}${PAGE_PATH}/`);
-  await page.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => window.pageReady === true, undefined, { timeout: 30_000 });
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 
@@ -103,8 +107,8 @@ interface RenderReport {
 async function render(styleUrl: string, camera: { zoom: number; pitch?: number; bearing?: number }): Promise<RenderReport> {
   return page.evaluate(
     async ({ styleUrl, camera, center, width, height }) => {
-      const gl = (window as unknown as { maplibregl: any }).maplibregl;
-      const previous = (window as unknown as { currentMap?: any }).currentMap;
+      const gl = window.maplibregl;
+      const previous = window.currentMap;
       previous?.remove();
       const errors: string[] = [];
       const map = new gl.Map({
@@ -118,7 +122,7 @@ async function render(styleUrl: string, camera: { zoom: number; pitch?: number; 
         attributionControl: { compact: false },
         canvasContextAttributes: { preserveDrawingBuffer: true, antialias: false },
       });
-      (window as unknown as { currentMap?: any }).currentMap = map;
+      window.currentMap = map;
       map.on('error', (event: { error?: Error }) => errors.push(String(event.error?.message ?? event.error)));
       const idle = () => new Promise<void>((done) => map.once('idle', () => done()));
       await new Promise<void>((done, fail) => {
