@@ -11,11 +11,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { loadMapData } from '../src/services/map-data/map-data-source.js';
+import { MapPack } from '../src/datapack/map-pack.js';
+import { ingestToFile } from '../src/ingest/ingest.js';
+import { DEFAULT_DATASET, defaultPackPath } from '../src/services/map-data/map-data-source.js';
 import { zoomRanges } from '../src/services/tiles/offline-regions.js';
 import { SolverPool } from '../src/solvers/solver-pool.js';
 import { clientAddress, conditions, freePort, pinLoadGenerator, processCpuMs, round, startProcess } from './support.js';
-import type { Logger } from '../src/shared/logger.js';
 
 const productMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const workerFile = fileURLToPath(new URL('../../dist/solvers/worker.js', import.meta.url));
@@ -32,8 +33,15 @@ export async function runTilesBenchmark(): Promise<void> {
   const pinned = pinLoadGenerator();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-tiles-'));
   try {
-    const mapData = await loadMapData({ dataPack: undefined, dataDir, logger: { info: () => undefined } as unknown as Logger });
-    const pack = mapData.pack;
+    // the server's embedded default, built where a server on this DATA_DIR finds it (compiled to dist-bench/, this
+    // module cannot reach data/ through DEFAULT_DATASET's own paths)
+    const repoData = fileURLToPath(new URL('../../data/', import.meta.url));
+    const packPath = defaultPackPath(dataDir);
+    await ingestToFile(
+      { input: join(repoData, 'osm', DEFAULT_DATASET.osm.split('/').pop()!), admin: DEFAULT_DATASET.admin.map((input) => ({ ...input, path: join(repoData, 'boundaries/jordan-admin', input.path.split('/').pop()!) })) },
+      packPath,
+    );
+    const pack = MapPack.load(packPath);
     const bbox = pack.header.bbox!;
     const ranges = zoomRanges(bbox, 0, 14);
     const tilesOf = (z: number) => {

@@ -14,17 +14,10 @@ import type { VectorTileService } from './vector-tile-service.js';
 
 type Bbox = [west: number, south: number, east: number, north: number];
 
-export interface OfflineRegion {
-  id: string;
-  name: string;
-  nameAr: string;
-  scope: 'country' | 'city';
-  bbox: Bbox;
-  minZoom: number;
-  maxZoom: number;
+/** A region as GET /offline/regions lists it (spec part 2 §2.9). */
+export interface OfflineRegion extends RegionPlan {
   estTiles: number;
   estSizeMb: number;
-  countryCode: string | null;
   version: string;
 }
 
