@@ -45,23 +45,9 @@ const identifier = (fallback: string) =>
 
 /** An http(s) XYZ tile template with `{z}`, `{x}` and `{y}`, or unset. */
 const tileTemplate = () =>
-  z
-    .string()
-    .trim()
-    .transform((value) => (value === '' ? undefined : value))
-    .optional()
-    .refine(
-      (value) => {
-        if (value === undefined) return true;
-        if (!['{z}', '{x}', '{y}'].every((part) => value.includes(part))) return false;
-        try {
-          return ['http:', 'https:'].includes(new URL(value.replace(/\{[a-z]+\}/g, '0')).protocol);
-        } catch {
-          return false;
-        }
-      },
-      { message: 'must be an http(s) URL template with {z}, {x} and {y}' },
-    );
+  optionalUrl(['http:', 'https:']).refine((value) => value === undefined || ['{z}', '{x}', '{y}'].every((part) => value.includes(part)), {
+    message: 'must be a tile URL template with {z}, {x} and {y}',
+  });
 
 const optionalText = () =>
   z
