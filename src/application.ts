@@ -94,7 +94,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
-    const mapStyles = wireMapStyles(config, mapData.pack, () => vectorTiles.tiles.version, logger);
+    const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     routes.push(

@@ -13,6 +13,7 @@ import { RasterTiles } from '../services/tiles/raster/raster-tiles.js';
 import { SpriteService } from '../services/tiles/sprites/sprite-sheet.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
+import type { SolverPool } from '../solvers/solver-pool.js';
 
 export interface MapStylesWiring {
   routes: RouteDefinition[];
@@ -24,10 +25,10 @@ export function tileAssetDir(dataDir: string): string {
 }
 
 /** `vectorTilesVersion`: the vector tile service's token (pack and tile code), put in the styles' tile template. */
-export function wireMapStyles(config: Config, pack: MapPack, vectorTilesVersion: () => string, logger: Logger): MapStylesWiring {
+export function wireMapStyles(config: Config, pack: MapPack, solvers: SolverPool, vectorTilesVersion: () => string, logger: Logger): MapStylesWiring {
   const glyphs = new GlyphService({ cacheDir: join(tileAssetDir(config.DATA_DIR), 'glyphs'), logger });
   const sprites = new SpriteService();
-  const raster = new RasterTiles();
+  const raster = new RasterTiles(solvers);
   const bbox = pack.header.bbox ?? undefined;
   const center: [number, number] = bbox ? [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2] : [31.34, 30.06];
   const styles = new MapStyleService({

@@ -147,8 +147,8 @@ export function mapStyleRoutes(deps: MapStyleRoutesDeps): RouteDefinition[] {
       params: rasterParams,
       query: versionQuery,
       responseContentType: 'image/png',
-      errors: ['NOT_FOUND'],
-      handler: ({ params, query, headers }) => {
+      errors: ['NOT_FOUND', 'SERVER_BUSY'],
+      handler: async ({ params, query, headers }) => {
         const source = params.source as RasterSource;
         if (!(RASTER_SOURCES as readonly string[]).includes(source)) {
           throw new ApiError('NOT_FOUND', { message: `Unknown raster source "${params.source}": one of ${RASTER_SOURCES.join(', ')}` });
@@ -161,7 +161,7 @@ export function mapStyleRoutes(deps: MapStyleRoutesDeps): RouteDefinition[] {
         if (z > maxZoom || x >= 2 ** z || row.y >= 2 ** z) {
           throw new ApiError('NOT_FOUND', { message: `No tile ${z}/${x}/${row.y} in ${source} (zoom 0 to ${maxZoom}, x and y below 2^z)` });
         }
-        return assetReply(headers, deps.raster.tile(source, z, x, row.y, row.extension), tileCacheControl(query.v, deps.raster.version));
+        return assetReply(headers, await deps.raster.tile(source, z, x, row.y, row.extension), tileCacheControl(query.v, deps.raster.version));
       },
     }),
   ];

@@ -11,9 +11,11 @@
 import { createHash } from 'node:crypto';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../../../shared/errors.js';
 import { fontFilePath, GLYPH_FONT_SOURCES } from '../glyphs/glyph-fonts.js';
 import { TileAsset } from '../tile-asset.js';
-import { NaturalEarthRenderer } from './natural-earth.js';
+import { NaturalEarthRenderer } from '../../../solvers/raster/natural-earth.js';
+import type { SolverPool } from '../../../solvers/solver-pool.js';
 
 export const RASTER_SOURCES = ['standard', 'dark', 'satellite', 'svc-natural-earth', 'svc-watermark'] as const;
 export type RasterSource = (typeof RASTER_SOURCES)[number];
@@ -38,10 +40,13 @@ export function parseTileRow(segment: string): { y: number; extension: RasterExt
 
 export class RasterTiles {
   readonly version = createHash('sha256').update(`raster ${RASTER_GENERATOR_VERSION} world-atlas 2.0.2`).digest('base64url').slice(0, 12);
-  private readonly naturalEarth = new NaturalEarthRenderer();
   private readonly fixed = new Map<string, TileAsset>();
   private readonly rendered = new LRUCache<string, TileAsset>({ maxSize: CACHE_BYTES, sizeCalculation: (asset) => Math.max(1, asset.byteLength) });
+  private readonly pending = new Map<string, Promise<TileAsset>>();
   private fontReady = false;
+
+  /** `solvers`: Natural Earth tiles are drawn in the solver workers, never on the event loop. */
+  constructor(private readonly solvers: Pick<SolverPool, 'run'>) {}
 
   /** The highest zoom a source serves. */
   maxZoom(source: RasterSource): number {
@@ -49,7 +54,7 @@ export class RasterTiles {
   }
 
   /** One tile; coordinates must already be inside the source's zoom range and the z grid. */
-  tile(source: RasterSource, z: number, x: number, y: number, extension: RasterExtension): TileAsset {
+  async tile(source: RasterSource, z: number, x: number, y: number, extension: RasterExtension): Promise<TileAsset> {
     switch (source) {
       case 'standard':
       case 'dark':
@@ -58,17 +63,30 @@ export class RasterTiles {
         return this.once(source, () => new TileAsset(this.satellitePlaceholder(), 'image/jpeg', false));
       case 'svc-watermark':
         return this.once(source, () => new TileAsset(this.watermark(), 'image/png', false));
-      case 'svc-natural-earth': {
-        const format = extension === 'webp' ? 'webp' : 'png';
-        const key = `${z}/${x}/${y}.${format}`;
-        let asset = this.rendered.get(key);
-        if (!asset) {
-          asset = new TileAsset(this.naturalEarth.render(z, x, y, format), format === 'webp' ? 'image/webp' : 'image/png', false);
-          this.rendered.set(key, asset);
-        }
-        return asset;
-      }
+      case 'svc-natural-earth':
+        return this.naturalEarth(z, x, y, extension === 'webp' ? 'webp' : 'png');
     }
+  }
+
+  private async naturalEarth(z: number, x: number, y: number, format: 'png' | 'webp'): Promise<TileAsset> {
+    const key = `${z}/${x}/${y}.${format}`;
+    const hit = this.rendered.get(key);
+    if (hit) return hit;
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = this.solvers
+        .run('naturalEarthTile', { z, x, y, format })
+        .then((result) => {
+          if (!result.ok) throw new ApiError('NOT_FOUND', { message: `No tile ${z}/${x}/${y} in svc-natural-earth` });
+          const bytes = result.value;
+          const asset = new TileAsset(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), format === 'webp' ? 'image/webp' : 'image/png', false);
+          this.rendered.set(key, asset);
+          return asset;
+        })
+        .finally(() => this.pending.delete(key));
+      this.pending.set(key, pending);
+    }
+    return pending;
   }
 
   private once(key: string, make: () => TileAsset): TileAsset {
