@@ -37,7 +37,9 @@ export function wireMapStyles(config: Config, pack: MapPack, solvers: SolverPool
       ? { tileUrl: config.TERRAIN_DEM_TILE_URL, encoding: config.TERRAIN_DEM_ENCODING, attribution: config.TERRAIN_DEM_ATTRIBUTION!, maxZoom: config.TERRAIN_DEM_MAX_ZOOM }
       : undefined,
     center,
-    bounds: bbox,
+    // no `bounds` on the source: the tiles also hold admin areas far beyond the OSM box (see the TileJSON), and
+    // MapLibre asks for no tile outside a source's bounds
+    bounds: undefined,
     versions: () => ({ vectorTiles: vectorTilesVersion(), glyphs: glyphs.version, sprite: sprites.version, raster: raster.version }),
   });
   return { routes: mapStyleRoutes({ styles, glyphs, sprites, raster, publicBaseUrl: config.PUBLIC_BASE_URL }) };
