@@ -15,6 +15,7 @@ import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
@@ -93,6 +94,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     routes.push(
@@ -101,6 +103,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...geocoding.routes,
       ...mapDataWiring.routes,
       ...vectorTiles.routes,
+      ...mapStyles.routes,
       ...calendars.routes,
       ...routing.routes,
       ...navigation.routes,

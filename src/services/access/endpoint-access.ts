@@ -131,16 +131,22 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
   // throttled but names none, so no row carries neverThrottled.
-  { method: 'GET', path: '/tiles/styles', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/style', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/styles', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/style', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   { method: 'GET', path: '/tiles/tilejson/svc', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   // Path as the spec writes it; the spec also accepts {y} without the .pbf extension.
   { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested.
-  { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/glyphs/svc/{fontstack}/{range}.pbf', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  // Base path as the spec writes it; renderers actually fetch it with .json, .png and @2x.png appended.
-  { method: 'GET', path: '/tiles/sprites/svc/sprite', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested: the
+  // router hands the whole last segment to the route. `svc-watermark` is a source of ours beside the spec's four.
+  { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/glyphs/svc/{fontstack}/{range}.pbf', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  // Base path as the spec writes it (answers the 1x index); renderers fetch it with .json, .png, @2x.json and
+  // @2x.png appended, each a route of its own below.
+  { method: 'GET', path: '/tiles/sprites/svc/sprite', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
 
   // §4.8 Map data (scope tiles; places for /map/poi).
   { method: 'GET', path: '/map/config', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
