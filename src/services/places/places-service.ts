@@ -149,7 +149,7 @@ export class PlacesService {
       center: wkt(place.lng, place.lat),
       address: addressOf(place.tags, language),
       contact: { phone: place.phone, website: place.website },
-      openingHours: place.openingHours ? { weekly: place.openingHours.weekly, raw: place.openingHours.raw, timeZone: place.timeZone } : null,
+      openingHours: place.openingHours ? { weekly: inWeekOrder(place.openingHours.weekly), raw: place.openingHours.raw, timeZone: place.timeZone } : null,
       openState: open.openState,
       openText: open.openText,
       amenities: place.amenities.filter((slug) => amenityGroupOf(slug) !== undefined),
@@ -250,7 +250,7 @@ export class PlacesService {
       slug: place.slug,
       timeZone: place.timeZone,
       available: place.openingHours !== null,
-      weekly: place.openingHours?.weekly ?? null,
+      weekly: place.openingHours ? inWeekOrder(place.openingHours.weekly) : null,
       raw: place.openingHours?.raw ?? null,
       weekStable: place.openingHours?.weekStable ?? null,
       alwaysOpen: place.openingHours?.alwaysOpen ?? null,
@@ -378,6 +378,11 @@ export class PlacesService {
       walkingAccess: onFoot && strip(onFoot),
     };
   }
+}
+
+/** Monday to Sunday (jsonb keeps object keys in its own order). */
+function inWeekOrder(weekly: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(WEEKDAYS.map((weekday) => [weekday, weekly[weekday] ?? 'closed']));
 }
 
 const COMPASS: Record<TextLanguage, string[]> = {
