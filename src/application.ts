@@ -19,6 +19,7 @@ import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
+import { wirePlaces } from './wiring/places-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
@@ -97,6 +98,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -105,6 +107,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...vectorTiles.routes,
       ...mapStyles.routes,
       ...calendars.routes,
+      ...places.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,

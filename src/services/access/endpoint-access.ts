@@ -107,12 +107,12 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/search/events', planned: true, access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, throttleLiftedForUnlimited: true, billing: 'default', source: 'part2 §4.3, part1 §8' },
 
   // §4.4 Places (scope places).
-  { method: 'GET', path: '/places', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part2 §4.7' },
-  { method: 'GET', path: '/places/thumb', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
-  { method: 'GET', path: '/places/facets', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
-  { method: 'GET', path: '/places/categories', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
-  { method: 'GET', path: '/places/{slug}', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part1 §7' },
-  { method: 'GET', path: '/places/{slug}/hours', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part2 §4.7' },
+  { method: 'GET', path: '/places/thumb', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/facets', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/categories', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/{slug}', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part1 §7' },
+  { method: 'GET', path: '/places/{slug}/hours', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
 
   // §4.5 Holidays (scope places).
   { method: 'GET', path: '/holidays', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
@@ -319,6 +319,8 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'PUT', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
   { method: 'DELETE', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
   { method: 'GET', path: '/admin/calendars/{country}/hijri/{year}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
+  // Operators set a place's sponsored flag and claim status (docs/places.md, "Operator fields").
+  { method: 'PATCH', path: '/admin/places/{slug}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 sponsored, §3 claimStatus)' },
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.
