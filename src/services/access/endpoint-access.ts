@@ -333,7 +333,7 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/places/{slug}/questions/{questionId}/answers', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
   { method: 'DELETE', path: '/places/{slug}/questions/{questionId}/answers/{answerId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
   { method: 'GET', path: '/places/{slug}/photos', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
-  { method: 'POST', path: '/places/{slug}/photos', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 10, billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  { method: 'POST', path: '/places/{slug}/photos', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
   { method: 'DELETE', path: '/places/{slug}/photos/{photoId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
   // The uploader's own list, as the other /me rows: no scope.
   { method: 'GET', path: '/me/place-photos', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos; access part1 §4.3)' },
