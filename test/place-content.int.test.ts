@@ -235,7 +235,7 @@ async function upload(slug: string, token: string | undefined, files: { field?: 
   for (const file of files) form.append(file.field ?? 'photo', new Blob([file.bytes], { type: file.type }), file.name);
   if (caption !== undefined) form.set('caption', caption);
   const response = await fetch(`${server.baseUrl}/api/v1/places/${slug}/photos`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as any };
 }
 
 describe('photos', () => {
@@ -338,6 +338,37 @@ describe('photos', () => {
     // featuring the first moves the mark (one featured photo per place)
     await api.patch(`/admin/place-photos/${first.id}`, { featured: true }, admin.token);
     expect((await api.get(`/places/${slug}/photos`)).body.items.map((photo: any) => [photo.id, photo.featured])).toEqual([[first.id, true], [second.id, false]]);
+  });
+
+  it('puts an operator-set logo first, kept as PNG with its transparency', async () => {
+    const logo = await sharp({ create: { width: 800, height: 400, channels: 4, background: { r: 0, g: 90, b: 200, alpha: 0.5 } } }).png().toBuffer();
+    const put = async (token: string, bytes: Buffer, field = 'logo') => {
+      const form = new FormData();
+      form.set(field, new Blob([bytes], { type: 'image/png' }), 'logo.png');
+      const response = await fetch(`${server.baseUrl}/api/v1/admin/places/${slug}/logo`, { method: 'PUT', body: form, headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    expectError(await put(alice.token, logo), 403, 'FORBIDDEN');
+    expectError(await put(admin.token, Buffer.from('GIF89a but not really')), 400, 'INVALID_IMAGE');
+    expectError(await put(admin.token, logo, 'photo'), 400, 'VALIDATION_ERROR');
+    const set = await put(admin.token, logo);
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toMatchObject({ slug, logoUrl: expect.stringMatching(/^\/uploads\/place-logos\/[0-9a-f-]{36}\.png$/), width: 512, height: 256 });
+    // imageUrl is absolute on the site origin (SITE_URL, here its default http://localhost:<port>)
+    const absolute = `http://localhost:${server.port}${set.body.logoUrl}`;
+    expect((await api.get(`/places/${slug}`)).body).toMatchObject({ logoUrl: set.body.logoUrl, imageUrl: absolute, imageSource: 'logo' });
+    expect((await api.get(`/places/thumb?slug=${slug}`)).body).toMatchObject({ url: absolute, source: 'logo', imageUrl: absolute, imageSource: 'logo' });
+    const served = await fetch(`${server.baseUrl}${set.body.logoUrl}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(await sharp(Buffer.from(await served.arrayBuffer())).metadata()).toMatchObject({ format: 'png', width: 512, height: 256, hasAlpha: true });
+    // a second logo replaces the first, whose file goes
+    const again = await put(admin.token, logo);
+    expect((await fetch(`${server.baseUrl}${set.body.logoUrl}`)).status).toBe(404);
+    expect((await api.delete(`/admin/places/${slug}/logo`, admin.token)).body).toEqual({ ok: true, deleted: true });
+    expect((await fetch(`${server.baseUrl}${again.body.logoUrl}`)).status).toBe(404);
+    expectError(await api.delete(`/admin/places/${slug}/logo`, admin.token), 404, 'NOT_FOUND');
+    expect((await api.get(`/places/thumb?slug=${slug}`)).body).toMatchObject({ source: 'photo', imageSource: 'photo' });
   });
 
   it('hides a rejected photo and tells its uploader why', async () => {

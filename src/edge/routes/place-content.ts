@@ -6,6 +6,8 @@ import {
   answerBody,
   answerParams,
   contentPageQuery,
+  logoFileParams,
+  logoUploadBody,
   photoFileParams,
   photoIdParams,
   photoModerationBody,
@@ -40,6 +42,14 @@ export const PHOTO_UPLOAD_BODY_LIMIT_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 const route = { tags: ['place content'] };
 const WRITE_ERRORS = ['NOT_FOUND'] as const;
 const OWN_ERRORS = ['NOT_FOUND', 'FORBIDDEN'] as const;
+
+/** An image with its caching headers; 304 when the client holds it (If-None-Match); 404 when there is none. */
+function servedImage(image: { bytes: Buffer; contentType: string; etag: string } | null, ifNoneMatch: string | undefined): HttpReply {
+  if (!image) throw new ApiError('NOT_FOUND', { message: 'Image not found' });
+  const caching = { etag: image.etag, 'cache-control': `public, max-age=${PHOTO_CACHE_SECONDS}`, 'x-content-type-options': 'nosniff' };
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === image.etag)) return HttpReply.empty(304, caching);
+  return HttpReply.content(image.bytes, image.contentType, 200, caching);
+}
 
 /** Reviews, questions and answers, photos of places (docs/places.md "User content"). */
 export function placeContentRoutes(content: PlaceContentService): RouteDefinition[] {
@@ -210,18 +220,23 @@ export function placeContentRoutes(content: PlaceContentService): RouteDefinitio
       params: photoFileParams,
       responseContentType: 'image/jpeg',
       errors: ['NOT_FOUND'],
-      handler: async ({ params, headers }) => {
-        const image = await content.publicImage(params.file);
-        if (!image) throw new ApiError('NOT_FOUND', { message: 'Photo not found' });
-        const caching = { etag: image.etag, 'cache-control': `public, max-age=${PHOTO_CACHE_SECONDS}`, 'x-content-type-options': 'nosniff' };
-        if (headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === image.etag)) return HttpReply.empty(304, caching);
-        return HttpReply.content(image.bytes, image.contentType, 200, caching);
-      },
+      handler: async ({ params, headers }) => servedImage(await content.publicImage(params.file), headers['if-none-match']),
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/uploads/place-logos/{file}',
+      mount: 'root',
+      summary: "The logo of a place (PNG), as its logoUrl names it, with ETag and Cache-Control; 404 for a logo no place shows",
+      params: logoFileParams,
+      responseContentType: 'image/png',
+      errors: ['NOT_FOUND'],
+      handler: async ({ params, headers }) => servedImage(await content.publicLogo(params.file), headers['if-none-match']),
     }),
   ];
 }
 
-/** Operators moderate photos (docs/places.md "Moderation"). */
+/** Operators moderate photos and set logos (docs/places.md "User content"). */
 export function adminPlaceContentRoutes(content: PlaceContentService): RouteDefinition[] {
   const admin = { tags: ['admin', 'place content'] };
   return [
@@ -257,6 +272,29 @@ export function adminPlaceContentRoutes(content: PlaceContentService): RouteDefi
       response: ownPhotoSchema,
       errors: ['NOT_FOUND'],
       handler: ({ principal, params, body }) => content.moderate(principal, params.photoId, body),
+    }),
+    defineRoute({
+      ...admin,
+      method: 'PUT',
+      path: '/admin/places/{slug}/logo',
+      summary: "Set a place's logo (multipart: \"logo\" file); kept as PNG with transparency, at most 512 pixels a side; first in the image resolution order",
+      params: placeSlugParams,
+      bodyKind: 'multipart',
+      bodyLimitBytes: PHOTO_UPLOAD_BODY_LIMIT_BYTES,
+      body: logoUploadBody,
+      response: z.object({ slug: z.string(), logoUrl: z.string(), width: z.number(), height: z.number(), bytes: z.number() }),
+      errors: ['NOT_FOUND', 'INVALID_IMAGE', 'SERVICE_UNAVAILABLE'],
+      handler: ({ params, body }) => content.setLogo(params.slug, body),
+    }),
+    defineRoute({
+      ...admin,
+      method: 'DELETE',
+      path: '/admin/places/{slug}/logo',
+      summary: "Remove a place's logo",
+      params: placeSlugParams,
+      response: deletedResponse,
+      errors: ['NOT_FOUND'],
+      handler: ({ params }) => content.removeLogo(params.slug),
     }),
   ];
 }

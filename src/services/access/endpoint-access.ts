@@ -340,6 +340,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // Approved photo images at the site root, where part2 §2.4 puts uploads (logoUrl "/uploads/..."): fetched by <img>
   // without credentials, like the static assets of /docs.
   { method: 'GET', path: '/uploads/place-photos/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 imageUrl, "/uploads/...")' },
+  { method: 'GET', path: '/uploads/place-logos/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl "/uploads/...")' },
+  { method: 'PUT', path: '/admin/places/{slug}/logo', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl, image resolution order)' },
+  { method: 'DELETE', path: '/admin/places/{slug}/logo', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl, image resolution order)' },
   { method: 'GET', path: '/admin/place-photos', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
   { method: 'GET', path: '/admin/place-photos/{photoId}/image', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
   { method: 'PATCH', path: '/admin/place-photos/{photoId}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/errors.js';
-import { DEFAULT_PHOTO_LIMITS, normalisePhoto } from './photo-images.js';
+import { DEFAULT_PHOTO_LIMITS, normaliseLogo, normalisePhoto } from './photo-images.js';
 
 /** A real JPEG with EXIF (camera, GPS-like comment, orientation) and an ICC profile, drawn with sharp. */
 async function jpegWithMetadata(width: number, height: number, orientation = 1): Promise<Buffer> {
@@ -67,7 +67,7 @@ describe('normalisePhoto', () => {
   });
 
   it('refuses a truncated file whose header reads', async () => {
-    const whole = await sharp({ create: { width: 400, height: 400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const whole = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
     expect((await refusal(whole.subarray(0, Math.floor(whole.length / 3)))).details).toEqual({ reason: 'undecodable' });
   });
 
@@ -85,5 +85,12 @@ describe('normalisePhoto', () => {
     expect(photo.bytes.length).toBeLessThanOrEqual(400_000);
     expect(photo.width).toBeLessThan(1200);
     expect((await refusal(noise, { ...limits, maxOutputBytes: 5_000 })).details).toMatchObject({ reason: 'too_large' });
+  });
+
+  it('keeps a logo as PNG with its transparency, at most 512 pixels a side', async () => {
+    const input = await sharp({ create: { width: 1000, height: 250, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0 } } }).png().toBuffer();
+    const logo = await normaliseLogo(input);
+    expect(logo).toMatchObject({ contentType: 'image/png', extension: 'png', width: 512, height: 128 });
+    expect(await sharp(logo.bytes).metadata()).toMatchObject({ format: 'png', hasAlpha: true });
   });
 });

@@ -42,11 +42,14 @@ const ATTEMPTS: readonly { scale: number; quality: number }[] = [
 
 export interface NormalisedPhoto {
   bytes: Buffer;
-  contentType: 'image/jpeg';
-  extension: 'jpg';
+  contentType: 'image/jpeg' | 'image/png';
+  extension: 'jpg' | 'png';
   width: number;
   height: number;
 }
+
+/** Logos keep their transparency (PNG) and are small: at most 512 pixels a side and 512 KiB. */
+export const LOGO_LIMITS: Readonly<PhotoLimits> = Object.freeze({ ...DEFAULT_PHOTO_LIMITS, minDimension: 32, maxDimension: 512, maxOutputBytes: 512 * 1024 });
 
 function invalid(reason: string, message: string, details: Record<string, unknown> = {}): ApiError {
   return new ApiError('INVALID_IMAGE', { message, details: { reason, ...details } });
@@ -58,6 +61,15 @@ function invalid(reason: string, message: string, details: Record<string, unknow
  * is not a decodable photo within the limits.
  */
 export async function normalisePhoto(input: Buffer, limits: PhotoLimits = DEFAULT_PHOTO_LIMITS): Promise<NormalisedPhoto> {
+  return normaliseImage(input, limits, 'jpeg');
+}
+
+/** A business logo: as a photo, but PNG with its transparency kept, within LOGO_LIMITS. */
+export async function normaliseLogo(input: Buffer, limits: PhotoLimits = LOGO_LIMITS): Promise<NormalisedPhoto> {
+  return normaliseImage(input, limits, 'png');
+}
+
+async function normaliseImage(input: Buffer, limits: PhotoLimits, output: 'jpeg' | 'png'): Promise<NormalisedPhoto> {
   if (input.length === 0) throw invalid('empty', 'The file is empty');
   const options = { limitInputPixels: limits.maxInputPixels, failOn: 'error' as const, animated: false };
   let metadata: Metadata;
@@ -82,20 +94,22 @@ export async function normalisePhoto(input: Buffer, limits: PhotoLimits = DEFAUL
     const side = Math.max(limits.minDimension, Math.round(limits.maxDimension * attempt.scale));
     let encoded: { data: Buffer; info: OutputInfo };
     try {
-      encoded = await sharp(input, options)
+      const pipeline = sharp(input, options)
         .timeout({ seconds: limits.timeoutSeconds })
         .rotate() // applies the EXIF orientation to the pixels; the flag itself goes with the rest of the metadata
-        .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .toColourspace('srgb')
-        .jpeg({ quality: attempt.quality, progressive: true, chromaSubsampling: '4:2:0' })
-        .toBuffer({ resolveWithObject: true });
+        .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+      encoded = await (output === 'jpeg'
+        ? pipeline.flatten({ background: '#ffffff' }).toColourspace('srgb').jpeg({ quality: attempt.quality, progressive: true, chromaSubsampling: '4:2:0' })
+        : pipeline.toColourspace('srgb').png({ compressionLevel: 9, palette: attempt.quality < 82, quality: attempt.quality })
+      ).toBuffer({ resolveWithObject: true });
     } catch {
       // the header read, the pixels did not: a truncated or corrupt file
       throw invalid('undecodable', 'The image could not be decoded (truncated or corrupt)');
     }
     if (encoded.data.length <= limits.maxOutputBytes) {
-      return { bytes: encoded.data, contentType: 'image/jpeg', extension: 'jpg', width: encoded.info.width, height: encoded.info.height };
+      return output === 'jpeg'
+        ? { bytes: encoded.data, contentType: 'image/jpeg', extension: 'jpg', width: encoded.info.width, height: encoded.info.height }
+        : { bytes: encoded.data, contentType: 'image/png', extension: 'png', width: encoded.info.width, height: encoded.info.height };
     }
   }
   throw invalid('too_large', `The image does not fit in ${limits.maxOutputBytes} bytes even at reduced size`, { maxBytes: limits.maxOutputBytes });

@@ -63,6 +63,8 @@ export const photoParams = z.object({ slug, photoId: id('photo') });
 export const photoIdParams = z.object({ photoId: id('photo') });
 /** The file part of a public photo URL: `<uuid>.jpg`. */
 export const photoFileParams = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.jpg$/, 'must be <photo id>.jpg') });
+/** The file part of a logo URL: `<uuid>.png`. */
+export const logoFileParams = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.png$/, 'must be <uuid>.png') });
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 const rating = z.number().int('must be a whole number').min(1, 'must be from 1 to 5').max(5, 'must be from 1 to 5');
@@ -79,39 +81,46 @@ export type ReviewChangeBody = z.infer<typeof reviewChangeBody>;
 export const questionBody = z.object({ text: text(QUESTION_TEXT_MAX).min(1, 'must not be empty') }).strict();
 export const answerBody = z.object({ text: text(ANSWER_TEXT_MAX).min(1, 'must not be empty') }).strict();
 
-/** The field a photo upload carries its file in. */
+/** The field a photo upload carries its file in, and a logo upload. */
 export const PHOTO_FIELD = 'photo';
+export const LOGO_FIELD = 'logo';
 
-/**
- * POST /places/{slug}/photos, multipart/form-data: one file in `photo`, optional `caption`. The form arrives
- * parsed by the edge (edge/multipart.ts); this checks its parts and hands the one file on.
- */
-export const photoUploadBody = z
-  .object({
-    fields: z.record(z.string(), z.string()),
-    files: z.array(z.custom<UploadedFile>((value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).data))),
-  })
-  .transform((form, context) => {
-    const files = form.files.filter((file) => file.field === PHOTO_FIELD);
-    if (files.length !== 1 || form.files.length !== 1) {
-      context.addIssue({ code: 'custom', path: [PHOTO_FIELD], message: `send exactly one file, in the field "${PHOTO_FIELD}"` });
-      return z.NEVER;
-    }
-    const unknown = Object.keys(form.fields).filter((name) => name !== 'caption');
-    if (unknown.length > 0) {
-      context.addIssue({ code: 'custom', path: [unknown[0]!], message: 'unknown field; a photo upload takes "photo" and "caption"' });
-      return z.NEVER;
-    }
-    const caption = form.fields.caption?.trim() ?? '';
-    if (caption.length > CAPTION_MAX) {
-      context.addIssue({ code: 'custom', path: ['caption'], message: `must be at most ${CAPTION_MAX} characters` });
-      return z.NEVER;
-    }
-    return { file: files[0]!, caption: caption === '' ? null : caption };
-  })
-  .meta({
-    description: `multipart/form-data: "${PHOTO_FIELD}" (one image file: JPEG, PNG, WebP, GIF, AVIF, HEIF or TIFF) and optional "caption" (at most ${CAPTION_MAX} characters)`,
-  });
+/** A multipart form with exactly one file, in `fileField`, and no text fields but those named. */
+function imageUploadBody(fileField: string, textFields: readonly string[], description: string) {
+  return z
+    .object({
+      fields: z.record(z.string(), z.string()),
+      files: z.array(z.custom<UploadedFile>((value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).data))),
+    })
+    .transform((form, context) => {
+      const files = form.files.filter((file) => file.field === fileField);
+      if (files.length !== 1 || form.files.length !== 1) {
+        context.addIssue({ code: 'custom', path: [fileField], message: `send exactly one file, in the field "${fileField}"` });
+        return z.NEVER;
+      }
+      const unknown = Object.keys(form.fields).filter((name) => !textFields.includes(name));
+      if (unknown.length > 0) {
+        context.addIssue({ code: 'custom', path: [unknown[0]!], message: `unknown field; this upload takes ${[fileField, ...textFields].map((name) => `"${name}"`).join(' and ')}` });
+        return z.NEVER;
+      }
+      const caption = form.fields.caption?.trim() ?? '';
+      if (caption.length > CAPTION_MAX) {
+        context.addIssue({ code: 'custom', path: ['caption'], message: `must be at most ${CAPTION_MAX} characters` });
+        return z.NEVER;
+      }
+      return { file: files[0]!, caption: caption === '' ? null : caption };
+    })
+    .meta({ description });
+}
+
+/** POST /places/{slug}/photos, multipart/form-data: one file in `photo`, optional `caption`. The edge parses the form (edge/multipart.ts). */
+export const photoUploadBody = imageUploadBody(
+  PHOTO_FIELD,
+  ['caption'],
+  `multipart/form-data: "${PHOTO_FIELD}" (one image file: JPEG, PNG, WebP, GIF, AVIF, HEIF or TIFF) and optional "caption" (at most ${CAPTION_MAX} characters)`,
+);
+/** PUT /admin/places/{slug}/logo, multipart/form-data: one file in `logo`. */
+export const logoUploadBody = imageUploadBody(LOGO_FIELD, [], `multipart/form-data: "${LOGO_FIELD}" (one image file; kept as PNG with transparency, at most 512 pixels a side)`);
 export type PhotoUpload = z.infer<typeof photoUploadBody>;
 
 export const PHOTO_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -16,7 +16,7 @@ import type { PlaceReviewRecord, PlaceReviewRepository } from '../../store/pg/pl
 import type { PlaceRepository } from '../../store/pg/places.js';
 import { actingUserId } from '../user-data/acting-user.js';
 import type { TextLanguage } from './opening-hours.js';
-import { DEFAULT_PHOTO_LIMITS, normalisePhoto, type PhotoLimits } from './photo-images.js';
+import { DEFAULT_PHOTO_LIMITS, normaliseLogo, normalisePhoto, type NormalisedPhoto, type PhotoLimits } from './photo-images.js';
 import type { ContentPageQuery, PhotoModerationBody, PhotoUpload, ReviewBody, ReviewChangeBody, ReviewsQuery } from './place-content-queries.js';
 import type { PlaceContentSource, PlaceImage } from './places-service.js';
 
@@ -32,6 +32,8 @@ export const DETAIL_QUESTIONS = 5;
 export const ANSWERS_PER_QUESTION = 3;
 /** Where public photo URLs point (served at the site root, like logos: spec part 2 §2.4 `/uploads/...`). */
 export const PHOTO_URL_PREFIX = '/uploads/place-photos/';
+/** Where logo URLs point (`logoUrl` is this relative site path, spec part 2 §2.4). */
+export const LOGO_URL_PREFIX = '/uploads/place-logos/';
 /** Browsers and proxies keep a served photo this long (s); a photo later rejected or deleted drops out of caches within it. */
 export const PHOTO_CACHE_SECONDS = 86_400;
 const DAY_MS = 86_400_000;
@@ -288,12 +290,7 @@ export class PlaceContentService implements PlaceContentSource {
     const image = await normalisePhoto(upload.file.data, this.deps.photoLimits ?? DEFAULT_PHOTO_LIMITS);
     const id = randomUUID();
     const storageKey = `place-photos/${id}.${image.extension}`;
-    try {
-      await this.deps.store.put(storageKey, image.bytes);
-    } catch (error) {
-      if (error instanceof PhotoStoreFullError) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The photo store is full', details: { reason: 'photo_store_full' } });
-      throw error;
-    }
+    await this.store(storageKey, image);
     try {
       const record = await this.deps.photos.create({
         id, placeId: place.id, userId, storageKey, contentType: image.contentType, width: image.width, height: image.height, bytes: image.bytes.length, caption: upload.caption,
@@ -301,6 +298,15 @@ export class PlaceContentService implements PlaceContentSource {
       return this.ownPhoto(record, new Map([[place.id, place.slug]]));
     } catch (error) {
       await this.deps.store.delete(storageKey).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async store(storageKey: string, image: NormalisedPhoto): Promise<void> {
+    try {
+      await this.deps.store.put(storageKey, image.bytes);
+    } catch (error) {
+      if (error instanceof PhotoStoreFullError) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The photo store is full', details: { reason: 'photo_store_full' } });
       throw error;
     }
   }
@@ -353,5 +359,42 @@ export class PlaceContentService implements PlaceContentSource {
     const bytes = photo ? await this.deps.store.get(photo.storageKey) : null;
     if (!photo || !bytes) throw notFound('Photo');
     return { bytes, contentType: photo.contentType };
+  }
+
+  // ── logos (operators) ──
+
+  /** PUT /admin/places/{slug}/logo: the logo comes first in the image resolution order (spec part 2 §2.4). */
+  async setLogo(slug: string, upload: PhotoUpload) {
+    const place = await this.place(slug);
+    const image = await normaliseLogo(upload.file.data);
+    const file = `${randomUUID()}.${image.extension}`;
+    const storageKey = `place-logos/${file}`;
+    await this.store(storageKey, image);
+    const replaced = await this.deps.photos.replaceLogo(place.id, `${LOGO_URL_PREFIX}${file}`);
+    if (!replaced) {
+      await this.deps.store.delete(storageKey);
+      throw notFound(`Place ${slug}`);
+    }
+    await this.removeLogoFile(replaced.previous);
+    return { slug: place.slug, logoUrl: `${LOGO_URL_PREFIX}${file}`, width: image.width, height: image.height, bytes: image.bytes.length };
+  }
+
+  async removeLogo(slug: string) {
+    const place = await this.place(slug);
+    const replaced = await this.deps.photos.replaceLogo(place.id, null);
+    if (!replaced?.previous) throw notFound('Logo');
+    await this.removeLogoFile(replaced.previous);
+    return { ok: true as const, deleted: true as const };
+  }
+
+  private async removeLogoFile(path: string | null): Promise<void> {
+    if (path?.startsWith(LOGO_URL_PREFIX)) await this.deps.store.delete(`place-logos/${path.slice(LOGO_URL_PREFIX.length)}`);
+  }
+
+  /** The bytes of a logo some place shows, by the file name of its URL, or null. */
+  async publicLogo(file: string): Promise<{ bytes: Buffer; contentType: string; etag: string } | null> {
+    if (!(await this.deps.photos.isLogoInUse(`${LOGO_URL_PREFIX}${file}`))) return null;
+    const bytes = await this.deps.store.get(`place-logos/${file}`);
+    return bytes ? { bytes, contentType: 'image/png', etag: `"${file.slice(0, file.indexOf('.'))}"` } : null;
   }
 }

@@ -184,4 +184,19 @@ export class PlacePhotoRepository {
     });
     return found ? this.find(id) : null;
   }
+
+  /** Replaces a place's logo path (null removes it); the previous path, or undefined when no place has the id. */
+  async replaceLogo(placeId: string, path: string | null): Promise<{ previous: string | null } | undefined> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query<{ logo_path: string | null }>('select logo_path from places where id = $1 for update', [placeId]);
+      if (!rows[0]) return undefined;
+      await tx.query('update places set logo_path = $2, updated_at = clock_timestamp() where id = $1', [placeId, path]);
+      return { previous: rows[0].logo_path };
+    });
+  }
+
+  /** Whether a place shows this logo path (what the public logo URL names). */
+  async isLogoInUse(path: string): Promise<boolean> {
+    return (await this.sql.query('select 1 from places where logo_path = $1 limit 1', [path])).length > 0;
+  }
 }

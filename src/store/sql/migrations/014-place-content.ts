@@ -86,5 +86,8 @@ export const placeContentMigration: Migration = {
     create unique index place_photos_one_featured on place_photos (place_id) where featured;
     create index place_photos_queue on place_photos (status, created_at, id);
     create index place_photos_user on place_photos (user_id, created_at);
+
+    -- the public logo URL names the path: found by it when served
+    create index places_logo on places (logo_path) where logo_path is not null;
   `,
 };
