@@ -4,16 +4,12 @@
  * and answers, photo upload of a real image and of files that are not images, moderation, the served image with
  * its caching headers, the image resolution order in list, detail and thumb, ownership and bad input.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCli } from './support/admin-cli.js';
-import { apiClient, PASSWORD, registerUser, type ApiClient } from './support/api-client.js';
+import { PASSWORD, registerUser, type ApiClient } from './support/api-client.js';
 import { keysWithScopes } from './support/api-keys.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { sharedDeployment, usingRealServices } from './support/services.js';
+import type { ServerProcess } from './support/server-process.js';
+import { startServerWithAdmin, type ServerWithAdmin } from './support/server-with-admin.js';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 let server: ServerProcess;
@@ -21,28 +17,13 @@ let api: ApiClient;
 let admin: User;
 let alice: User;
 let bob: User;
-let dataDir: string | undefined;
+let deployment: ServerWithAdmin;
 /** Places of the default catalogue the tests write on (each describe its own, so ratings do not interfere). */
 let places: string[];
 
 beforeAll(async () => {
-  if (usingRealServices) {
-    const deployment = sharedDeployment('placecontent');
-    server = await startServerProcess(deployment);
-    api = apiClient(server.baseUrl);
-    admin = await registerUser(api, 'photo-moderator');
-    expect((await runAdminCli(['grant-role', admin.email, 'admin'], { DATABASE_URL: deployment.DATABASE_URL!, DATABASE_SCHEMA: deployment.DATABASE_SCHEMA! })).code).toBe(0);
-  } else {
-    // the embedded database is one process's: register, stop, grant with the CLI, start again on the same directory
-    dataDir = mkdtempSync(join(tmpdir(), 'place-content-'));
-    const first = await startServerProcess({ DATA_DIR: dataDir });
-    admin = await registerUser(apiClient(first.baseUrl), 'photo-moderator');
-    await first.stop();
-    const granted = await runAdminCli(['grant-role', admin.email, 'admin'], { DATA_DIR: dataDir });
-    expect(granted.code, granted.stderr).toBe(0);
-    server = await startServerProcess({ DATA_DIR: dataDir });
-    api = apiClient(server.baseUrl);
-  }
+  deployment = await startServerWithAdmin('placecontent');
+  ({ server, api, admin } = deployment);
   alice = await registerUser(api, 'Alice');
   bob = await registerUser(api, 'Bob');
   places = (await api.get('/places?sort=name&limit=8')).body.items.map((place: { slug: string }) => place.slug);
@@ -50,9 +31,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (process.env.DUMP_SERVER) (await import('node:fs')).writeFileSync(process.env.DUMP_SERVER, `${server?.child.exitCode} ${server?.child.signalCode}\n${server?.output.join('\n')}`);
-  await server?.stop().catch(() => undefined);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await deployment?.stop();
 });
 
 function expectError(response: { status: number; body: any }, status: number, code: string) {

@@ -3,6 +3,7 @@
  * questions and answers, photos and their moderation. Every text is trimmed and length-capped, every list paged.
  */
 import { z } from 'zod';
+import { wholeNumber as wholeNumberBetween } from './place-queries.js';
 
 /** A file part of a multipart body, as the edge parses it (edge/multipart.ts). */
 export interface UploadedFile {
@@ -26,14 +27,7 @@ export const MAX_CONTENT_WINDOW = 10_000;
 
 const single = z.string({ error: 'must be given once' });
 
-function wholeNumber(min: number, max: number) {
-  return single.trim().transform((value, context) => {
-    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (Number.isSafeInteger(parsed) && parsed >= min && parsed <= max) return parsed;
-    context.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
-    return z.NEVER;
-  });
-}
+const wholeNumber = (min: number, max: number) => wholeNumberBetween(min, max, `must be a whole number from ${min} to ${max}`);
 
 const paging = {
   page: wholeNumber(1, MAX_CONTENT_WINDOW).optional().default(1).describe('1-based page, default 1'),

@@ -25,17 +25,7 @@ export interface PlacePhotoRecord {
   createdAt: string;
 }
 
-export interface NewPlacePhoto {
-  id: string;
-  placeId: string;
-  userId: string;
-  storageKey: string;
-  contentType: string;
-  width: number;
-  height: number;
-  bytes: number;
-  caption: string | null;
-}
+export type NewPlacePhoto = Pick<PlacePhotoRecord, 'id' | 'placeId' | 'userId' | 'storageKey' | 'contentType' | 'width' | 'height' | 'bytes' | 'caption'>;
 
 interface PhotoRow extends Record<string, unknown> {
   id: string;
