@@ -9,6 +9,7 @@ import { adminPlaceContentRoutes, placeContentRoutes } from '../edge/routes/plac
 import { PlaceContentService } from '../services/places/place-content-service.js';
 import type { PlaceRecord } from '../domain/place.js';
 import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
 import { DirectoryPhotoStore, MemoryPhotoStore, type PhotoStore } from '../store/files/photo-store.js';
 import { PlacePhotoRepository } from '../store/pg/place-photos.js';
 import { PlaceQuestionRepository } from '../store/pg/place-questions.js';
@@ -32,6 +33,7 @@ export function wirePlaceContent(deps: {
   places: PlaceRepository;
   findPlace: (slug: string) => Promise<PlaceRecord | null>;
   siteUrl: () => string;
+  logger: Logger;
 }): PlaceContentWiring {
   const sql = deps.backends.sql;
   const content = new PlaceContentService({
@@ -45,5 +47,10 @@ export function wirePlaceContent(deps: {
       return deps.siteUrl();
     },
   });
+  // files of photos an account deletion removed by cascade (the service never saw those deletes)
+  void content.sweepOrphanFiles().then(
+    (removed) => removed > 0 && deps.logger.info({ removed }, 'orphaned place photo files removed'),
+    (error: unknown) => deps.logger.warn({ err: error }, 'sweeping orphaned place photo files failed'),
+  );
   return { content, routes: [...placeContentRoutes(content), ...adminPlaceContentRoutes(content)] };
 }

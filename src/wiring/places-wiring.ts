@@ -56,7 +56,7 @@ export async function wirePlaces(deps: PlacesWiringDeps): Promise<PlacesWiring> 
   const siteUrl = () => configuredSite ?? `http://localhost:${deps.port()}`;
   // user content finds places as the detail does (the places service, built next, with user content as its source)
   let places: PlacesService | undefined;
-  const userContent = wirePlaceContent({ config, backends: deps.backends, places: repository, findPlace: (slug) => places!.find(slug), siteUrl });
+  const userContent = wirePlaceContent({ config, backends: deps.backends, places: repository, findPlace: (slug) => places!.find(slug), siteUrl, logger: deps.logger });
   places = new PlacesService({
     repository,
     calendars: deps.calendars,

@@ -397,4 +397,22 @@ export class PlaceContentService implements PlaceContentSource {
     const bytes = await this.deps.store.get(`place-logos/${file}`);
     return bytes ? { bytes, contentType: 'image/png', etag: `"${file.slice(0, file.indexOf('.'))}"` } : null;
   }
+
+  /**
+   * Deletes stored files no record names any more: photos whose rows went with a deleted account (cascade),
+   * logos no place shows. Files younger than `graceMs` are left alone: an upload writes its file before its row.
+   */
+  async sweepOrphanFiles(graceMs = 60 * 60_000): Promise<number> {
+    const before = this.now() - graceMs;
+    const photos = (await this.deps.store.list('place-photos')).filter((entry) => entry.writtenAtMs < before).map((entry) => entry.key);
+    const logos = (await this.deps.store.list('place-logos')).filter((entry) => entry.writtenAtMs < before).map((entry) => entry.key);
+    const recorded = await this.deps.photos.recordedKeys(photos);
+    const shown = await this.deps.photos.logosInUse(logos.map((key) => `${LOGO_URL_PREFIX}${key.slice(key.indexOf('/') + 1)}`));
+    const orphans = [
+      ...photos.filter((key) => !recorded.has(key)),
+      ...logos.filter((key) => !shown.has(`${LOGO_URL_PREFIX}${key.slice(key.indexOf('/') + 1)}`)),
+    ];
+    for (const key of orphans) await this.deps.store.delete(key);
+    return orphans.length;
+  }
 }

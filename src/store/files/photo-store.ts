@@ -4,7 +4,7 @@
  * embedded `memory://` default, whose database does not outlive the process either). Keys are made by the
  * product (`place-photos/<uuid>.jpg`), never from client input; the store still refuses any other shape.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
@@ -15,6 +15,8 @@ export interface PhotoStore {
   get(key: string): Promise<Buffer | null>;
   /** Removes a key; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** The keys under a folder (`place-photos`) with when each was written (epoch ms). */
+  list(folder: string): Promise<{ key: string; writtenAtMs: number }[]>;
 }
 
 /** `<folder>/<name>.<ext>`: lower-case letters, digits and dashes only, so a key can never leave its root. */
@@ -57,6 +59,19 @@ export class DirectoryPhotoStore implements PhotoStore {
   async delete(key: string): Promise<void> {
     await rm(join(this.root, checkedKey(key)), { force: true });
   }
+
+  async list(folder: string): Promise<{ key: string; writtenAtMs: number }[]> {
+    let names: string[];
+    try {
+      names = await readdir(join(this.root, folder));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const keys = names.map((name) => `${folder}/${name}`).filter((key) => KEY_SHAPE.test(key));
+    const listed = await Promise.all(keys.map(async (key) => ({ key, writtenAtMs: (await stat(join(this.root, key)).catch(() => undefined))?.mtimeMs })));
+    return listed.filter((entry): entry is { key: string; writtenAtMs: number } => entry.writtenAtMs !== undefined);
+  }
 }
 
 /** Bytes MemoryPhotoStore holds at most by default (256 MiB): past it a put is refused. */
@@ -73,6 +88,7 @@ export class PhotoStoreFullError extends Error {
 /** Process memory, bounded: for the embedded default, where the database is in memory as well. */
 export class MemoryPhotoStore implements PhotoStore {
   private readonly entries = new Map<string, Buffer>();
+  private readonly writtenAt = new Map<string, number>();
   private usedBytes = 0;
 
   constructor(private readonly capacityBytes = DEFAULT_MEMORY_PHOTO_BYTES) {}
@@ -81,6 +97,7 @@ export class MemoryPhotoStore implements PhotoStore {
     const previous = this.entries.get(checkedKey(key))?.length ?? 0;
     if (this.usedBytes - previous + bytes.length > this.capacityBytes) throw new PhotoStoreFullError(this.capacityBytes);
     this.entries.set(key, Buffer.from(bytes));
+    this.writtenAt.set(key, Date.now());
     this.usedBytes += bytes.length - previous;
   }
 
@@ -92,6 +109,11 @@ export class MemoryPhotoStore implements PhotoStore {
     const bytes = this.entries.get(checkedKey(key));
     if (!bytes) return;
     this.entries.delete(key);
+    this.writtenAt.delete(key);
     this.usedBytes -= bytes.length;
+  }
+
+  async list(folder: string): Promise<{ key: string; writtenAtMs: number }[]> {
+    return [...this.writtenAt].filter(([key]) => key.startsWith(`${folder}/`)).map(([key, writtenAtMs]) => ({ key, writtenAtMs }));
   }
 }

@@ -189,4 +189,18 @@ export class PlacePhotoRepository {
   async isLogoInUse(path: string): Promise<boolean> {
     return (await this.sql.query('select 1 from places where logo_path = $1 limit 1', [path])).length > 0;
   }
+
+  /** Of these storage keys, those a photo record names (any status). */
+  async recordedKeys(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.sql.query<{ storage_key: string }>('select storage_key from place_photos where storage_key = any($1::text[])', [keys]);
+    return new Set(rows.map((row) => row.storage_key));
+  }
+
+  /** Of these logo paths, those some place shows. */
+  async logosInUse(paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const rows = await this.sql.query<{ logo_path: string }>('select distinct logo_path from places where logo_path = any($1::text[])', [paths]);
+    return new Set(rows.map((row) => row.logo_path));
+  }
 }
