@@ -321,6 +321,37 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/admin/calendars/{country}/hijri/{year}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
   // Operators set a place's sponsored flag and claim status (docs/places.md, "Operator fields").
   { method: 'PATCH', path: '/admin/places/{slug}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 sponsored, §3 claimStatus)' },
+  // User content of places (issue #24; docs/places.md "User content"). Scope places: part1 §2.2 has it grant "photos,
+  // reviews". Reading is open, as place details (part1 §4.3). Writing needs an identified user: key-or-bearer as the
+  // user-data rows above and reporting (part1 §4.3 lets a key in where a signed-in user may call); a key writes as its
+  // owner (services/user-data/acting-user.ts). Creating content has a tighter per-IP throttle, kept for unlimited keys
+  // too (an anti-abuse limit, part1 §8 "Unlimited keys"); per-user daily caps are the service's
+  // (services/places/place-content-service.ts).
+  { method: 'GET', path: '/places/{slug}/reviews', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'GET', path: '/places/{slug}/reviews/mine', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'POST', path: '/places/{slug}/reviews', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'PATCH', path: '/places/{slug}/reviews/{reviewId}', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'DELETE', path: '/places/{slug}/reviews/{reviewId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'GET', path: '/places/{slug}/questions', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'POST', path: '/places/{slug}/questions', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'DELETE', path: '/places/{slug}/questions/{questionId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'GET', path: '/places/{slug}/questions/{questionId}/answers', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'POST', path: '/places/{slug}/questions/{questionId}/answers', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'DELETE', path: '/places/{slug}/questions/{questionId}/answers/{answerId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'GET', path: '/places/{slug}/photos', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  { method: 'POST', path: '/places/{slug}/photos', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  { method: 'DELETE', path: '/places/{slug}/photos/{photoId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  // The uploader's own list, as the other /me rows: no scope.
+  { method: 'GET', path: '/me/place-photos', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos; access part1 §4.3)' },
+  // Approved photo images at the site root, where part2 §2.4 puts uploads (logoUrl "/uploads/..."): fetched by <img>
+  // without credentials, like the static assets of /docs.
+  { method: 'GET', path: '/uploads/place-photos/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 imageUrl, "/uploads/...")' },
+  { method: 'GET', path: '/uploads/place-logos/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl "/uploads/...")' },
+  { method: 'PUT', path: '/admin/places/{slug}/logo', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl, image resolution order)' },
+  { method: 'DELETE', path: '/admin/places/{slug}/logo', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl, image resolution order)' },
+  { method: 'GET', path: '/admin/place-photos', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
+  { method: 'GET', path: '/admin/place-photos/{photoId}/image', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
+  { method: 'PATCH', path: '/admin/place-photos/{photoId}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.

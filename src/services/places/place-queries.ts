@@ -27,7 +27,7 @@ function number(message = 'must be a number') {
   });
 }
 
-function wholeNumber(min: number, max: number, message: string) {
+export function wholeNumber(min: number, max: number, message: string) {
   return single.trim().transform((value, context) => {
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (Number.isSafeInteger(parsed) && parsed >= min && parsed <= max) return parsed;

@@ -14,6 +14,7 @@ import { COUNTRY_CODES, COUNTRY_PROFILES, isCountryCode } from '../calendars/cou
 import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import { AMENITY_GROUPS, CUISINE_GROUP, amenityGroupOf, amenityLabel } from './place-amenities.js';
+import type { PlacePhoto, PlaceQuestion, PlaceReview } from './place-content-responses.js';
 import type { PlacesListQuery, PlaceOperatorBody } from './place-queries.js';
 import { DEFAULT_TIME_ZONE } from './place-seeder.js';
 import { PLACE_CATEGORIES, categoryBySlug } from './place-taxonomy.js';
@@ -44,7 +45,7 @@ export interface PlaceContentSource {
   /** Best approved photo per place: featured first, then oldest. */
   photosOf(placeIds: readonly string[]): Promise<Map<string, PlaceImage>>;
   /** Detail arrays (reviews, photos, questions) of one place. */
-  contentOf(placeId: string, language: TextLanguage): Promise<{ reviews: unknown[]; photos: unknown[]; questions: unknown[] }>;
+  contentOf(placeId: string, language: TextLanguage): Promise<{ reviews: PlaceReview[]; photos: PlacePhoto[]; questions: PlaceQuestion[] }>;
 }
 
 /** Until user content exists: no photos, empty arrays. */
