@@ -13,6 +13,14 @@ import postgres from 'postgres';
 import { sequentialLatency } from './geocode.js';
 import { conditions, freePort, pinLoadGenerator, processCpuMs, round, sharedDeploymentEnv, startProcess, type StartedProcess } from './support.js';
 import { httpLoad } from './wrk.js';
+import { pino } from 'pino';
+import type { PlacesService } from '../src/services/places/places-service.js';
+import { CategoryWords, ConceptIndex } from '../src/services/search/concept-index.js';
+import { SearchService } from '../src/services/search/search-service.js';
+import { PlaceSearchRepository } from '../src/store/pg/place-search.js';
+import { PlaceRepository } from '../src/store/pg/places.js';
+import { createPostgresClient } from '../src/store/sql/postgres-client.js';
+import type { SqlClient, SqlExecutor } from '../src/store/sql/sql-client.js';
 
 const productMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const TARGET_P99_MS = 10;
@@ -58,6 +66,7 @@ async function measureServer(server: StartedProcess, base: string, label: { cata
     'near (limit 50)': origins(label.catalogue.startsWith('generated') ? GROWN : NASR).map((origin) => `/api/v1/places?near=${origin}`),
     'near + radiusKm=2 (limit 20)': origins(label.catalogue.startsWith('generated') ? GROWN : NASR).map((origin) => `/api/v1/places?near=${origin}&radiusKm=2&limit=20`),
     'q name (limit 20)': NAME_QUERIES.map((q) => `/api/v1/places?q=${q}&limit=20`),
+    ...searchQueries(label.catalogue.startsWith('generated') ? GROWN : NASR),
   };
   for (const [query, paths] of Object.entries(queries)) {
     console.error(`# ${label.catalogue}, ${label.database}: ${query}`);
@@ -78,6 +87,26 @@ async function measureServer(server: StartedProcess, base: string, label: { cata
   }
 }
 
+/** Queries people type, in English, Arabic and Arabizi (chat alphabet), all names or words of the real data. */
+const SEARCH_QUERIES = ['kfc', 'pizza hut', 'starbucks', 'tiba mall', 'pharmacy', 'bank', 'صيدلية ساندي', 'ورد الشام', 'مستشفى', 'بنك', '7amza', 'rab3a el 3adaweya', '2ahwa', 'ja3an'].map(encodeURIComponent);
+/** Prefixes as typed letter by letter. */
+const TYPEAHEAD = ['k', 'kf', 'st', 'sta', 'tib', 'pha', 'ph', 'ص', 'صي', 'صيد', 'مس', 'مست', 'ba', 'ban'].map(encodeURIComponent);
+/** Needs rather than names (semantic=on: concept index; no embeddings endpoint in the bench). */
+const MEANINGS = ['hungry', 'جوعان', 'ja3an', 'pharmacy open now', 'coffee', 'cash', 'sick', 'صيدلية مفتوح'].map(encodeURIComponent);
+
+/** /search (issue #24, spec part 2 §4.3): text, typeahead, semantic, category near an origin, suggestions. */
+function searchQueries(box: typeof NASR): Record<string, string[]> {
+  const points = origins(box);
+  return {
+    'search q (limit 20)': SEARCH_QUERIES.map((q) => `/api/v1/search?q=${q}`),
+    'search q + near (limit 20)': SEARCH_QUERIES.flatMap((q, index) => [`/api/v1/search?q=${q}&near=${points[(index * 5) % points.length]}`]),
+    'search typeahead (limit 8)': TYPEAHEAD.map((q) => `/api/v1/search?q=${q}&mode=typeahead`),
+    'search semantic=on + near (limit 20)': MEANINGS.map((q, index) => `/api/v1/search?q=${q}&semantic=on&near=${points[(index * 7) % points.length]}`),
+    'search category=pharmacy,atm near sort=distance': points.map((origin) => `/api/v1/search?category=pharmacy,atm&near=${origin}&sort=distance`),
+    'search/suggestions (empty and prefixes)': ['', 'ph', 'ka', 'صي', 'tib', 'مس'].map((q) => `/api/v1/search/suggestions?q=${encodeURIComponent(q)}`),
+  };
+}
+
 /** Copies the seeded places to random points until the catalogue holds `target` places (generated rows). */
 async function grow(databaseUrl: string, schema: string, target: number): Promise<{ ms: number; places: number }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
@@ -85,12 +114,15 @@ async function grow(databaseUrl: string, schema: string, target: number): Promis
   try {
     const count = Number((await sql`select count(*)::int as count from places`)[0]!.count);
     await sql`select setseed(0.24)`;
+    // the copies keep their originals' names, so their search documents too (indexed as of now: updated_at = search_indexed_at)
     await sql.unsafe(
       `insert into places (id, osm_type, osm_id, slug, name_en, name_ar, name_en_source, name_ar_source, categories, canonical_category,
-         lat, lng, country_code, time_zone, phone, website, opening_hours, hours_week_stable, amenities, tags, entrances)
+         lat, lng, country_code, time_zone, phone, website, opening_hours, hours_week_stable, amenities, tags, entrances,
+         search_doc, search_names, search_prefixes, updated_at, search_indexed_at)
        select gen_random_uuid(), 'node', 1000000000000 + g, 'generated-' || g || '-' || p.slug, p.name_en, p.name_ar, p.name_en_source, p.name_ar_source,
          p.categories, p.canonical_category, ${GROWN.south} + random() * ${GROWN.north - GROWN.south}, ${GROWN.west} + random() * ${GROWN.east - GROWN.west},
-         p.country_code, p.time_zone, p.phone, p.website, p.opening_hours, p.hours_week_stable, p.amenities, p.tags, p.entrances
+         p.country_code, p.time_zone, p.phone, p.website, p.opening_hours, p.hours_week_stable, p.amenities, p.tags, p.entrances,
+         p.search_doc, p.search_names, p.search_prefixes, now(), now()
        from generate_series(1, $1::int) g
        join (select *, row_number() over (order by slug) - 1 as n from places) p on p.n = g % $2::int`,
       [target - count, count],
@@ -125,6 +157,60 @@ async function explain(databaseUrl: string, schema: string): Promise<string[]> {
   }
 }
 
+/**
+ * EXPLAIN ANALYZE of the statements /search runs at 100 000 places: the real repository and service code
+ * over a client that explains each read before running it (the sparse text plan, the typeahead prefix,
+ * the dense nearest-first walk), for docs/places.md.
+ */
+async function explainSearch(databaseUrl: string, schema: string): Promise<string[]> {
+  const client = createPostgresClient({ url: databaseUrl, schema, maxConnections: 1 });
+  const plans: string[] = [];
+  let label = '';
+  const explaining = (executor: SqlExecutor): SqlExecutor => ({
+    query: async <T extends Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]> => {
+      if (/^\s*(select|with)\b/i.test(text) && !/unnest\(p\.categories\)|count\(price_level\)/.test(text)) {
+        const rows = await executor.query<Record<string, string>>(`explain (analyze, costs off, timing on) ${text}`, params);
+        plans.push(`${label}: ${text.replace(/\s+/g, ' ').slice(0, 200)}…\n${rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`);
+      }
+      return executor.query<T>(text, params);
+    },
+    exec: (script) => executor.exec(script),
+  });
+  const recording: SqlClient = {
+    kind: client.kind,
+    ...explaining(client),
+    transaction: (work) => client.transaction((tx) => work(explaining(tx))),
+    ping: () => client.ping(),
+    close: () => client.close(),
+  };
+  try {
+    const places = new PlaceRepository(recording);
+    const search = new PlaceSearchRepository(recording, places);
+    const service = new SearchService({
+      places: { openNowFilter: async () => ({ zones: [], openIrregularIds: [] }), shapeList: async () => [] } as unknown as PlacesService,
+      placeRepository: places,
+      repository: search,
+      concepts: ConceptIndex.standard(),
+      categoryWords: new CategoryWords(),
+      retentionDays: 30,
+      logger: pino({ level: 'silent' }),
+    });
+    const base = { mode: 'full' as const, semantic: false, openNow: false, sort: 'relevance' as const, page: 1, limit: 20, locale: undefined, category: undefined, price: undefined, radiusKm: undefined, at: undefined, origin: undefined };
+    for (const [name, query] of [
+      ['q=kfc (sparse: GIN bitmaps, narrow sort)', { ...base, q: 'kfc' }],
+      ['q=صيدلية (a word that is also a category)', { ...base, q: 'صيدلية' }],
+      ['q=k, mode=typeahead (name-start prefix array)', { ...base, q: 'k', mode: 'typeahead' as const, limit: 8 }],
+      ['q=hungry, semantic=on, near (dense: GiST nearest-first walk)', { ...base, q: 'hungry', semantic: true, origin: { lat: 30.06, lng: 31.33 } }],
+    ] as const) {
+      label = name;
+      await service.search(query, 'en');
+    }
+    return plans;
+  } finally {
+    await client.close();
+  }
+}
+
 export async function runPlacesBenchmark(): Promise<void> {
   const pinned = pinLoadGenerator();
   const rows: Row[] = [];
@@ -150,7 +236,7 @@ export async function runPlacesBenchmark(): Promise<void> {
     await measureServer(server, base, { catalogue: 'default (201 real places)', database: 'Postgres 15' }, rows);
     grown = await grow(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!, GROWN_TO);
     await measureServer(server, base, { catalogue: `generated: ${grown.places} (201 real, the rest copies at random points)`, database: 'Postgres 15' }, rows);
-    plans = await explain(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!);
+    plans = [...(await explain(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!)), ...(await explainSearch(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!))];
   } finally {
     await server.stop();
     const sql = postgres(deployment.DATABASE_URL!, { max: 1, onnotice: () => {} });

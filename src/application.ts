@@ -20,6 +20,7 @@ import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { wirePlaces } from './wiring/places-wiring.js';
+import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
@@ -99,6 +100,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
+    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
+    closeOnFailure.push(async () => search.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -108,6 +111,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...mapStyles.routes,
       ...calendars.routes,
       ...places.routes,
+      ...search.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
@@ -160,6 +164,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
           calendars.stop();
+          search.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();

@@ -191,6 +191,24 @@ export const configSchema = z.object({
     .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
   /** How long one captcha verification may take; past it the sign-in is refused with 503 CAPTCHA_UNAVAILABLE. */
   CAPTCHA_TIMEOUT_MS: integer(100, 60_000, 5_000),
+  /**
+   * An OpenAI-compatible embeddings endpoint (`POST {url}` with `{ model, input }`) that /search with
+   * `semantic=on` asks as a second meaning signal (docs/places.md). https, or http on loopback; no
+   * credentials in the URL (EMBEDDINGS_API_KEY is sent as a bearer token). Unset: the concept index alone.
+   */
+  EMBEDDINGS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
+    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
+  EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('text-embedding-3-small'),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  /** Time one search waits for the query's embedding; past it the search goes on without it. */
+  EMBEDDINGS_TIMEOUT_MS: integer(20, 10_000, 300),
+  /** Days POST /search/events counters (clicks per place and day, searches per query and day) are kept. */
+  SEARCH_EVENT_RETENTION_DAYS: integer(1, 365, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */

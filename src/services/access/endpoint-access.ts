@@ -100,11 +100,11 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/geocode/reverse-batch', access: 'key-or-bearer', scopes: ['geocode'], billing: 'geocode', source: 'part2 §4.2' },
 
   // §4.3 Search (scope search).
-  { method: 'GET', path: '/search', planned: true, access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3, part2 §4.7' },
-  { method: 'GET', path: '/search/suggestions', planned: true, access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3' },
+  { method: 'GET', path: '/search', access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3, part2 §4.7' },
+  { method: 'GET', path: '/search/suggestions', access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3' },
   // A write: key-or-bearer under the POST rule even though search itself is open, so anonymous
   // searchers' click events are refused; the spec does not say who records them.
-  { method: 'POST', path: '/search/events', planned: true, access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, throttleLiftedForUnlimited: true, billing: 'default', source: 'part2 §4.3, part1 §8' },
+  { method: 'POST', path: '/search/events', access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, throttleLiftedForUnlimited: true, billing: 'default', source: 'part2 §4.3, part1 §8' },
 
   // §4.4 Places (scope places).
   { method: 'GET', path: '/places', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part2 §4.7' },

@@ -8,9 +8,9 @@ import { queryInstant } from '../calendars/calendar-queries.js';
 import { isAmenityGroupId, amenityGroupOf } from './place-amenities.js';
 import { PLACE_CATEGORIES, isCategorySlug } from './place-taxonomy.js';
 
-const single = z.string({ error: 'must be given once' });
-const TRUTHY = new Set(['true', '1', 'yes', 'on']);
-const FALSY = new Set(['false', '0', 'no', 'off']);
+export const single = z.string({ error: 'must be given once' });
+export const TRUTHY = new Set(['true', '1', 'yes', 'on']);
+export const FALSY = new Set(['false', '0', 'no', 'off']);
 
 /** Default and largest page size; deepest row a page may reach (page × limit). */
 export const DEFAULT_PLACE_LIMIT = 50;
@@ -18,7 +18,7 @@ export const MAX_PLACE_LIMIT = 100;
 export const MAX_PLACE_WINDOW = 10_000;
 export const MAX_RADIUS_KM = 20_000;
 
-function number(message = 'must be a number') {
+export function number(message = 'must be a number') {
   return single.trim().transform((value, context) => {
     const parsed = value === '' ? Number.NaN : Number(value);
     if (Number.isFinite(parsed)) return parsed;
@@ -43,7 +43,7 @@ const lenientBoolean = single.optional().transform((value): boolean | undefined 
 });
 
 /** A strict boolean (`openNow`): the same words; blank is false; anything else refused. */
-const strictBoolean = single.optional().transform((value, context): boolean => {
+export const strictBoolean = single.optional().transform((value, context): boolean => {
   const lowered = value?.trim().toLowerCase() ?? '';
   if (lowered === '' || FALSY.has(lowered)) return false;
   if (TRUTHY.has(lowered)) return true;
@@ -58,7 +58,7 @@ export const queryAt = queryInstant.optional();
 export const queryLanguage = single.trim().max(100).optional();
 
 /** `near=lat,lng` */
-const queryNear = single.transform((value, context) => {
+export const queryNear = single.transform((value, context) => {
   const parts = value.split(',').map((part) => part.trim());
   const [lat, lng] = parts.map((part) => (part === '' ? Number.NaN : Number(part))) as [number, number];
   if (parts.length !== 2 || !Number.isFinite(lat) || !Number.isFinite(lng)) {
@@ -152,7 +152,9 @@ export const placeOperatorBody = z
   .object({
     sponsored: z.boolean().optional(),
     claimStatus: z.enum(CLAIM_STATUSES).optional(),
+    /** Price level 1 (cheap) to 4 for the search `price` filter; null clears it (OSM has no tag for it). */
+    priceLevel: z.number().int('must be a whole number').min(1, 'must be 1 to 4').max(4, 'must be 1 to 4').nullable().optional(),
   })
   .strict()
-  .refine((body) => body.sponsored !== undefined || body.claimStatus !== undefined, { message: 'give sponsored, claimStatus or both' });
+  .refine((body) => body.sponsored !== undefined || body.claimStatus !== undefined || body.priceLevel !== undefined, { message: 'give sponsored, claimStatus, priceLevel or several' });
 export type PlaceOperatorBody = z.infer<typeof placeOperatorBody>;

@@ -132,4 +132,4 @@ export const placeCategoriesResponse = z.object({
   ),
 });
 
-export const placeOperatorResponse = z.object({ slug: z.string(), sponsored: z.boolean(), claimStatus: z.string(), updatedAt: z.string() });
+export const placeOperatorResponse = z.object({ slug: z.string(), sponsored: z.boolean(), claimStatus: z.string(), priceLevel: z.number().nullable(), updatedAt: z.string() });

@@ -8,7 +8,7 @@ import type { PlaceRecord } from '../../domain/place.js';
 import { ApiError } from '../../shared/errors.js';
 import { roundTo } from '../../shared/rounding.js';
 import { haversineMeters, initialBearingDegrees } from '../../solvers/graph/geodesy.js';
-import type { ListedPlace, PlaceListFilter, PlaceRepository } from '../../store/pg/places.js';
+import type { ListedPlace, OpenNowFilter, PlaceListFilter, PlaceRepository } from '../../store/pg/places.js';
 import type { CalendarService, HolidaySummary } from '../calendars/calendar-service.js';
 import { COUNTRY_CODES, COUNTRY_PROFILES, isCountryCode } from '../calendars/country-profiles.js';
 import { metricOf } from '../routing/engine-request.js';
@@ -171,6 +171,17 @@ export class PlacesService {
     return places.filter((place) => (openStatusAt(place.raw, atMs, place.timeZone)?.state ?? 'closed') !== 'closed').map((place) => place.id);
   }
 
+  /** The openNow filter at an instant: each zone's minute of the week, and the week-varying places open then. */
+  async openNowFilter(atMs: number): Promise<OpenNowFilter> {
+    return { zones: ZONES.map((timeZone) => ({ timeZone, minuteOfWeek: localMinuteOfWeek(atMs, timeZone) })), openIrregularIds: await this.irregularOpenIds(atMs) };
+  }
+
+  /** Places in the list shape of spec §2.4 (search shapes its results with it too). */
+  async shapeList(items: readonly ListedPlace[], atMs: number, language: TextLanguage) {
+    const photos = await this.content.photosOf(items.map((place) => place.id));
+    return items.map((place) => this.shape(place, atMs, language, photos, this.holidayOf(place, atMs)));
+  }
+
   /** GET /places */
   async list(query: PlacesListQuery, language: TextLanguage) {
     const atMs = query.at ?? this.now();
@@ -186,13 +197,10 @@ export class PlacesService {
       offset: (query.page - 1) * query.limit,
       limit: query.limit,
     };
-    if (query.openNow) {
-      filter.openNow = { zones: ZONES.map((timeZone) => ({ timeZone, minuteOfWeek: localMinuteOfWeek(atMs, timeZone) })), openIrregularIds: await this.irregularOpenIds(atMs) };
-    }
+    if (query.openNow) filter.openNow = await this.openNowFilter(atMs);
     const page = await this.repository.list(filter);
-    const photos = await this.content.photosOf(page.items.map((place) => place.id));
     return {
-      items: page.items.map((place) => this.shape(place, atMs, language, photos, this.holidayOf(place, atMs))),
+      items: await this.shapeList(page.items, atMs, language),
       total: page.total,
       page: query.page,
       limit: query.limit,
@@ -338,7 +346,7 @@ export class PlacesService {
   async setOperatorFields(slug: string, body: PlaceOperatorBody) {
     const place = await this.repository.setOperatorFields(slug, body);
     if (!place) throw new ApiError('NOT_FOUND', { message: `No place has the slug ${slug}` });
-    return { slug: place.slug, sponsored: place.sponsored, claimStatus: place.claimStatus, updatedAt: place.updatedAt };
+    return { slug: place.slug, sponsored: place.sponsored, claimStatus: place.claimStatus, priceLevel: place.priceLevel, updatedAt: place.updatedAt };
   }
 
   /**

@@ -142,13 +142,13 @@ const KM_PER_DEGREE_LAT = (Math.PI * EARTH_RADIUS_KM) / 180;
 const NEAR_STEPS_KM = [2, 8, 32, 128, 512, 2048];
 
 /** Haversine distance in km from ($lat, $lng) given as parameter numbers. */
-function distanceSql(latParam: number, lngParam: number): string {
+export function distanceSql(latParam: number, lngParam: number): string {
   return `(${EARTH_RADIUS_KM} * 2 * asin(least(1, sqrt(power(sin(radians(p.lat - $${latParam}) / 2), 2)
     + cos(radians($${latParam})) * cos(radians(p.lat)) * power(sin(radians(p.lng - $${lngParam}) / 2), 2)))))`;
 }
 
 /** The box of a circle (degrees), or undefined where it would wrap the antimeridian or a pole. */
-function boxAround(lat: number, lng: number, radiusKm: number): { west: number; south: number; east: number; north: number } | undefined {
+export function boxAround(lat: number, lng: number, radiusKm: number): { west: number; south: number; east: number; north: number } | undefined {
   const dLat = radiusKm / KM_PER_DEGREE_LAT;
   const cos = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
   const dLng = radiusKm / (KM_PER_DEGREE_LAT * cos);
@@ -166,7 +166,7 @@ const ORDER: Record<PlaceSort, string> = {
 };
 
 /** Escapes LIKE wildcards in text matched literally. */
-function likeLiteral(text: string): string {
+export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
@@ -175,7 +175,7 @@ function slugCandidates(seed: PlaceSeed): string[] {
   return [seed.slugBase, `${seed.slugBase}-${seed.osmId}`, `${seed.slugBase}-${seed.osmType}-${seed.osmId}`];
 }
 
-class Query {
+export class Query {
   readonly params: unknown[] = [];
   readonly where: string[] = [];
   add(value: unknown): number {
@@ -328,7 +328,8 @@ export class PlaceRepository {
     return rows.map((row) => ({ id: row.id, raw: row.raw, timeZone: row.time_zone }));
   }
 
-  private filterQuery(filter: PlaceListFilter): Query {
+  /** The WHERE terms of a filter (search adds its own to them). */
+  filterQuery(filter: PlaceListFilter): Query {
     const query = new Query();
     const where = query.where;
     if (filter.q) {
@@ -437,16 +438,17 @@ export class PlaceRepository {
   }
 
   /** Operator fields (admin): sponsored and claim status. Null when no place has the slug. */
-  async setOperatorFields(slug: string, fields: { sponsored?: boolean; claimStatus?: ClaimStatus }): Promise<PlaceRecord | null> {
+  async setOperatorFields(slug: string, fields: { sponsored?: boolean; claimStatus?: ClaimStatus; priceLevel?: number | null }): Promise<(PlaceRecord & { priceLevel: number | null }) | null> {
     this.totals.clear();
-    const rows = await this.sql.query<Row>(
-      `update places p set sponsored = coalesce($2, p.sponsored), claim_status = coalesce($3, p.claim_status), updated_at = clock_timestamp()
-       where p.slug = $1 returning ${COLUMNS}`,
-      [slug, fields.sponsored ?? null, fields.claimStatus ?? null],
+    const rows = await this.sql.query<Row & { price_level: number | null }>(
+      `update places p set sponsored = coalesce($2, p.sponsored), claim_status = coalesce($3, p.claim_status),
+         price_level = case when $4 then $5::smallint else p.price_level end, updated_at = clock_timestamp()
+       where p.slug = $1 returning ${COLUMNS}, p.price_level`,
+      [slug, fields.sponsored ?? null, fields.claimStatus ?? null, fields.priceLevel !== undefined, fields.priceLevel ?? null],
     );
     // again after the write: a count taken while it ran would hold the old figure
     this.totals.clear();
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? { ...toRecord(rows[0]), priceLevel: rows[0].price_level === null ? null : Number(rows[0].price_level) } : null;
   }
 
   /** Recomputed aggregates of a place's reviews (the review store calls this after each write). */
