@@ -9,6 +9,7 @@ import { runGeocodeBenchmark } from './geocode.js';
 import { runVrpBenchmark } from './vrp.js';
 import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
+import { runTilesBenchmark } from './tiles.js';
 import { runPlacesBenchmark } from './places.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   vrp: runVrpBenchmark,
   binpack: runBinPackBenchmark,
   calendars: runCalendarsBenchmark,
+  tiles: runTilesBenchmark,
   places: runPlacesBenchmark,
 };
 

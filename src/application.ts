@@ -15,12 +15,14 @@ import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { wirePlaces } from './wiring/places-wiring.js';
 import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
+import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -93,6 +95,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
+    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
@@ -103,6 +107,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
+      ...vectorTiles.routes,
+      ...mapStyles.routes,
       ...calendars.routes,
       ...places.routes,
       ...search.routes,

@@ -308,6 +308,7 @@ describe('GET /places/{slug}/hours', () => {
       nextChange: { weekday: 'sunday', time: '09:00' },
       holiday: null,
     });
+    expect(Object.keys(response.body.weekly)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
     expect((await api.get('/places/tabarak-for-children/hours')).body).toMatchObject({ available: false, weekly: null, openState: null, openText: null });
     expect((await api.get('/places/no-such-place/hours')).body).toBeNull();
   });

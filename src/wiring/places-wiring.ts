@@ -15,6 +15,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { PlaceRepository } from '../store/pg/places.js';
 import type { Backends } from './backends.js';
+import { wirePlaceContent } from './place-content-wiring.js';
 
 export interface PlacesWiring {
   repository: PlaceRepository;
@@ -52,13 +53,18 @@ export async function wirePlaces(deps: PlacesWiringDeps): Promise<PlacesWiring> 
   const repository = new PlaceRepository(deps.backends.sql);
   await seedPlaces({ pack: deps.pack, repository, countryAt: countryResolver(deps.geocoder), logger: deps.logger });
   const configuredSite = config.SITE_URL ?? config.PUBLIC_BASE_URL?.replace(/\/+$/, '');
-  const places = new PlacesService({
+  const siteUrl = () => configuredSite ?? `http://localhost:${deps.port()}`;
+  // user content finds places as the detail does (the places service, built next, with user content as its source)
+  let places: PlacesService | undefined;
+  const userContent = wirePlaceContent({ config, backends: deps.backends, places: repository, findPlace: (slug) => places!.find(slug), siteUrl, logger: deps.logger });
+  places = new PlacesService({
     repository,
     calendars: deps.calendars,
     roads: deps.routing,
+    content: userContent.content,
     get siteUrl() {
-      return configuredSite ?? `http://localhost:${deps.port()}`;
+      return siteUrl();
     },
   });
-  return { repository, places, routes: [...placeRoutes(places), ...adminPlaceRoutes(places)] };
+  return { repository, places, routes: [...placeRoutes(places), ...adminPlaceRoutes(places), ...userContent.routes] };
 }

@@ -1,5 +1,6 @@
 /** Response schemas of the place endpoints, for the OpenAPI document (spec part 2 §2.4–2.6, §4.4). */
 import { z } from 'zod';
+import { photoSchema, questionSchema, reviewSchema } from './place-content-responses.js';
 
 const nullableString = z.string().nullable();
 const holiday = z.object({ name: z.string(), nameAr: z.string(), type: z.string(), affectsBusinessHours: z.boolean() }).nullable();
@@ -62,9 +63,9 @@ export const placeDetailResponse = placeSchema
   .extend({
     holiday,
     tags: z.record(z.string(), z.string()),
-    reviews: z.array(z.unknown()),
-    photos: z.array(z.unknown()),
-    questions: z.array(z.unknown()),
+    reviews: z.array(reviewSchema).describe('The newest 5; page all with GET /places/{slug}/reviews'),
+    photos: z.array(photoSchema).describe('The first 10 approved (featured first, then oldest); page all with GET /places/{slug}/photos'),
+    questions: z.array(questionSchema).describe('The newest 5 with their oldest 3 answers; page all with GET /places/{slug}/questions'),
     arrivalIntelligence: z
       .object({
         recommendedEntrance: z.object({ id: nullableString, type: z.string(), label: nullableString, location: lngLat, source: z.string() }),

@@ -12,10 +12,11 @@ import { COUNTRY_PROFILES, isCountryCode } from '../calendars/country-profiles.j
 import { amenitiesOf } from './place-amenities.js';
 import { FALLBACK_CATEGORY, PLACE_CATEGORIES, categoriesOf } from './place-taxonomy.js';
 import { parseOpeningHours } from './opening-hours.js';
+import { PackEntrances } from './place-entrances.js';
 import { arabicToLatin, latinToArabic, slugOf } from './transliterate.js';
 
 /** Bump when what the seeder derives from the same tags changes: the next start re-seeds. */
-export const SEEDER_VERSION = 1;
+export const SEEDER_VERSION = 2;
 /** The zone of places outside the fifteen countries (spec part 2 §3 names Asia/Amman). */
 export const DEFAULT_TIME_ZONE = 'Asia/Amman';
 const SOURCE_KINDS: readonly (OsmElementType | undefined)[] = ['node', 'way', 'relation'];
@@ -59,6 +60,7 @@ export function seedsOf(pack: MapPack, countryAt: CountryResolver): PlaceSeed[] 
   const s = pack.sections;
   const [start, end] = pack.layerRange('poi');
   const seeds: PlaceSeed[] = [];
+  const entrances = new PackEntrances(pack);
   for (let feature = start; feature < end; feature++) {
     const osmType = SOURCE_KINDS[s['features.sourceKind'][feature]!];
     if (!osmType) continue;
@@ -86,8 +88,7 @@ export function seedsOf(pack: MapPack, countryAt: CountryResolver): PlaceSeed[] 
       weekIntervals: hours?.weekIntervals ?? [],
       amenities: amenitiesOf(tags),
       tags,
-      // the pack keeps no entrance=* nodes (docs/places.md, "Entrances")
-      entrances: [],
+      entrances: entrances.of(feature),
       slugBase: slugOf(names.nameEn ?? names.nameAr ?? `${osmType}-${s['features.osmId'][feature]}`),
     });
   }

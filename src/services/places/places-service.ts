@@ -14,6 +14,7 @@ import { COUNTRY_CODES, COUNTRY_PROFILES, isCountryCode } from '../calendars/cou
 import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import { AMENITY_GROUPS, CUISINE_GROUP, amenityGroupOf, amenityLabel } from './place-amenities.js';
+import type { PlacePhoto, PlaceQuestion, PlaceReview } from './place-content-responses.js';
 import type { PlacesListQuery, PlaceOperatorBody } from './place-queries.js';
 import { DEFAULT_TIME_ZONE } from './place-seeder.js';
 import { PLACE_CATEGORIES, categoryBySlug } from './place-taxonomy.js';
@@ -44,7 +45,7 @@ export interface PlaceContentSource {
   /** Best approved photo per place: featured first, then oldest. */
   photosOf(placeIds: readonly string[]): Promise<Map<string, PlaceImage>>;
   /** Detail arrays (reviews, photos, questions) of one place. */
-  contentOf(placeId: string, language: TextLanguage): Promise<{ reviews: unknown[]; photos: unknown[]; questions: unknown[] }>;
+  contentOf(placeId: string, language: TextLanguage): Promise<{ reviews: PlaceReview[]; photos: PlacePhoto[]; questions: PlaceQuestion[] }>;
 }
 
 /** Until user content exists: no photos, empty arrays. */
@@ -149,7 +150,7 @@ export class PlacesService {
       center: wkt(place.lng, place.lat),
       address: addressOf(place.tags, language),
       contact: { phone: place.phone, website: place.website },
-      openingHours: place.openingHours ? { weekly: place.openingHours.weekly, raw: place.openingHours.raw, timeZone: place.timeZone } : null,
+      openingHours: place.openingHours ? { weekly: inWeekOrder(place.openingHours.weekly), raw: place.openingHours.raw, timeZone: place.timeZone } : null,
       openState: open.openState,
       openText: open.openText,
       amenities: place.amenities.filter((slug) => amenityGroupOf(slug) !== undefined),
@@ -258,7 +259,7 @@ export class PlacesService {
       slug: place.slug,
       timeZone: place.timeZone,
       available: place.openingHours !== null,
-      weekly: place.openingHours?.weekly ?? null,
+      weekly: place.openingHours ? inWeekOrder(place.openingHours.weekly) : null,
       raw: place.openingHours?.raw ?? null,
       weekStable: place.openingHours?.weekStable ?? null,
       alwaysOpen: place.openingHours?.alwaysOpen ?? null,
@@ -386,6 +387,11 @@ export class PlacesService {
       walkingAccess: onFoot && strip(onFoot),
     };
   }
+}
+
+/** Monday to Sunday (jsonb keeps object keys in its own order). */
+function inWeekOrder(weekly: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(WEEKDAYS.map((weekday) => [weekday, weekly[weekday] ?? 'closed']));
 }
 
 const COMPASS: Record<TextLanguage, string[]> = {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClaimStatus, PlaceEntranceRecord, PlaceRecord, PlaceSeed, StoredOpeningHours } from '../../domain/place.js';
-import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
+import type { SqlClient } from '../sql/sql-client.js';
 import { isoOf } from './row-mapping.js';
 
 export type PlaceSort = 'relevance' | 'rating' | 'name' | 'newest' | 'oldest';
@@ -170,6 +170,11 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
+/** The slugs a new place may get, in order of preference. */
+function slugCandidates(seed: PlaceSeed): string[] {
+  return [seed.slugBase, `${seed.slugBase}-${seed.osmId}`, `${seed.slugBase}-${seed.osmType}-${seed.osmId}`];
+}
+
 export class Query {
   readonly params: unknown[] = [];
   readonly where: string[] = [];
@@ -213,8 +218,10 @@ export class PlaceRepository {
    * A new place gets its slug here: the name's slug, else that plus the OSM id, else plus type and id.
    */
   async upsertSeeds(seeds: readonly PlaceSeed[]): Promise<{ inserted: number; updated: number }> {
+    // one row per OSM element (a statement may not update a row twice): the last seed of an element wins
+    const unique = [...new Map(seeds.map((seed) => [`${seed.osmType}/${seed.osmId}`, seed])).values()];
     try {
-      return await this.upsertInTransaction(seeds);
+      return await this.upsertInTransaction(unique);
     } finally {
       this.totals.clear();
     }
@@ -224,54 +231,77 @@ export class PlaceRepository {
     return this.sql.transaction(async (tx) => {
       // two processes starting at once seed one after the other: the second finds every place and updates it
       await tx.query('select pg_advisory_xact_lock($1)', [PLACE_SEED_LOCK_KEY]);
-      let inserted = 0;
-      let updated = 0;
-      for (const seed of seeds) {
-        const existing = await tx.query<{ id: string }>('select id from places where osm_type = $1 and osm_id = $2', [seed.osmType, seed.osmId]);
-        let id = existing[0]?.id;
-        const values = [
-          seed.nameEn, seed.nameAr, seed.nameEnSource, seed.nameArSource, seed.categories, seed.canonicalCategory, seed.lat, seed.lng,
-          seed.countryCode, seed.timeZone, seed.phone, seed.website, seed.openingHours === null ? null : JSON.stringify(seed.openingHours),
-          seed.openingHours?.weekStable ?? null, seed.amenities, JSON.stringify(seed.tags), JSON.stringify(seed.entrances),
-        ];
-        if (id) {
-          await tx.query(
-            `update places set name_en = $2, name_ar = $3, name_en_source = $4, name_ar_source = $5, categories = $6, canonical_category = $7,
-               lat = $8, lng = $9, country_code = $10, time_zone = $11, phone = $12, website = $13, opening_hours = $14::jsonb,
-               hours_week_stable = $15, amenities = $16, tags = $17::jsonb, entrances = $18::jsonb, updated_at = clock_timestamp()
-             where id = $1`,
-            [id, ...values],
-          );
-          updated++;
-        } else {
-          id = randomUUID();
-          const slug = await this.freeSlug(tx, seed);
-          await tx.query(
-            `insert into places (id, osm_type, osm_id, slug, name_en, name_ar, name_en_source, name_ar_source, categories, canonical_category,
-               lat, lng, country_code, time_zone, phone, website, opening_hours, hours_week_stable, amenities, tags, entrances)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20::jsonb, $21::jsonb)`,
-            [id, seed.osmType, seed.osmId, slug, ...values],
-          );
-          inserted++;
-        }
-        await tx.query('delete from place_open_intervals where place_id = $1', [id]);
-        if (seed.weekIntervals.length > 0) {
-          await tx.query(
-            'insert into place_open_intervals (place_id, start_minute, end_minute) select $1, s, e from unnest($2::int[], $3::int[]) as t(s, e)',
-            [id, seed.weekIntervals.map((interval) => interval[0]), seed.weekIntervals.map((interval) => interval[1])],
-          );
-        }
+      // slugs only for places not seen before: the name's slug, else with the OSM id, else with type and id
+      const known = new Set(
+        (await tx.query<{ key: string }>(
+          `select osm_type || '/' || osm_id as key from places where (osm_type, osm_id) in (select * from unnest($1::text[], $2::bigint[]))`,
+          [seeds.map((seed) => seed.osmType), seeds.map((seed) => seed.osmId)],
+        )).map((row) => row.key),
+      );
+      const fresh = seeds.filter((seed) => !known.has(`${seed.osmType}/${seed.osmId}`));
+      const candidates = fresh.flatMap((seed) => slugCandidates(seed));
+      const taken = new Set((await tx.query<{ slug: string }>('select slug from places where slug = any($1::text[])', [candidates])).map((row) => row.slug));
+      const slugs = new Map<string, string>();
+      for (const seed of fresh) {
+        const slug = slugCandidates(seed).find((candidate) => !taken.has(candidate)) ?? `${seed.osmType}-${seed.osmId}-${randomUUID().slice(0, 8)}`;
+        taken.add(slug);
+        slugs.set(`${seed.osmType}/${seed.osmId}`, slug);
       }
-      return { inserted, updated };
+      const records = seeds.map((seed) => ({
+        id: randomUUID(),
+        osm_type: seed.osmType,
+        osm_id: seed.osmId,
+        slug: slugs.get(`${seed.osmType}/${seed.osmId}`) ?? null,
+        name_en: seed.nameEn,
+        name_ar: seed.nameAr,
+        name_en_source: seed.nameEnSource,
+        name_ar_source: seed.nameArSource,
+        categories: seed.categories,
+        canonical_category: seed.canonicalCategory,
+        lat: seed.lat,
+        lng: seed.lng,
+        country_code: seed.countryCode,
+        time_zone: seed.timeZone,
+        phone: seed.phone,
+        website: seed.website,
+        opening_hours: seed.openingHours,
+        hours_week_stable: seed.openingHours?.weekStable ?? null,
+        amenities: seed.amenities,
+        tags: seed.tags,
+        entrances: seed.entrances,
+      }));
+      // one statement for the batch: new places inserted with their slug, known ones updated (slug and what
+      // operators and users own untouched); xmax = 0 marks a row this statement inserted
+      const rows = await tx.query<{ id: string; osm_type: string; osm_id: string | number | bigint; inserted: boolean }>(
+        `insert into places (id, osm_type, osm_id, slug, name_en, name_ar, name_en_source, name_ar_source, categories, canonical_category,
+           lat, lng, country_code, time_zone, phone, website, opening_hours, hours_week_stable, amenities, tags, entrances)
+         select r.id, r.osm_type, r.osm_id, coalesce(r.slug, r.osm_type || '-' || r.osm_id), r.name_en, r.name_ar, r.name_en_source, r.name_ar_source,
+           array(select json_array_elements_text(r.categories)), r.canonical_category, r.lat, r.lng, r.country_code, r.time_zone, r.phone, r.website,
+           r.opening_hours, r.hours_week_stable, array(select json_array_elements_text(r.amenities)), r.tags, r.entrances
+         from json_to_recordset($1::text::json) as r(id uuid, osm_type text, osm_id bigint, slug text, name_en text, name_ar text, name_en_source text,
+           name_ar_source text, categories json, canonical_category text, lat double precision, lng double precision, country_code text, time_zone text,
+           phone text, website text, opening_hours jsonb, hours_week_stable boolean, amenities json, tags jsonb, entrances jsonb)
+         on conflict (osm_type, osm_id) do update set name_en = excluded.name_en, name_ar = excluded.name_ar, name_en_source = excluded.name_en_source,
+           name_ar_source = excluded.name_ar_source, categories = excluded.categories, canonical_category = excluded.canonical_category,
+           lat = excluded.lat, lng = excluded.lng, country_code = excluded.country_code, time_zone = excluded.time_zone, phone = excluded.phone,
+           website = excluded.website, opening_hours = excluded.opening_hours, hours_week_stable = excluded.hours_week_stable,
+           amenities = excluded.amenities, tags = excluded.tags, entrances = excluded.entrances, updated_at = clock_timestamp()
+         returning id, osm_type, osm_id, (xmax = 0) as inserted`,
+        [JSON.stringify(records)],
+      );
+      const idOf = new Map(rows.map((row) => [`${row.osm_type}/${Number(row.osm_id)}`, row.id]));
+      const ids = [...idOf.values()];
+      await tx.query('delete from place_open_intervals where place_id = any($1::uuid[])', [ids]);
+      const intervals = seeds.flatMap((seed) => seed.weekIntervals.map(([start, end]) => [idOf.get(`${seed.osmType}/${seed.osmId}`)!, start, end] as const));
+      if (intervals.length > 0) {
+        await tx.query(
+          'insert into place_open_intervals (place_id, start_minute, end_minute) select * from unnest($1::uuid[], $2::int[], $3::int[])',
+          [intervals.map((interval) => interval[0]), intervals.map((interval) => interval[1]), intervals.map((interval) => interval[2])],
+        );
+      }
+      const inserted = rows.filter((row) => row.inserted).length;
+      return { inserted, updated: rows.length - inserted };
     });
-  }
-
-  private async freeSlug(tx: SqlExecutor, seed: PlaceSeed): Promise<string> {
-    for (const candidate of [seed.slugBase, `${seed.slugBase}-${seed.osmId}`, `${seed.slugBase}-${seed.osmType}-${seed.osmId}`]) {
-      const taken = await tx.query('select 1 from places where slug = $1', [candidate]);
-      if (taken.length === 0) return candidate;
-    }
-    return `${seed.osmType}-${seed.osmId}-${randomUUID().slice(0, 8)}`;
   }
 
   async findBySlug(slug: string): Promise<PlaceRecord | null> {
