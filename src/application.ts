@@ -12,6 +12,7 @@ import { loadMapData } from './services/map-data/map-data-source.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireCalendars } from './wiring/calendars-wiring.js';
+import { wireTransit } from './wiring/transit-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
@@ -95,6 +96,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    const transit = await wireTransit(config, backends, logger);
+    closeOnFailure.push(async () => transit.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -102,6 +105,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...mapDataWiring.routes,
       ...vectorTiles.routes,
       ...calendars.routes,
+      ...transit.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
@@ -154,6 +158,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
           calendars.stop();
+          transit.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();
