@@ -20,6 +20,8 @@ const ACCESS_STOPS = 24;
 const RELOAD_CHECK_MS = 15_000;
 const NEAREST_STOPS_RADIUS_M = 5_000;
 const NEAREST_STOPS = 3;
+/** A journey whose first ride leaves later than this after departAt counts as no service (the next day's first trains are no answer). */
+export const MAX_FIRST_WAIT_S = 3 * 3_600;
 
 export const WALKING_MODEL = `straight line × ${WALK_DETOUR_FACTOR} at ${WALK_SPEED_MPS} m/s`;
 
@@ -96,6 +98,8 @@ export class TransitService {
     const journey = raptor(day.network, { departAt, access, egress, maxRounds: 5 });
     if (!journey) return notFound('no_common_route');
     if (journey.rides === 0) return notFound('walking_is_faster');
+    const firstRide = journey.parts.find((part) => part.kind === 'ride')!;
+    if (firstRide.departAt - departAt > MAX_FIRST_WAIT_S) return notFound('no_service');
     const iso = (t: number) => new Date(day.originMs + t * 1000).toISOString().replace('.000Z', 'Z');
     const platformPoint = (index: number) => ({ lat: network.platforms[index]!.lat, lng: network.platforms[index]!.lng });
     const walk = (a: { lat: number; lng: number }, b: { lat: number; lng: number }, durationS: number) => ({
