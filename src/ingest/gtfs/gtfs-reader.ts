@@ -100,7 +100,7 @@ const MAPPERS: { [T in GtfsTable]: (fields: Fields) => GtfsRows[T] } = {
     routeType: integer(f, 'route_type', 0, 1700),
     color: color(f, 'route_color'),
   }),
-  trips: (f) => ({ tripId: text(f, 'trip_id'), routeId: text(f, 'route_id'), serviceId: text(f, 'service_id'), shapeId: optional(f, 'shape_id'), headsign: optional(f, 'trip_headsign') }),
+  trips: (f) => ({ tripId: text(f, 'trip_id'), routeId: text(f, 'route_id'), serviceId: text(f, 'service_id'), shapeId: optional(f, 'shape_id'), headsign: optional(f, 'trip_headsign') ?? optional(f, 'trip_short_name') }),
   stopTimes: (f) => ({
     tripId: text(f, 'trip_id'),
     stopSequence: integer(f, 'stop_sequence', 0, 2 ** 31 - 1),
