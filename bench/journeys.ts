@@ -61,6 +61,7 @@ export async function runJourneysBenchmark(): Promise<void> {
   const times: number[] = [];
   let found = 0;
   let transfers = 0;
+  const reasons = new Map<string, number>();
   for (let i = 0; i < QUERIES; i++) {
     const q = query();
     const started = performance.now();
@@ -69,7 +70,7 @@ export async function runJourneysBenchmark(): Promise<void> {
     if (plan.found) {
       found++;
       transfers += plan.transfers;
-    }
+    } else reasons.set(plan.reason, (reasons.get(plan.reason) ?? 0) + 1);
   }
   times.sort((a, b) => a - b);
   const p50 = times[Math.floor(times.length * 0.5)]!;
@@ -86,6 +87,7 @@ export async function runJourneysBenchmark(): Promise<void> {
   console.log(`feed_load_ms,${round(loadMs, 1)}`);
   console.log(`first_day_timetable_ms,${round(dayBuildMs, 1)}`);
   console.log(`found_share,${round(found / QUERIES, 3)}`);
+  for (const [reason, count] of reasons) console.log(`not_found_${reason},${count}`);
   console.log(`mean_transfers_when_found,${round(transfers / Math.max(1, found), 2)}`);
   console.log(`plan_p50_ms,${round(p50, 3)}`);
   console.log(`plan_p99_ms,${round(p99, 3)}`);
