@@ -8,7 +8,7 @@ import { lookup } from 'node:dns/promises';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from '../webhooks/public-address.js';
 
 export const MAX_GBFS_BYTES = 5 * 1024 * 1024;
@@ -32,12 +32,15 @@ export async function readGbfsDocument(location: string, options: GbfsFetchOptio
   const hostPort = `${url.hostname.toLowerCase()}${url.port ? `:${url.port}` : ''}`;
   const allowed = options.allowedHosts.includes(hostPort) || options.allowedHosts.includes(url.hostname.toLowerCase());
   if (url.protocol !== 'https:' && !allowed) throw new GbfsFetchError(`${location}: only https feeds (or a host in GBFS_ALLOWED_HOSTS)`);
+  // an address literal never reaches the lookup below
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && !allowed && !isPublicAddress(literal)) throw new GbfsFetchError(`${url.hostname} is a private address`);
   const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     lookup(hostname, { all: true, verbatim: true }).then(
       (addresses) => {
         const usable = allowed ? addresses : addresses.filter((entry) => isPublicAddress(entry.address));
         if (!usable.length || usable.length !== addresses.length) {
-          callback(new GbfsFetchError(`${hostname} resolves to a private address`), '', 4);
+          callback(new GbfsFetchError(`${hostname} resolves to a private address`) as NodeJS.ErrnoException, '', 4);
           return;
         }
         if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
