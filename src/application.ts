@@ -12,6 +12,7 @@ import { loadMapData } from './services/map-data/map-data-source.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireCalendars } from './wiring/calendars-wiring.js';
+import { wireTransit } from './wiring/transit-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
@@ -102,6 +103,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
     closeOnFailure.push(async () => search.stop());
+    const transit = await wireTransit(config, backends, logger);
+    closeOnFailure.push(async () => transit.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -112,6 +115,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...calendars.routes,
       ...places.routes,
       ...search.routes,
+      ...transit.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
@@ -165,6 +169,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await accounts.stop();
           calendars.stop();
           search.stop();
+          transit.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();

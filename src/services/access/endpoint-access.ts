@@ -122,10 +122,10 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/holidays/hijri', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
 
   // §4.6 Transit, micromobility, offline (scope per row).
-  { method: 'GET', path: '/transit/stops', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/transit/routes', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/transit/gbfs', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'POST', path: '/transit/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/stops', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/routes', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/gbfs', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'POST', path: '/transit/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
 
