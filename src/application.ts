@@ -20,6 +20,7 @@ import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
+import { wireTraffic } from './wiring/traffic-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -95,6 +96,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger);
+    closeOnFailure.push(() => traffic.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -106,6 +109,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...navigation.routes,
       ...optimization.routes,
       ...fleets.routes,
+      ...traffic.routes,
     );
 
     const server = new EdgeServer({
@@ -157,6 +161,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();
+          await traffic.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),

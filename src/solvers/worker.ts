@@ -10,7 +10,7 @@ import { describeSharedData as describe } from './diagnostics/describe-shared-da
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
 import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
-import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
+import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
@@ -68,6 +68,10 @@ export function isochrone(input: Parameters<typeof isochroneTask>[1]): ReturnTyp
 
 export function mapMatch(input: Parameters<typeof mapMatchTask>[1]): ReturnType<typeof mapMatchTask> {
   return mapMatchTask(sharedMapPack(), input);
+}
+
+export function tripTraversals(input: Parameters<typeof tripTraversalsTask>[1]): ReturnType<typeof tripTraversalsTask> {
+  return tripTraversalsTask(sharedMapPack(), input);
 }
 
 // ── vector tiles ──
