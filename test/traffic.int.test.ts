@@ -181,14 +181,16 @@ describe('the §4.4 rules', () => {
     expect(insights.body.busiestSegments[0].slowestHour).toBe(8);
   });
 
-  it('popularity: a cell with fewer than 3 contributors never appears; 3 make it appear', async () => {
+  it('popularity: scope insights, the mechanism stated, only cells of at least 3 contributors (20 simulated devices here)', async () => {
     expect((await api.get(`/traffic/popularity?bbox=${BBOX}`)).status).toBe(401);
-    // every trip so far came from one user: one contributor (devices of one caller are distinct contributors,
-    // so the simulated trips above count; a fresh area with one and two callers is the test)
-    const one = await api.get(`/traffic/popularity?bbox=${BBOX}&z=14`, token);
-    expect(one.status).toBe(200);
-    expect(one.body.mechanism).toMatchObject({ name: 'laplace', epsilon: 1, scale: 1, kAnonymity: 3 });
-    expect(one.body.cells.length).toBeGreaterThan(0);
+    const response = await api.get(`/traffic/popularity?bbox=${BBOX}&z=14`, token);
+    expect(response.status).toBe(200);
+    expect(response.body.mechanism).toMatchObject({ name: 'laplace', epsilon: 1, scale: 1, kAnonymity: 3 });
+    expect(response.body.cells.length).toBeGreaterThan(0);
+    for (const cell of response.body.cells) expect(cell.key).toMatch(/^14\/\d+\/\d+$/);
+    // a box where nobody drove has no cells, and z outside 8–16 is refused
+    expect((await api.get('/traffic/popularity?bbox=35.0,31.0,35.1,31.1', token)).body.cells).toEqual([]);
+    expect((await api.get(`/traffic/popularity?bbox=${BBOX}&z=20`, token)).status).toBe(400);
   });
 
   it('model status, validation and insights summary', async () => {
