@@ -10,6 +10,7 @@ import { runVrpBenchmark } from './vrp.js';
 import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
 import { runTilesBenchmark } from './tiles.js';
+import { runTrafficBenchmark } from './traffic.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   binpack: runBinPackBenchmark,
   calendars: runCalendarsBenchmark,
   tiles: runTilesBenchmark,
+  traffic: runTrafficBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -35,6 +35,10 @@ export const MAX_BOX_ROWS = 50_000;
 export const VALIDATION_SAMPLE = 5_000;
 
 type Query = Record<string, string | undefined>;
+interface Moment {
+  clock: ReturnType<typeof localClock>;
+  flags: { isHoliday: boolean; isWeekend: boolean; isRamadan: boolean };
+}
 
 export class TrafficService {
   constructor(
@@ -48,11 +52,15 @@ export class TrafficService {
     return countryOrJordan(asked ?? road);
   }
 
-  private resolveAt(rows: readonly ProfileRow[], country: CountryCode, atMs: number): { resolved: ResolvedProfile | undefined; clock: ReturnType<typeof localClock>; flags: { isHoliday: boolean; isWeekend: boolean; isRamadan: boolean } } {
+  /** A country's clock and calendar flags at an instant (one Intl call and one cached flag lookup). */
+  private momentIn(country: CountryCode, atMs: number): Moment {
     const clock = localClock(country, atMs);
     const all = this.calendars.flags(country, atMs);
-    const flags = { isHoliday: all.isHoliday, isWeekend: all.isWeekend, isRamadan: all.isRamadan };
-    return { resolved: resolveProfile(rows, clock, flags), clock, flags };
+    return { clock, flags: { isHoliday: all.isHoliday, isWeekend: all.isWeekend, isRamadan: all.isRamadan } };
+  }
+
+  private resolveAt(rows: readonly ProfileRow[], country: CountryCode, atMs: number, moment: Moment = this.momentIn(country, atMs)): { resolved: ResolvedProfile | undefined } & Moment {
+    return { resolved: resolveProfile(rows, moment.clock, moment.flags), ...moment };
   }
 
   async profile(query: Query) {
@@ -95,9 +103,12 @@ export class TrafficService {
     const truncated = rows.length > MAX_BOX_ROWS;
     const bySegment = groupBySegment(rows.slice(0, MAX_BOX_ROWS));
     const labels = [];
+    const moments = new Map<CountryCode, Moment>();
     for (const [segmentKey, segmentRows] of bySegment) {
       const country = this.countryFor(asked, segmentRows[0]!.country);
-      const { resolved } = this.resolveAt(segmentRows, country, atMs);
+      let moment = moments.get(country);
+      if (!moment) moments.set(country, (moment = this.momentIn(country, atMs)));
+      const { resolved } = this.resolveAt(segmentRows, country, atMs, moment);
       if (!resolved) continue;
       const described = describeSums(resolved.sums);
       labels.push({
@@ -106,7 +117,7 @@ export class TrafficService {
         congestion: described.congestion,
         speedRatio: described.speedRatio,
         profileType: resolved.profileType,
-        reason: `${resolved.profileType} profile${resolved.pooledDow ? ' (weekdays pooled)' : ''} at ${String(localClock(country, atMs).hour).padStart(2, '0')}:00 ${country} time from ${resolved.sums.sampleCount} sample${resolved.sums.sampleCount === 1 ? '' : 's'}${described.trustworthy ? '' : ` (below the trust threshold of ${TRUST_MIN_SAMPLES})`}${described.simulated ? '; includes simulated trips' : ''}`,
+        reason: `${resolved.profileType} profile${resolved.pooledDow ? ' (weekdays pooled)' : ''} at ${String(moment.clock.hour).padStart(2, '0')}:00 ${country} time from ${resolved.sums.sampleCount} sample${resolved.sums.sampleCount === 1 ? '' : 's'}${described.trustworthy ? '' : ` (below the trust threshold of ${TRUST_MIN_SAMPLES})`}${described.simulated ? '; includes simulated trips' : ''}`,
         sampleCount: resolved.sums.sampleCount,
         lat: segmentRows[0]!.lat,
         lng: segmentRows[0]!.lng,
