@@ -8,6 +8,7 @@
  */
 import polyline from '@mapbox/polyline';
 import { haversineMeters } from '../solvers/graph/geodesy.js';
+import { Random } from '../solvers/random.js';
 import type { CountryCode } from '../services/calendars/country-profiles.js';
 import { localClock } from '../services/traffic/traffic-model.js';
 
@@ -51,12 +52,10 @@ export interface SimulatedTrip {
   kind: DayKind;
 }
 
+/** Uniform in (0, 1], seeded (the Gaussian draw takes its logarithm). */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return (state + 0.5) / 2 ** 32;
-  };
+  const random = new Random(seed);
+  return () => 1 - random.next();
 }
 
 const METERS_PER_DEGREE = 111_195;

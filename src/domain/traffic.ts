@@ -13,8 +13,8 @@ export interface ProfileSums {
   freeFlowKph: number;
 }
 
-/** One stored profile: a segment under a type, local weekday (-1: all weekdays) and local hour. */
-export interface ProfileRow extends ProfileSums {
+/** Where a sample is filed: a segment (its road's country and midpoint) under a type, local weekday (-1: all weekdays) and local hour. */
+export interface ProfileSlot {
   segmentKey: string;
   profileType: ProfileType;
   dow: number;
@@ -23,6 +23,9 @@ export interface ProfileRow extends ProfileSums {
   lat: number;
   lng: number;
 }
+
+/** One stored profile. */
+export interface ProfileRow extends ProfileSums, ProfileSlot {}
 
 /** One fix of a contributed trip: position and epoch milliseconds. */
 export interface TripFix {
@@ -32,14 +35,7 @@ export interface TripFix {
 }
 
 /** One timed segment traversal filed into the model. */
-export interface FiledObservation {
-  segmentKey: string;
-  profileType: ProfileType;
-  dow: number;
-  hour: number;
-  country: string;
-  lat: number;
-  lng: number;
+export interface FiledObservation extends ProfileSlot {
   speedKph: number;
   freeFlowKph: number;
   observedAt: number;
