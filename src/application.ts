@@ -96,7 +96,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
-    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger);
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
     routes.push(
       ...operations.routes,

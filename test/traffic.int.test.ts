@@ -193,6 +193,21 @@ describe('the §4.4 rules', () => {
     expect((await api.get(`/traffic/popularity?bbox=${BBOX}&z=20`, token)).status).toBe(400);
   });
 
+  it('POST /traffic/route: the ETA from the profiles at departure, slower at rush hour than at night', async () => {
+    expect((await api.post('/traffic/route', { locations: [FROM, TO] })).status).toBe(401);
+    expect((await api.post('/traffic/route', { locations: [FROM] }, token)).status).toBe(400);
+    const rush = await api.post('/traffic/route', { locations: [FROM, TO], departAt: new Date(rushStart + 60_000).toISOString() }, token);
+    const night = await api.post('/traffic/route', { locations: [FROM, TO], departAt: new Date(nightStart + 60_000).toISOString() }, token);
+    expect(rush.status, JSON.stringify(rush.body)).toBe(201);
+    expect(rush.body).toMatchObject({ provider: 'svc-traffic-model', available: true, basedOnHistory: true, simulated: true });
+    expect(rush.body.coverage).toBeGreaterThan(0.5);
+    expect(rush.body.freeFlowSeconds).toBe(night.body.freeFlowSeconds);
+    expect(rush.body.trafficSeconds).toBeGreaterThan(night.body.trafficSeconds * 1.5);
+    expect(rush.body.delaySeconds).toBe(rush.body.trafficSeconds - rush.body.freeFlowSeconds);
+    expect(['heavy', 'severe']).toContain(rush.body.trafficLevel);
+    expect(rush.body.legs[0].segments.some((segment: any) => segment.profileType === 'typical')).toBe(true);
+  });
+
   it('model status, validation and insights summary', async () => {
     const validation = await api.get('/traffic/model/validation');
     expect(validation.status).toBe(200);

@@ -9,7 +9,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
-import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
+import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
@@ -50,6 +50,10 @@ export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnTyp
 
 export function routeTripJson(input: Parameters<typeof routeTripJsonTask>[1]): ReturnType<typeof routeTripJsonTask> {
   return routeTripJsonTask(sharedMapPack(), input);
+}
+
+export function routeSegments(input: Parameters<typeof routeSegmentsTask>[1]): ReturnType<typeof routeSegmentsTask> {
+  return routeSegmentsTask(sharedMapPack(), input);
 }
 
 export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {

@@ -8,6 +8,7 @@ import { createSubjects } from '../actors/runtime/subjects.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { trafficRoutes } from '../edge/routes/traffic.js';
 import type { CalendarService } from '../services/calendars/calendar-service.js';
+import type { RoutingService } from '../services/routing/routing-service.js';
 import { TrafficService } from '../services/traffic/traffic-service.js';
 import { TripIngestion } from '../services/traffic/trip-ingestion.js';
 import type { Config } from '../shared/config.js';
@@ -20,7 +21,7 @@ export interface TrafficWiring {
   stop(): Promise<void>;
 }
 
-export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger): TrafficWiring {
+export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger, routing?: RoutingService): TrafficWiring {
   const repository = new TrafficRepository(backends.sql);
   const ingestion = new TripIngestion({
     repository,
@@ -32,5 +33,5 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     concurrency: Math.max(1, solvers.threads),
   });
   ingestion.start();
-  return { routes: trafficRoutes(new TrafficService(repository, calendars), ingestion), stop: () => ingestion.close() };
+  return { routes: trafficRoutes(new TrafficService(repository, calendars, Date.now, routing), ingestion), stop: () => ingestion.close() };
 }

@@ -6,7 +6,7 @@
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import type { TrafficService } from '../../services/traffic/traffic-service.js';
 import type { TripIngestion } from '../../services/traffic/trip-ingestion.js';
-import { bboxQuery, departQuery, forecastQuery, labelsQuery, popularityQuery, profileQuery, summaryQuery } from '../../services/traffic/traffic-queries.js';
+import { bboxQuery, departQuery, forecastQuery, labelsQuery, popularityQuery, profileQuery, summaryQuery, trafficRouteRequest } from '../../services/traffic/traffic-queries.js';
 import { TRIP_BODY_LIMIT_BYTES, tripRequest } from '../../services/traffic/trip-request.js';
 import { z } from 'zod';
 
@@ -58,6 +58,17 @@ export function trafficRoutes(traffic: TrafficService, ingestion: TripIngestion)
     }),
     defineRoute({ ...route, method: 'GET', path: '/traffic/model/status', summary: 'Trip queue and profile counts', query: none, handler: () => traffic.status() }),
     defineRoute({ ...route, method: 'GET', path: '/traffic/model/validation', summary: 'Coverage, mean sample count, trustworthy %, MAE and RMSE on held-out trips', query: none, handler: () => traffic.validation() }),
+    defineRoute({
+      ...route,
+      method: 'POST',
+      path: '/traffic/route',
+      summary: 'Traffic-aware ETA of the fastest route from `departAt`: each segment timed from its learned profile as the clock advances',
+      description:
+        'Body `{ locations: [{ lat, lon }, …] (2–25), departAt?, costing? (auto|truck), country? }`. Answers free-flow and traffic seconds, `delaySeconds`, `trafficLevel`, `coverage` (share of the distance with a profile) and the segments. Segments without a profile keep their free-flow time; with none at all `basedOnHistory` is false and the ETA is the free-flow one.',
+      body: trafficRouteRequest,
+      errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE'],
+      handler: ({ body }) => traffic.route(body),
+    }),
     defineRoute({ ...route, method: 'GET', path: '/insights/summary', summary: 'PII-free change and freshness counts of the traffic model over `days` (default 30)', query: summaryQuery, handler: ({ query }) => traffic.summary(query) }),
   ];
 }

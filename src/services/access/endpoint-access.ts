@@ -228,7 +228,7 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/traffic/analysed/week', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/analysed/outlook', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/analysed/model', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'POST', path: '/traffic/route', planned: true, access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
+  { method: 'POST', path: '/traffic/route', access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
   { method: 'POST', path: '/telemetry/trips', access: 'key-or-bearer', scopes: ['telemetry'], billing: 'default', source: 'part3 §4.4' },
 
   // §4.5 Route optimization (scope optimize).

@@ -69,3 +69,15 @@ export function parseIntIn(value: string | undefined, fallback: number, min: num
   if (!(number >= min && number <= max)) throw new ApiError('VALIDATION_ERROR', { message: `${name}: a whole number from ${min} to ${max}` });
   return number;
 }
+
+/** Body of POST /traffic/route: 2 to 25 locations, the departure (default now), the costing (auto or truck). */
+export const trafficRouteRequest = z
+  .object({
+    locations: z.array(z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) })).min(2, 'at least 2 locations').max(25, 'at most 25 locations'),
+    departAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-03-01T08:30:00Z' }).optional(),
+    costing: z.enum(['auto', 'truck']).default('auto'),
+    /** Whose clock and calendar read the departure; default each road's own country; unknown codes read as JO. */
+    country: z.string().max(8).optional(),
+  })
+  .strict();
+export type TrafficRouteRequest = z.infer<typeof trafficRouteRequest>;

@@ -23,7 +23,8 @@ import {
   TRUST_MIN_SAMPLES,
   type ResolvedProfile,
 } from './traffic-model.js';
-import { parseAt, parseBbox, parseHorizons, parseHour, parseIntIn, parseSegmentKey } from './traffic-queries.js';
+import { parseAt, parseBbox, parseHorizons, parseHour, parseIntIn, parseSegmentKey, type TrafficRouteRequest } from './traffic-queries.js';
+import type { RoutingService } from '../routing/routing-service.js';
 import { INGESTION } from './trip-ingestion.js';
 import { RAW_FIX_RETENTION_MS } from './trip-request.js';
 
@@ -45,7 +46,76 @@ export class TrafficService {
     private readonly repository: TrafficRepository,
     private readonly calendars: Pick<CalendarService, 'flags'>,
     private readonly now: () => number = Date.now,
+    private readonly routing?: Pick<RoutingService, 'segments'>,
   ) {}
+
+  /**
+   * POST /traffic/route: the fastest route's segments driven from `departAt` with the clock advancing: each
+   * segment's free-flow seconds divided by its profile's speed ratio at the moment it is entered (ratio kept
+   * within [0.25, 1.5]); a segment without a profile keeps its free-flow time and counts as uncovered.
+   */
+  async route(request: TrafficRouteRequest) {
+    if (!this.routing) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'Routing is not available' });
+    const departMs = request.departAt ? Date.parse(request.departAt) : this.now();
+    const routed = await this.routing.segments({ costing: request.costing, preference: 'fastest', avoid: [] }, request.locations);
+    const keys = [...new Set(routed.legs.flatMap((leg) => leg.segments.map((segment) => segment.segmentKey)))];
+    const bySegment = groupBySegment(await this.repository.profilesOfSegments(keys));
+    const asked = request.country === undefined ? undefined : countryOrJordan(request.country);
+    let clockMs = departMs;
+    let freeFlow = 0;
+    let distance = 0;
+    let coveredMeters = 0;
+    let ratioMeters = 0;
+    let covered = 0;
+    let simulated = false;
+    const legs = routed.legs.map((leg) => ({
+      segments: leg.segments.map((segment) => {
+        const rows = bySegment.get(segment.segmentKey);
+        const resolved = rows ? this.resolveAt(rows, this.countryFor(asked, rows[0]!.country), clockMs).resolved : undefined;
+        const described = resolved ? describeSums(resolved.sums) : undefined;
+        const ratio = described ? Math.min(1.5, Math.max(0.25, described.speedRatio)) : 1;
+        const seconds = segment.seconds / ratio;
+        clockMs += seconds * 1000;
+        freeFlow += segment.seconds;
+        distance += segment.meters;
+        if (described) {
+          covered++;
+          coveredMeters += segment.meters;
+          ratioMeters += described.speedRatio * segment.meters;
+          simulated ||= described.simulated;
+        }
+        return {
+          segmentKey: segment.segmentKey,
+          meters: Math.round(segment.meters * 10) / 10,
+          freeFlowSeconds: Math.round(segment.seconds * 10) / 10,
+          trafficSeconds: Math.round(seconds * 10) / 10,
+          profileType: resolved?.profileType ?? null,
+          label: described?.label ?? null,
+          sampleCount: resolved?.sums.sampleCount ?? 0,
+        };
+      }),
+    }));
+    const trafficSeconds = (clockMs - departMs) / 1000;
+    const meanRatio = coveredMeters > 0 ? ratioMeters / coveredMeters : undefined;
+    return {
+      provider: PROVIDER,
+      available: true,
+      basedOnHistory: covered > 0,
+      departAt: new Date(departMs).toISOString(),
+      arrivalAt: new Date(clockMs).toISOString(),
+      distanceMeters: Math.round(distance),
+      freeFlowSeconds: Math.round(freeFlow),
+      trafficSeconds: Math.round(trafficSeconds),
+      delaySeconds: Math.round(trafficSeconds) - Math.round(freeFlow),
+      trafficLevel: meanRatio === undefined ? 'unknown' : bandOf(meanRatio).congestion,
+      coverage: distance > 0 ? Math.round((coveredMeters / distance) * 1000) / 1000 : 0,
+      segmentsWithProfile: covered,
+      segmentCount: keys.length,
+      simulated,
+      legs,
+      attribution: ATTRIBUTION,
+    };
+  }
 
   /** The country whose clock and calendar read a moment: the one asked for (unknown → JO), else the road's own. */
   private countryFor(asked: string | undefined, road: string | undefined): CountryCode {
