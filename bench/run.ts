@@ -10,6 +10,7 @@ import { runVrpBenchmark } from './vrp.js';
 import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
 import { runTilesBenchmark } from './tiles.js';
+import { runPlacesBenchmark } from './places.js';
 import { runTrafficBenchmark } from './traffic.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -24,6 +25,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   binpack: runBinPackBenchmark,
   calendars: runCalendarsBenchmark,
   tiles: runTilesBenchmark,
+  places: runPlacesBenchmark,
   traffic: runTrafficBenchmark,
 };
 

@@ -15,9 +15,11 @@ import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
+import { wirePlaces } from './wiring/places-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
@@ -94,8 +96,10 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
     routes.push(
@@ -104,7 +108,9 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...geocoding.routes,
       ...mapDataWiring.routes,
       ...vectorTiles.routes,
+      ...mapStyles.routes,
       ...calendars.routes,
+      ...places.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,

@@ -56,6 +56,8 @@ export function nodeLayers(tags: OsmTags): FeatureLayer[] {
   if (isTransitStop(tags)) layers.push('transit_stop');
   if (tags.highway === 'speed_camera' || tags.enforcement === 'maxspeed') layers.push('speed_camera');
   if (tags.highway === 'traffic_signals' || tags.crossing === 'traffic_signals') layers.push('traffic_signal');
+  // entrances of buildings (the place catalogue's `entrances`), named or not
+  if (tags.entrance && tags.entrance !== 'no') layers.push('entrance');
   return layers;
 }
 

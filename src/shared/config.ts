@@ -43,6 +43,20 @@ const identifier = (fallback: string) =>
     .regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits or _ (max 41 characters)')
     .default(fallback);
 
+/** An http(s) XYZ tile template with `{z}`, `{x}` and `{y}`, or unset. */
+const tileTemplate = () =>
+  optionalUrl(['http:', 'https:']).refine((value) => value === undefined || ['{z}', '{x}', '{y}'].every((part) => value.includes(part)), {
+    message: 'must be a tile URL template with {z}, {x} and {y}',
+  });
+
+const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
 /** Issuer and verifier URLs must be https, except on loopback (a local provider in development and tests). */
 function isHttpsOrLoopback(value: string): boolean {
   try {
@@ -200,6 +214,21 @@ export const configSchema = z.object({
   WS_MAX_UNAUTHENTICATED_PER_IP: integer(1, 1_000_000, 16),
   /** How long a socket that connected without credentials has to send its `auth` message; then it is closed with 4401. */
   WS_AUTH_TIMEOUT_MS: integer(100, 600_000, 10_000),
+  /**
+   * Imagery tiles of the `satellite` style, an XYZ template with `{z}`, `{x}`, `{y}` (e.g.
+   * `https://imagery.example.com/{z}/{y}/{x}.jpg`); browsers fetch it directly. Unset = our placeholder JPEG.
+   */
+  SATELLITE_TILE_URL: tileTemplate(),
+  /** The imagery provider's credit, shown in the satellite source's own `attribution`; required with SATELLITE_TILE_URL. */
+  SATELLITE_ATTRIBUTION: optionalText(),
+  SATELLITE_MAX_ZOOM: integer(0, 24, 19),
+  /** Elevation tiles (raster-dem, XYZ template) for `GET /tiles/style?style=3d&terrain=1`; unset = no elevation is offered. */
+  TERRAIN_DEM_TILE_URL: tileTemplate(),
+  /** How heights are packed in the DEM PNGs: `terrarium` (AWS/Mapzen) or `mapbox` (Terrain-RGB). */
+  TERRAIN_DEM_ENCODING: z.enum(['terrarium', 'mapbox']).default('terrarium'),
+  /** The elevation data's credit; required with TERRAIN_DEM_TILE_URL. */
+  TERRAIN_DEM_ATTRIBUTION: optionalText(),
+  TERRAIN_DEM_MAX_ZOOM: integer(0, 20, 12),
   /** A Valhalla-compatible routing server the routing endpoints pass through to; unset = the built-in engine. */
   ROUTING_ENGINE_URL: optionalUrl(['http:', 'https:']),
   /** Time budget of one routing computation (route, matrix, isochrone, map match); past it the task is cancelled. */
@@ -250,6 +279,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         for (const [name, value] of Object.entries(captcha)) {
           if (value === undefined) context.addIssue({ code: 'custom', path: [name], message: `is required with ${captchaSet.join(' and ')} (captcha needs site key, secret and verify URL together)` });
         }
+      }
+      // third-party tiles are shown only with their provider's credit (part 2 §4.7 rule 6)
+      if (config.SATELLITE_TILE_URL && !config.SATELLITE_ATTRIBUTION) {
+        context.addIssue({ code: 'custom', path: ['SATELLITE_ATTRIBUTION'], message: "is required with SATELLITE_TILE_URL (the imagery provider's credit)" });
+      }
+      if (config.TERRAIN_DEM_TILE_URL && !config.TERRAIN_DEM_ATTRIBUTION) {
+        context.addIssue({ code: 'custom', path: ['TERRAIN_DEM_ATTRIBUTION'], message: "is required with TERRAIN_DEM_TILE_URL (the elevation data's credit)" });
       }
       if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
         context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });

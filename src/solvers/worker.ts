@@ -12,6 +12,7 @@ import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
 import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
+import { naturalEarthTileTask } from './raster/natural-earth.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
 import { solveBinPack as runBinPack } from './binpack/solve.js';
@@ -92,6 +93,13 @@ export function tileCoverage(): ReturnType<typeof tileCoverageTask> {
 /** Glyph ranges the labels within a bounding box need (offline manifests). */
 export function regionGlyphRanges(input: Parameters<typeof regionGlyphRangesTask>[1]): ReturnType<typeof regionGlyphRangesTask> {
   return regionGlyphRangesTask(sharedMapPack(), input);
+}
+
+// ── raster tiles ──
+
+/** One Natural Earth raster tile (PNG or WebP) for the svc-natural-earth source and the terrain style. */
+export function naturalEarthTile(input: Parameters<typeof naturalEarthTileTask>[0]): ReturnType<typeof naturalEarthTileTask> {
+  return naturalEarthTileTask(input);
 }
 
 // --- Optimization (route optimization, bin packing, rostering) ---

@@ -1,15 +1,15 @@
 import { defineRoute, HttpReply, type RequestContext, type RouteDefinition } from '../route.js';
 import { cachedAssetReply } from '../cached-asset.js';
 import { publicOrigin } from '../public-origin.js';
+import { STYLE_CACHE_CONTROL, UNVERSIONED_TILE_CACHE, VERSIONED_TILE_CACHE } from '../tile-transfer.js';
 import { vectorTileParams, vectorTileQuery } from '../../services/tiles/tile-queries.js';
 import type { VectorTileService } from '../../services/tiles/vector-tile-service.js';
 import type { TileJson } from '../../services/tiles/tilejson.js';
 
 const route = { tags: ['tiles'] };
 
-/** Cache-Control of tiles (spec part 2 §4.7): the template's own `?v=` is immutable; anything else a day. */
-export const VERSIONED_TILE_CACHE = 'public, max-age=31536000, immutable';
-export const UNVERSIONED_TILE_CACHE = 'max-age=86400, stale-while-revalidate=604800';
+// Cache-Control of tiles (spec part 2 §4.7): the template's own `?v=` is immutable; anything else a day.
+export { UNVERSIONED_TILE_CACHE, VERSIONED_TILE_CACHE };
 
 export interface VectorTileRouteDeps {
   tiles: Pick<VectorTileService, 'tile' | 'version'>;
@@ -49,7 +49,7 @@ export function vectorTileRoutes(deps: VectorTileRouteDeps): RouteDefinition[] {
       method: 'GET',
       path: '/tiles/tilejson/svc',
       summary: 'TileJSON 3.0 of the vector tiles: versioned tile template, zoom range, layers with their fields, bounds, attribution',
-      handler: async ({ headers }) => HttpReply.json(await deps.tileJson(publicOrigin(deps.publicBaseUrl, headers)), 200, { 'cache-control': 'public, max-age=300, stale-while-revalidate=86400' }),
+      handler: async ({ headers }) => HttpReply.json(await deps.tileJson(publicOrigin(deps.publicBaseUrl, headers)), 200, { 'cache-control': STYLE_CACHE_CONTROL }),
     }),
   ];
 }

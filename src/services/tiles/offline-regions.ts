@@ -11,6 +11,7 @@ import { MAX_TILE_ZOOM } from '../../solvers/tiles/tile-schema.js';
 import { countryAt, countryByCode } from '../geocoding/countries.js';
 import { vectorTileTemplate } from './tilejson.js';
 import type { VectorTileService } from './vector-tile-service.js';
+import { BOLD_FONT_STACK, REGULAR_FONT_STACK } from './map-styles/style-catalogue.js';
 
 type Bbox = [west: number, south: number, east: number, north: number];
 
@@ -36,8 +37,8 @@ export interface ZoomRange {
 /** Tiles encoded per zoom to measure a region's size. */
 const SAMPLE_TILES_PER_ZOOM = 8;
 const COUNTRY_MAX_ZOOM = 10;
-/** Fonts the standard styles label with (docs/tiles.md, offline manifests). */
-export const OFFLINE_FONTSTACKS = ['Noto Sans Regular', 'Noto Sans Bold', 'Noto Sans Arabic Regular'] as const;
+/** The font stacks the styles' labels ask for (style-catalogue.ts), as the glyph URL's `{fontstack}`. */
+export const OFFLINE_FONTSTACKS = [REGULAR_FONT_STACK.join(','), BOLD_FONT_STACK.join(',')] as const;
 /** Zooms of the shaded-relief raster fallback (spec part 2 §4.7: `ne2_shaded`, maxzoom 6). */
 const RASTER_FALLBACK_MAX_ZOOM = 6;
 

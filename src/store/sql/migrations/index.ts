@@ -11,10 +11,12 @@ import { optimizationJobsMigration } from './009-optimization-jobs.js';
 import { fleetsMigration } from './010-fleets.js';
 import { keySuspensionMigration } from './011-key-suspension.js';
 import { hijriMonthStartsMigration } from './012-hijri-month-starts.js';
+import { placesMigration } from './013-places.js';
+import { placeContentMigration } from './014-place-content.js';
 import { trafficMigration } from './017-traffic.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, trafficMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, trafficMigration];
