@@ -12,6 +12,7 @@ import { runCalendarsBenchmark } from './calendars.js';
 import { runTilesBenchmark } from './tiles.js';
 import { runPlacesBenchmark } from './places.js';
 import { runJourneysBenchmark } from './journeys.js';
+import { runTrafficBenchmark } from './traffic.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   tiles: runTilesBenchmark,
   places: runPlacesBenchmark,
   journeys: runJourneysBenchmark,
+  traffic: runTrafficBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -24,6 +24,7 @@ import { wirePlaces } from './wiring/places-wiring.js';
 import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
+import { wireTraffic } from './wiring/traffic-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -105,6 +106,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
+    closeOnFailure.push(() => traffic.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -120,6 +123,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...navigation.routes,
       ...optimization.routes,
       ...fleets.routes,
+      ...traffic.routes,
     );
 
     const server = new EdgeServer({
@@ -173,6 +177,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();
+          await traffic.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),
