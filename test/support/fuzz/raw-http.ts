@@ -30,16 +30,36 @@ export class NoAnswer extends Error {
   }
 }
 
-/** Sends one request; rejects with NoAnswer when the server does not answer within `timeoutMs`. */
+/**
+ * Time this process's own event loop stood still (drawing inputs, say): an answer that arrived meanwhile waits
+ * unread, so a deadline must not count it against the server.
+ */
+let stalledMs = 0;
+let lastTick = performance.now();
+setInterval(() => {
+  const now = performance.now();
+  if (now - lastTick > 150) stalledMs += now - lastTick - 100;
+  lastTick = now;
+}, 100).unref();
+
+/** Sends one request; rejects with NoAnswer when the server does not answer within `timeoutMs` (of this process's own stalls not counted). */
 export function send(agent: http.Agent, port: number, request: RawRequest, timeoutMs: number): Promise<RawResponse> {
   const started = performance.now();
+  const stalledAtStart = stalledMs;
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body) headers['content-length'] = String(request.body.length);
     const outgoing = http.request({ host: '127.0.0.1', port, method: request.method, path: request.target, headers, agent });
-    const timer = setTimeout(() => {
-      outgoing.destroy(new NoAnswer('timeout', `no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
+    let timer: NodeJS.Timeout;
+    const arm = (ms: number) => {
+      timer = setTimeout(() => {
+        const stalled = stalledMs - stalledAtStart;
+        const waited = performance.now() - started - stalled;
+        if (waited < timeoutMs) return arm(Math.max(timeoutMs - waited, 100));
+        outgoing.destroy(new NoAnswer('timeout', `no answer within ${timeoutMs} ms${stalled > 1_000 ? ` (the client itself stalled ${Math.round(stalled)} ms besides)` : ''}`));
+      }, ms);
+    };
+    arm(timeoutMs);
     outgoing.once('error', (error) => {
       clearTimeout(timer);
       reject(error instanceof NoAnswer ? error : new NoAnswer('connection', `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}`.trim()));

@@ -4,6 +4,7 @@
  * may hold. See test/openapi-fuzz.int.test.ts for what the answers are held to.
  */
 import fc from 'fast-check';
+import { EXAMPLES, exampleBodies } from './examples.js';
 import { hostileString, hostileValue, nested, PROTOTYPE_NAMES } from './hostile-values.js';
 import { jsonBytes, type RawRequest } from './raw-http.js';
 import { SchemaArbitraries, type JsonSchema } from './schema-arbitrary.js';
@@ -37,10 +38,14 @@ export interface Credentials {
 }
 
 export interface Pools {
-  /** Ids of resources that exist (the fuzzer's own extra resources and the other account's), never the fuzzer's account, session or key. */
+  /**
+   * Ids and tokens of resources that exist (the fuzzer's own extra resources and the other account's), by the path
+   * segment that names them (`saved-places`, `api-keys`, …; `sessionId` for sign-in sessions); never the
+   * fuzzer's own account, first session or key.
+   */
+  byResource: Record<string, string[]>;
+  /** All of them. */
   ids: string[];
-  /** Tokens that exist (live-share tokens, push tokens). */
-  tokens: string[];
 }
 
 export interface FuzzInput {
@@ -293,7 +298,7 @@ export class RequestArbitraries {
     private readonly credentials: Credentials,
     private readonly pools: Pools,
   ) {
-    this.schemas = new SchemaArbitraries({ ids: pools.ids });
+    this.schemas = new SchemaArbitraries({ ids: pools.ids, byResource: pools.byResource });
   }
 
   /** Inputs over every operation; expensive ones weigh `expensiveWeight` against 4 for the rest. */
@@ -351,14 +356,19 @@ export class RequestArbitraries {
   private path(operation: Operation): fc.Arbitrary<string> {
     const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     if (!names.length) return fc.constant(operation.path);
-    const existing = [...this.pools.ids, ...this.pools.tokens];
-    const segment = (name: string): fc.Arbitrary<string> =>
-      fc.oneof(
-        { weight: 6, arbitrary: existing.length ? fc.constantFrom(...existing) : fc.uuid() },
+    const existing = this.pools.ids;
+    const segment = (name: string): fc.Arbitrary<string> => {
+      // the resource a parameter names: the segment before it (/me/saved-places/{id}), or its own name ({sessionId})
+      const before = operation.path.split('/')[operation.path.split('/').indexOf(`{${name}}`) - 1] ?? '';
+      const own = this.pools.byResource[name] ?? this.pools.byResource[before] ?? [];
+      return fc.oneof(
+        { weight: own.length ? 8 : 0, arbitrary: fc.constantFrom(...(own.length ? own : ['x'])) },
+        { weight: 2, arbitrary: existing.length ? fc.constantFrom(...existing) : fc.uuid() },
         { weight: 2, arbitrary: fc.uuid() },
         { weight: SPECIAL_PARAMETERS[name] ? 6 : 0, arbitrary: fc.constantFrom(...(SPECIAL_PARAMETERS[name] ?? ['x'])) },
         { weight: 4, arbitrary: hostileSegment },
       );
+    };
     return fc.tuple(...names.map(segment)).map((values) => {
       let path = operation.path;
       names.forEach((name, index) => (path = path.replace(`{${name}}`, values[index]!)));
@@ -391,7 +401,9 @@ export class RequestArbitraries {
     if (operation.body === undefined) {
       return fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: free }, { weight: 1, arbitrary: rawBody });
     }
+    const examples = EXAMPLES[`${operation.method} ${operation.path}`];
     return fc.oneof(
+      { weight: examples ? 10 : 0, arbitrary: exampleBodies(examples ?? [{}]).map((value) => jsonBytes(value)) },
       { weight: 8, arbitrary: this.schemas.of(operation.body, 'valid').map((value) => jsonBytes(value)) },
       { weight: 8, arbitrary: this.schemas.of(operation.body, 'mutated').map((value) => jsonBytes(value)) },
       { weight: 2, arbitrary: free },

@@ -16,7 +16,21 @@ export type Mode = 'valid' | 'mutated';
 export interface Hints {
   /** Existing resource ids (uuids) of the fuzzing user, tried for any uuid field. */
   ids: readonly string[];
+  /** The same by resource (`organizations`, `projects`, `api-keys`, `saved-lists`, `sessions`, …). */
+  byResource: Readonly<Record<string, readonly string[]>>;
 }
+
+/** Body fields that name a resource. */
+const ID_FIELDS: Record<string, string> = {
+  organizationid: 'organizations',
+  projectid: 'projects',
+  apikeyid: 'api-keys',
+  listid: 'saved-lists',
+  sessionid: 'sessions',
+  fleetid: 'fleets',
+  jobid: 'jobs',
+  userid: 'users',
+};
 
 // The map loaded in tests: Nasr City, Cairo (test data pack). Valid coordinates there reach the engines.
 const LAT = fc.double({ min: 30.03, max: 30.1, noNaN: true });
@@ -58,7 +72,9 @@ export class SchemaArbitraries {
       mode === 'valid' ? arbitrary : fc.oneof({ weight: 6, arbitrary }, { weight: 1, arbitrary: this.boundary(schema) }, { weight: 1, arbitrary: hostileValue });
     if (lower === 'lat' && (numeric || text)) return within(numeric ? LAT : LAT.map(String));
     if ((lower === 'lng' || lower === 'lon') && (numeric || text)) return within(numeric ? LNG : LNG.map(String));
-    if (text && lower === 'email') return within(fc.emailAddress({ size: 'small' }));
+    if (text && lower === 'email') return within(fc.oneof(fc.stringMatching(/^[a-z][a-z0-9.]{2,20}@example\.(jo|com|eg)$/), fc.emailAddress({ size: 'small' })));
+    const resource = this.hints.byResource[ID_FIELDS[lower] ?? ''];
+    if (text && resource?.length) return within(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...resource) }, { weight: 1, arbitrary: fc.uuid() }));
     if (text && schema.format === 'uuid' && this.hints.ids.length) return within(fc.oneof(fc.constantFrom(...this.hints.ids), fc.uuid()));
     return undefined;
   }
@@ -130,8 +146,11 @@ export class SchemaArbitraries {
       return head;
     }
     const item = this.of(schema.items, mode);
-    const lengths = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: minLength, max: Math.min(maxItems, minLength + 4) }) }, { weight: 1, arbitrary: fc.constant(maxItems) });
-    return lengths.chain((length) => fc.array(item, { minLength: length, maxLength: length }));
+    const short = fc.array(item, { minLength, maxLength: Math.min(maxItems, minLength + 4) });
+    if (maxItems <= minLength + 4) return short;
+    // the longest array the schema allows (10 000 maneuvers, 20 000 pairs): one drawn item repeated, so drawing it stays cheap
+    const longest = item.map((value) => Array.from({ length: maxItems }, () => value));
+    return fc.oneof({ weight: 8, arbitrary: short }, { weight: 1, arbitrary: longest });
   }
 
   private string(schema: Record<string, any>): fc.Arbitrary<unknown> {
