@@ -31,8 +31,15 @@ const INPUTS = Number(process.env.FUZZ_INPUTS ?? 10_000);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const ONLY = process.env.FUZZ_ONLY === undefined ? undefined : Number(process.env.FUZZ_ONLY);
 const CONCURRENCY = 8;
-/** Inputs generated per fast-check sample: input `i` is sample `floor(i / CHUNK)` (seed SEED + that), item `i % CHUNK`. */
+/** Inputs drawn per fast-check sample: input `i` (past the coverage inputs) is item `i % CHUNK` of sample `floor(i / CHUNK)`. */
 const CHUNK = 250;
+
+/** The seed of one sample: FNV-1a of the run's seed and the sample's name, so no two runs share a sample. */
+function seedOf(part: string, index: number): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${SEED}:${part}:${index}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash | 0;
+}
 /** No answer within this is a hang. The longest budget a request may spend is the optimizer's best tier, 20 s. */
 const DEADLINE_MS = 45_000;
 
@@ -140,12 +147,12 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
       return (index: number): FuzzInput => {
         if (index < coverageInputs) {
           const operation = Math.floor(index / COVERAGE);
-          return fc.sample(perOperation[operation]!, { seed: SEED + 1_000_000 + index, numRuns: 1 })[0]!;
+          return fc.sample(perOperation[operation]!, { seed: seedOf('coverage', index), numRuns: 1 })[0]!;
         }
         const at = index - coverageInputs;
         const wanted = Math.floor(at / CHUNK);
         if (wanted !== chunkIndex) {
-          chunk = fc.sample(inputs, { seed: SEED + wanted, numRuns: CHUNK });
+          chunk = fc.sample(inputs, { seed: seedOf('chunk', wanted), numRuns: CHUNK });
           chunkIndex = wanted;
         }
         return chunk[at % CHUNK]!;
@@ -159,6 +166,8 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
     const reachedOk = new Set<string>();
     const latencies: number[] = [];
     let crashed: string | undefined;
+    /** Faults of the fuzzer itself (an input it could not draw or send): the test fails, naming them apart. */
+    const fuzzerErrors: string[] = [];
     let shed = 0;
     const exited = (code: number | null) => (crashed = `the server exited with ${code}`);
     server.child.once('exit', exited);
@@ -167,14 +176,23 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
     let next = 0;
     const started = performance.now();
     const worker = async () => {
-      while (next < indices.length && !crashed && failures.length < 20) {
+      while (next < indices.length && !crashed && failures.length < 20 && fuzzerErrors.length < 5) {
         const index = indices[next++]!;
-        const input = inputAt(index);
+        let input: FuzzInput;
+        try {
+          input = inputAt(index);
+        } catch (error) {
+          fuzzerErrors.push(`#${index}: drawing the input failed: ${(error as Error).stack}`);
+          continue;
+        }
         let response: RawResponse;
         try {
           response = await send(agent, server.port, input.request, DEADLINE_MS);
         } catch (error) {
-          if (!(error instanceof NoAnswer)) throw error;
+          if (!(error instanceof NoAnswer)) {
+            fuzzerErrors.push(`#${index}: sending failed in the fuzzer: ${(error as Error).stack}`);
+            continue;
+          }
           if (error.kind === 'timeout') {
             failures.push({ index, input, problem: `hang: ${error.message}` });
             continue;
@@ -205,7 +223,7 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
 
     latencies.sort((a, b) => a - b);
     const percentile = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0);
-    const sent = latencies.length + failures.filter((failure) => !failure.response).length;
+    const sent = latencies.length + failures.filter((failure) => !failure.response).length + fuzzerErrors.length;
     const histogram = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
     const expensive = operations.filter(isExpensive).length;
     console.log(
@@ -228,6 +246,7 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
 
     const summary = [
       crashed ? `${crashed}\n${server.output.slice(-20).join('\n')}` : '',
+      ...fuzzerErrors.slice(0, 5),
       ...failures.map(report),
       ...unhandled.slice(0, 5).map((line) => `server log: ${line.slice(0, 1_500)}`),
       ...slow,

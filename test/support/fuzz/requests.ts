@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { EXAMPLES, exampleBodies } from './examples.js';
-import { hostileString, hostileValue, nested, PROTOTYPE_NAMES } from './hostile-values.js';
+import { hostileString, hostileValue, nested, PROTOTYPE_NAMES, RawJson } from './hostile-values.js';
 import { jsonBytes, type RawRequest } from './raw-http.js';
 import { SchemaArbitraries, type JsonSchema } from './schema-arbitrary.js';
 
@@ -293,6 +293,8 @@ type CredentialKind = 'bearer' | 'key' | 'key-query' | 'none' | 'garbage' | 'oth
 
 export class RequestArbitraries {
   private readonly schemas: SchemaArbitraries;
+  /** Operations the developer sandbox may be asked to replay (set by `inputs`). */
+  private sandboxTargets: Operation[] = [];
 
   constructor(
     private readonly credentials: Credentials,
@@ -303,6 +305,7 @@ export class RequestArbitraries {
 
   /** Inputs over every operation; expensive ones weigh `expensiveWeight` against 4 for the rest. */
   inputs(operations: Operation[], expensiveWeight = 1): fc.Arbitrary<FuzzInput> {
+    this.sandboxTargets = operations.filter((operation) => operation.path.startsWith('/api/v1/') && (operation.method === 'GET' || operation.method === 'POST'));
     return fc.oneof(...operations.map((operation) => ({ weight: isExpensive(operation) ? expensiveWeight : 4, arbitrary: this.input(operation) })));
   }
 
@@ -400,6 +403,21 @@ export class RequestArbitraries {
     );
     if (operation.body === undefined) {
       return fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: free }, { weight: 1, arbitrary: rawBody });
+    }
+    if (operation.method === 'POST' && operation.path === '/api/v1/developer/sandbox' && this.sandboxTargets.length) {
+      // the sandbox replays a request in process as one of the fuzzer's keys: give it the requests the fuzzer makes
+      const keys = this.pools.byResource['api-keys'] ?? [];
+      const replay = fc.constantFrom(...this.sandboxTargets).chain((target) =>
+        fc.record({
+          apiKeyId: keys.length ? fc.constantFrom(...keys) : fc.uuid(),
+          method: fc.constant(target.method),
+          target: fc.tuple(this.path(target), this.query(target)).map(([path, query]) => (query ? `${path}?${query}` : path).slice('/api/v1'.length)),
+          body: target.method === 'POST' ? this.body(target) : fc.constant(undefined),
+        }),
+      );
+      // the replayed body goes in as its bytes: valid JSON makes a valid sandbox body, anything else a malformed one
+      const sandbox = replay.map(({ apiKeyId, method, target, body }) => jsonBytes({ apiKeyId, method, path: target, ...(body ? { body: new RawJson(body) } : {}) }));
+      return fc.oneof({ weight: 3, arbitrary: sandbox }, { weight: 1, arbitrary: this.schemas.of(operation.body, 'mutated').map((value) => jsonBytes(value)) }, { weight: 1, arbitrary: rawBody });
     }
     const examples = EXAMPLES[`${operation.method} ${operation.path}`];
     return fc.oneof(
