@@ -57,7 +57,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   const main = await login(fuzzer.email);
   const second = await login(fuzzer.email);
   const otherSession = await login(other.email);
-  const credentials: Credentials = { token: main.accessToken, key: key.key, otherToken: otherSession.accessToken };
+  const credentials: Credentials = { token: main.accessToken, key: key.key, keyId: key.id, otherToken: otherSession.accessToken };
   const me = await api.get('/auth/me', credentials.token);
   if (!me.body?.user?.roles?.includes('super_admin')) throw new Error(`setup: the fuzzer is not a super_admin: ${JSON.stringify(me.body)}`);
   const pools = await createResources(api, credentials, { otherUserId: other.userId, otherToken: otherSession.accessToken, secondSessionId: second.sessionId });

@@ -33,6 +33,7 @@ export interface Credentials {
   token: string;
   /** An unlimited key with every scope (same owner as `token`). */
   key: string;
+  keyId: string;
   /** A second account's bearer token: sent where the fuzzer's own would end the test (logout, account deletion). */
   otherToken: string;
 }
@@ -364,8 +365,10 @@ export class RequestArbitraries {
       // the resource a parameter names: the segment before it (/me/saved-places/{id}), or its own name ({sessionId})
       const before = operation.path.split('/')[operation.path.split('/').indexOf(`{${name}}`) - 1] ?? '';
       const own = this.pools.byResource[name] ?? this.pools.byResource[before] ?? [];
+      // deleting (or rotating) a resource ends every later input's use of it: those get its id rarely
+      const ownWeight = !own.length ? 0 : operation.method === 'DELETE' || operation.path.endsWith('/rotate') ? 1 : 8;
       return fc.oneof(
-        { weight: own.length ? 8 : 0, arbitrary: fc.constantFrom(...(own.length ? own : ['x'])) },
+        { weight: ownWeight, arbitrary: fc.constantFrom(...(own.length ? own : ['x'])) },
         { weight: 2, arbitrary: existing.length ? fc.constantFrom(...existing) : fc.uuid() },
         { weight: 2, arbitrary: fc.uuid() },
         { weight: SPECIAL_PARAMETERS[name] ? 6 : 0, arbitrary: fc.constantFrom(...(SPECIAL_PARAMETERS[name] ?? ['x'])) },
@@ -406,7 +409,8 @@ export class RequestArbitraries {
     }
     if (operation.method === 'POST' && operation.path === '/api/v1/developer/sandbox' && this.sandboxTargets.length) {
       // the sandbox replays a request in process as one of the fuzzer's keys: give it the requests the fuzzer makes
-      const keys = this.pools.byResource['api-keys'] ?? [];
+      // the fuzzer's own key too: the sandbox only reads as it, so it cannot change the key
+      const keys = [this.credentials.keyId, ...(this.pools.byResource['api-keys'] ?? [])];
       const replay = fc.constantFrom(...this.sandboxTargets).chain((target) =>
         fc.record({
           apiKeyId: keys.length ? fc.constantFrom(...keys) : fc.uuid(),
