@@ -23,7 +23,7 @@ export interface ServerProcess {
  * test run has their URLs in its environment, with names of its own so
  * parallel test files do not see each other's data.
  */
-export async function startServerProcess(env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined> = {}, options: { startTimeoutMs?: number } = {}): Promise<ServerProcess> {
   const isolation: Record<string, string> = usingRealServices
     ? { DATABASE_SCHEMA: uniqueName('t'), REDIS_PREFIX: `${uniqueName('t')}:`, BUS_NAMESPACE: uniqueName('t') }
     : {};
@@ -47,7 +47,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const { port, metricsPort } = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), options.startTimeoutMs ?? 30_000);
     const onLine = (line: string) => {
       output.push(line);
       if (!line.includes('"msg":"listening"')) return;

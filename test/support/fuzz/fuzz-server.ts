@@ -18,6 +18,7 @@ export interface FuzzServer {
   stop(): Promise<void>;
 }
 
+const START = { startTimeoutMs: 120_000 };
 const SCOPES = ['search', 'geocode', 'places', 'routing', 'traffic', 'telemetry', 'tiles', 'imagery', 'geo', 'insights', 'optimize'];
 
 /**
@@ -29,7 +30,8 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   const deployment: Record<string, string> = usingRealServices
     ? { DATABASE_URL: realServices.databaseUrl, DATABASE_SCHEMA: uniqueName('fz'), REDIS_PREFIX: `${uniqueName('fz')}:`, BUS_NAMESPACE: uniqueName('fz') }
     : { DATA_DIR: await mkdtemp(join(tmpdir(), 'fuzz-')) };
-  let server = await startServerProcess(deployment);
+  // a fresh embedded database directory (initdb, the map pack built into it) starts slower than memory://
+  let server = await startServerProcess(deployment, START);
   let api = apiClient(server.baseUrl);
   const fuzzer = await registerUser(api, 'fuzzer');
   const other = await registerUser(api, 'other');
@@ -49,7 +51,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     if (result.code !== 0) throw new Error(`setup: admin ${args.join(' ')}: ${result.stderr}`);
   }
   if (deployment.DATA_DIR) {
-    server = await startServerProcess(deployment);
+    server = await startServerProcess(deployment, START);
     api = apiClient(server.baseUrl);
   }
   // Tokens minted now carry the new role; the first session stays the fuzzer's own.
