@@ -80,40 +80,65 @@ export function send(agent: http.Agent, port: number, request: RawRequest, timeo
   });
 }
 
-/** JSON text of a generated value; RawJson leaves are written as they are (tokens JSON.stringify cannot write). */
-export function jsonBytes(value: unknown): Buffer {
-  const parts: Array<string | Buffer> = [];
-  write(value, parts);
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+/**
+ * Past this a body is cut off where it stands: the server refuses anything over 1 MiB (413) before parsing, and
+ * a drawn array of 20 000 items each holding thousands more (the schemas allow it) would not fit in memory.
+ */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+class BodyFull extends Error {}
+
+interface Written {
+  parts: Buffer[];
+  bytes: number;
+  limit: number;
 }
 
-function write(value: unknown, parts: Array<string | Buffer>): void {
+/** JSON text of a generated value; RawJson leaves are written as they are (tokens JSON.stringify cannot write). */
+export function jsonBytes(value: unknown, limit = MAX_BODY_BYTES): Buffer {
+  const out = { parts: [] as Buffer[], bytes: 0, limit };
+  try {
+    write(value, out);
+  } catch (error) {
+    if (!(error instanceof BodyFull)) throw error;
+  }
+  return Buffer.concat(out.parts);
+}
+
+function push(out: Written, part: string | Buffer): void {
+  const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+  out.parts.push(bytes);
+  out.bytes += bytes.length;
+  if (out.bytes > out.limit) throw new BodyFull();
+}
+
+function write(value: unknown, out: Written): void {
   if (value instanceof RawJson) {
-    parts.push(value.text);
+    push(out, value.text);
     return;
   }
   if (Array.isArray(value)) {
-    parts.push('[');
+    push(out, '[');
     value.forEach((item, index) => {
-      if (index) parts.push(',');
-      write(item === undefined ? null : item, parts);
+      if (index) push(out, ',');
+      write(item === undefined ? null : item, out);
     });
-    parts.push(']');
+    push(out, ']');
     return;
   }
   if (value !== null && typeof value === 'object') {
-    parts.push('{');
+    push(out, '{');
     let first = true;
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined) continue;
-      if (!first) parts.push(',');
+      if (!first) push(out, ',');
       first = false;
-      parts.push(JSON.stringify(key), ':');
-      write(item, parts);
+      push(out, `${JSON.stringify(key)}:`);
+      write(item, out);
     }
-    parts.push('}');
+    push(out, '}');
     return;
   }
   // JSON.stringify writes lone surrogates as \udXXX escapes: the body then carries them as the JSON text says
-  parts.push(JSON.stringify(value) ?? 'null');
+  push(out, JSON.stringify(value) ?? 'null');
 }

@@ -442,7 +442,7 @@ function asQueryValue(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (value === undefined) text = '';
-  else if (typeof value === 'object' && value !== null) text = JSON.stringify(value) ?? '';
+  else if (typeof value === 'object' && value !== null) text = jsonBytes(value, 4_000).toString('utf8');
   else text = String(value);
   return text.slice(0, 1_000);
 }
