@@ -32,7 +32,9 @@ import { usingRealServices } from './support/services.js';
  * sends only that input of the seed's sequence; FUZZ_SERVER_LOG=<file> keeps the server's log.
  *
  * Found and fixed with it: POST /optimize/binpack with items lighter than 1e-9 of a bin answered 500 (the bin
- * packing lower bounds said 0 bins; src/solvers/binpack/binpack.test.ts).
+ * packing lower bounds said 0 bins; src/solvers/binpack/binpack.test.ts); an OPTIONS preflight over the head
+ * limits answered 414/431 without the error body (test/http-framing.int.test.ts); the social sign-in legs were
+ * documented as 200 JSON while they answer 302 (test/operations.int.test.ts).
  */
 
 const INPUTS = Number(process.env.FUZZ_INPUTS ?? 10_000);
