@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // the real-browser tests have their own run: npm run test:browser (vitest.browser.config.ts)
+    exclude: [...configDefaults.exclude, 'test/browser/**'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -9,6 +9,9 @@ import { runGeocodeBenchmark } from './geocode.js';
 import { runVrpBenchmark } from './vrp.js';
 import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
+import { runTilesBenchmark } from './tiles.js';
+import { runPlacesBenchmark } from './places.js';
+import { runJourneysBenchmark } from './journeys.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -21,6 +24,9 @@ const benchmarks: Record<string, () => Promise<void>> = {
   vrp: runVrpBenchmark,
   binpack: runBinPackBenchmark,
   calendars: runCalendarsBenchmark,
+  tiles: runTilesBenchmark,
+  places: runPlacesBenchmark,
+  journeys: runJourneysBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -12,13 +12,18 @@ import { loadMapData } from './services/map-data/map-data-source.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireCalendars } from './wiring/calendars-wiring.js';
+import { wireTransit } from './wiring/transit-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
 import { wireOptimization } from './wiring/optimization-wiring.js';
+import { wirePlaces } from './wiring/places-wiring.js';
+import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
+import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -91,14 +96,26 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
+    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
+    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
+    closeOnFailure.push(async () => search.stop());
+    const transit = await wireTransit(config, backends, logger);
+    closeOnFailure.push(async () => transit.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
+      ...vectorTiles.routes,
+      ...mapStyles.routes,
       ...calendars.routes,
+      ...places.routes,
+      ...search.routes,
+      ...transit.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
@@ -151,6 +168,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           if (timedOut) logger.warn({ inFlight: server.inFlight }, 'shutdown grace period ended with requests in flight');
           await accounts.stop();
           calendars.stop();
+          search.stop();
+          transit.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();

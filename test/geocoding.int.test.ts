@@ -160,6 +160,22 @@ describe('Plus Code addresses', () => {
     expectValidationError(await api.get('/geo/pluscode/decode?code=8G2H387C+2Q'), '%2B');
   });
 
+  it('plus codes take any finite coordinates as the OLC reference does, echoing them as given', async () => {
+    // Vectors from google/open-location-code test_data/encoding.csv and decoding.csv.
+    const wrapped = await api.get('/geo/pluscode?lat=47.0000625&lng=728.0000625&length=10');
+    expect(wrapped.status).toBe(200);
+    expect(wrapped.body).toMatchObject({ code: '8FVC2222+22', lat: 47.0000625, lng: 728.0000625 });
+    expect((await api.get('/geo/pluscode?lat=90&lng=1&length=10')).body.code).toBe('CFX3X2X2+X2');
+    expect((await api.get('/geo/pluscode?lat=-41.2730625&lng=-905.2140625&length=10')).body.code).toBe('4VCPPQGP+Q9');
+    const pole = await api.get('/geo/address?lat=92&lng=181&length=8');
+    expect(pole.status).toBe(200);
+    expect(pole.body).toMatchObject({ lat: 92, lng: 181, plusCode: 'C2X3X2X2+' });
+    expectValidationError(await api.get('/geo/pluscode?lat=Infinity&lng=1'), 'lat');
+    expectValidationError(await api.get('/geo/address?lat=1&lng=NaN'), 'lng');
+    const decoded = await api.get(`/geo/pluscode/decode?code=${q('6FH32222+222')}`);
+    expect(decoded.body.bounds).toEqual({ south: 1, west: 1, north: 1.000025, east: 1.00003125 });
+  });
+
   it('POST /geo/address/batch: ok:false with "invalid coordinates" for a bad point', async () => {
     const { token } = await registerUser(api, 'addresser');
     const response = await api.post('/geo/address/batch', { points: [{ lat: 30.0626, lng: 31.3219 }, { lat: 30.0626, lon: 31.3219 }, { lat: 'x', lng: 2 }], length: 8 }, token);
@@ -167,6 +183,9 @@ describe('Plus Code addresses', () => {
     expect(response.body).toMatchObject({ provider: 'svc-addressing', count: 3, resolved: 2 });
     expect(response.body.results[0]).toMatchObject({ lat: 30.0626, lng: 31.3219, ok: true, plusCode: '8G2H387C+', shortCode: '387C+' });
     expect(response.body.results[2]).toEqual({ lat: null, lng: 2, ok: false, error: 'invalid coordinates' });
+    const outside = await api.post('/geo/address/batch', { points: [{ lat: 47.0000625, lng: -711.9999375 }, { lat: 1, lng: 1e400 }], length: 10 }, token);
+    expect(outside.body.results[0]).toMatchObject({ lat: 47.0000625, lng: -711.9999375, ok: true, plusCode: '8FVC2222+22' });
+    expect(outside.body.results[1]).toMatchObject({ ok: false, error: 'invalid coordinates' });
     expectValidationError(await api.post('/geo/address/batch', { points: [] }, token), 'points');
     expectValidationError(await api.post('/geo/address/batch', {}, token), 'points');
   });

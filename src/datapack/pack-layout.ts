@@ -12,7 +12,7 @@
  * server rebuilds its default pack when the version differs.
  */
 export const PACK_MAGIC = 'SVCMAP\u0000\u0001';
-export const PACK_FORMAT_VERSION = 2;
+export const PACK_FORMAT_VERSION = 4;
 export const PACK_ATTRIBUTION = '© OpenStreetMap contributors, ODbL 1.0';
 
 /** Coordinates are fixed-point: degrees × 1e7 in an Int32 (about 1 cm). */
@@ -121,6 +121,9 @@ export const FEATURE_LAYERS = [
   'park',
   'railway',
   'admin_area',
+  'aeroway',
+  // format 4: OSM entrance=* nodes, the place catalogue's entrances
+  'entrance',
 ] as const;
 export type FeatureLayer = (typeof FEATURE_LAYERS)[number];
 

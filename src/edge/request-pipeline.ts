@@ -140,7 +140,12 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     const headers = response.headers;
     if (request) for (const name in request.responseHeaders) headers[name] = request.responseHeaders[name]!;
     const origin = incoming.headers.origin;
-    if (origin) Object.assign(headers, corsHeaders(origin));
+    if (origin) {
+      // a reply that already varies (a tile by Accept-Encoding) keeps its own Vary beside Origin
+      const varies = headers.vary;
+      Object.assign(headers, corsHeaders(origin));
+      if (varies) headers.vary = `${varies}, Origin`;
+    }
     headers['x-request-id'] = requestId;
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     deps.metrics.observe(incoming.method, label, response.status, seconds);

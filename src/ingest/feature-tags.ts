@@ -18,6 +18,13 @@ const LANDCOVER_NATURAL = new Set(['wood', 'scrub', 'heath', 'grassland', 'sand'
 const RAILWAYS = new Set(['rail', 'light_rail', 'subway', 'tram', 'narrow_gauge', 'monorail', 'funicular', 'preserved']);
 const TRANSIT_RAILWAY = new Set(['station', 'halt', 'tram_stop', 'subway_entrance']);
 const TRANSIT_PT = new Set(['platform', 'stop_position', 'station']);
+/** Areas whose use OpenMapTiles' landuse layer draws although they are not tagged `landuse` (schools, stadiums, zoos). */
+const LANDUSE_AMENITIES = new Set(['school', 'university', 'kindergarten', 'college', 'library', 'hospital', 'bus_station', 'grave_yard']);
+const LANDUSE_LEISURE = new Set(['stadium', 'pitch', 'track']);
+const LANDUSE_TOURISM = new Set(['theme_park', 'zoo']);
+/** Airport areas and lines (the `aeroway` tile layer). */
+const AEROWAY_AREAS = new Set(['aerodrome', 'heliport', 'runway', 'helipad', 'taxiway', 'apron']);
+const AEROWAY_LINES = new Set(['runway', 'taxiway']);
 /** Tags that describe the edit, not the feature. */
 const NOISE = /^(created_by|source|source:.*|note|note:.*|fixme|FIXME|todo|tiger:.*|gnis:.*|osak:.*|KSJ2:.*|yh:.*|odbl|odbl:note)$/;
 
@@ -49,6 +56,8 @@ export function nodeLayers(tags: OsmTags): FeatureLayer[] {
   if (isTransitStop(tags)) layers.push('transit_stop');
   if (tags.highway === 'speed_camera' || tags.enforcement === 'maxspeed') layers.push('speed_camera');
   if (tags.highway === 'traffic_signals' || tags.crossing === 'traffic_signals') layers.push('traffic_signal');
+  // entrances of buildings (the place catalogue's `entrances`), named or not
+  if (tags.entrance && tags.entrance !== 'no') layers.push('entrance');
   return layers;
 }
 
@@ -76,6 +85,12 @@ export function areaOrLineLayers(tags: OsmTags, closed: boolean): LayerMatch[] {
   if (area && (PARK_LEISURE.has(tags.leisure ?? '') || tags.boundary === 'national_park')) push('park', 'polygon');
   else if (area && ((tags.landuse && tags.landuse !== 'reservoir' && tags.landuse !== 'basin') || LANDCOVER_NATURAL.has(tags.natural ?? ''))) {
     push('landuse', 'polygon');
+  } else if (area && (LANDUSE_AMENITIES.has(tags.amenity ?? '') || LANDUSE_LEISURE.has(tags.leisure ?? '') || LANDUSE_TOURISM.has(tags.tourism ?? ''))) {
+    push('landuse', 'polygon');
+  }
+  if (tags.aeroway) {
+    if (area && AEROWAY_AREAS.has(tags.aeroway)) push('aeroway', 'polygon');
+    else if (!area && AEROWAY_LINES.has(tags.aeroway)) push('aeroway', 'line');
   }
   if (tags.railway && RAILWAYS.has(tags.railway) && !closed) push('railway', 'line');
   if (tags.boundary === 'administrative' && tags.admin_level && area && hasName(tags)) push('admin_area', 'polygon');

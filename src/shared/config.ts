@@ -43,6 +43,20 @@ const identifier = (fallback: string) =>
     .regex(/^[a-z][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits or _ (max 41 characters)')
     .default(fallback);
 
+/** An http(s) XYZ tile template with `{z}`, `{x}` and `{y}`, or unset. */
+const tileTemplate = () =>
+  optionalUrl(['http:', 'https:']).refine((value) => value === undefined || ['{z}', '{x}', '{y}'].every((part) => value.includes(part)), {
+    message: 'must be a tile URL template with {z}, {x} and {y}',
+  });
+
+const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
 /** Issuer and verifier URLs must be https, except on loopback (a local provider in development and tests). */
 function isHttpsOrLoopback(value: string): boolean {
   try {
@@ -177,6 +191,24 @@ export const configSchema = z.object({
     .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
   /** How long one captcha verification may take; past it the sign-in is refused with 503 CAPTCHA_UNAVAILABLE. */
   CAPTCHA_TIMEOUT_MS: integer(100, 60_000, 5_000),
+  /**
+   * An OpenAI-compatible embeddings endpoint (`POST {url}` with `{ model, input }`) that /search with
+   * `semantic=on` asks as a second meaning signal (docs/places.md). https, or http on loopback; no
+   * credentials in the URL (EMBEDDINGS_API_KEY is sent as a bearer token). Unset: the concept index alone.
+   */
+  EMBEDDINGS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
+    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
+  EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('text-embedding-3-small'),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  /** Time one search waits for the query's embedding; past it the search goes on without it. */
+  EMBEDDINGS_TIMEOUT_MS: integer(20, 10_000, 300),
+  /** Days POST /search/events counters (clicks per place and day, searches per query and day) are kept. */
+  SEARCH_EVENT_RETENTION_DAYS: integer(1, 365, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 256 * 1024 * 1024, DEFAULT_BODY_LIMIT_BYTES),
   /** Solver worker threads; 0 = one per core. */
@@ -187,6 +219,8 @@ export const configSchema = z.object({
    */
   SOLVER_QUEUE_LIMIT: integer(1, 1_000_000, 512),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, DEFAULT_SHUTDOWN_GRACE_MS),
+  /** Bytes of encoded vector tiles (raw, Brotli and gzip together) kept in memory; least recently used go first. */
+  TILE_CACHE_BYTES: integer(0, 16 * 1024 * 1024 * 1024, 64 * 1024 * 1024),
   /**
    * Caps on WebSocket streams (navigation sessions and live fleets together), per server process: open sockets per
    * user, per API key (one key may serve a whole app's devices), per client address (behind TRUSTED_PROXIES), and
@@ -198,6 +232,21 @@ export const configSchema = z.object({
   WS_MAX_UNAUTHENTICATED_PER_IP: integer(1, 1_000_000, 16),
   /** How long a socket that connected without credentials has to send its `auth` message; then it is closed with 4401. */
   WS_AUTH_TIMEOUT_MS: integer(100, 600_000, 10_000),
+  /**
+   * Imagery tiles of the `satellite` style, an XYZ template with `{z}`, `{x}`, `{y}` (e.g.
+   * `https://imagery.example.com/{z}/{y}/{x}.jpg`); browsers fetch it directly. Unset = our placeholder JPEG.
+   */
+  SATELLITE_TILE_URL: tileTemplate(),
+  /** The imagery provider's credit, shown in the satellite source's own `attribution`; required with SATELLITE_TILE_URL. */
+  SATELLITE_ATTRIBUTION: optionalText(),
+  SATELLITE_MAX_ZOOM: integer(0, 24, 19),
+  /** Elevation tiles (raster-dem, XYZ template) for `GET /tiles/style?style=3d&terrain=1`; unset = no elevation is offered. */
+  TERRAIN_DEM_TILE_URL: tileTemplate(),
+  /** How heights are packed in the DEM PNGs: `terrarium` (AWS/Mapzen) or `mapbox` (Terrain-RGB). */
+  TERRAIN_DEM_ENCODING: z.enum(['terrarium', 'mapbox']).default('terrarium'),
+  /** The elevation data's credit; required with TERRAIN_DEM_TILE_URL. */
+  TERRAIN_DEM_ATTRIBUTION: optionalText(),
+  TERRAIN_DEM_MAX_ZOOM: integer(0, 20, 12),
   /** A Valhalla-compatible routing server the routing endpoints pass through to; unset = the built-in engine. */
   ROUTING_ENGINE_URL: optionalUrl(['http:', 'https:']),
   /** Time budget of one routing computation (route, matrix, isochrone, map match); past it the task is cancelled. */
@@ -207,6 +256,23 @@ export const configSchema = z.object({
    * Webhook hosts exempt from the SSRF address check (comma separated `host` or `host:port`, e.g. `127.0.0.1`
    * for a local test receiver); they may also use plain http. Empty (the default) in production.
    */
+  /**
+   * Shared micromobility feeds (docs/transit.md): comma-separated GBFS 2.x/3.x
+   * `gbfs.json` discovery URLs (https) or local paths to a gbfs.json. Empty (the
+   * default): /transit/gbfs answers an empty collection.
+   */
+  GBFS_FEEDS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : [])),
+  /**
+   * `host` or `host:port` entries whose GBFS URLs may resolve to private
+   * addresses and use plain http (a local test feed). Empty (the default) in production.
+   */
+  GBFS_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .optional()
@@ -248,6 +314,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         for (const [name, value] of Object.entries(captcha)) {
           if (value === undefined) context.addIssue({ code: 'custom', path: [name], message: `is required with ${captchaSet.join(' and ')} (captcha needs site key, secret and verify URL together)` });
         }
+      }
+      // third-party tiles are shown only with their provider's credit (part 2 §4.7 rule 6)
+      if (config.SATELLITE_TILE_URL && !config.SATELLITE_ATTRIBUTION) {
+        context.addIssue({ code: 'custom', path: ['SATELLITE_ATTRIBUTION'], message: "is required with SATELLITE_TILE_URL (the imagery provider's credit)" });
+      }
+      if (config.TERRAIN_DEM_TILE_URL && !config.TERRAIN_DEM_ATTRIBUTION) {
+        context.addIssue({ code: 'custom', path: ['TERRAIN_DEM_ATTRIBUTION'], message: "is required with TERRAIN_DEM_TILE_URL (the elevation data's credit)" });
       }
       if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
         context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });

@@ -11,6 +11,8 @@ import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
 import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
+import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
+import { naturalEarthTileTask } from './raster/natural-earth.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
 import { solveBinPack as runBinPack } from './binpack/solve.js';
@@ -67,6 +69,29 @@ export function isochrone(input: Parameters<typeof isochroneTask>[1]): ReturnTyp
 
 export function mapMatch(input: Parameters<typeof mapMatchTask>[1]): ReturnType<typeof mapMatchTask> {
   return mapMatchTask(sharedMapPack(), input);
+}
+
+// ── vector tiles ──
+
+/** One vector tile of the map pack, encoded and compressed (Brotli, gzip). */
+export function vectorTile(input: Parameters<typeof vectorTileTask>[1]): ReturnType<typeof vectorTileTask> {
+  return vectorTileTask(sharedMapPack(), input);
+}
+
+export function tileCoverage(): ReturnType<typeof tileCoverageTask> {
+  return tileCoverageTask(sharedMapPack());
+}
+
+/** Glyph ranges the labels within a bounding box need (offline manifests). */
+export function regionGlyphRanges(input: Parameters<typeof regionGlyphRangesTask>[1]): ReturnType<typeof regionGlyphRangesTask> {
+  return regionGlyphRangesTask(sharedMapPack(), input);
+}
+
+// ── raster tiles ──
+
+/** One Natural Earth raster tile (PNG or WebP) for the svc-natural-earth source and the terrain style. */
+export function naturalEarthTile(input: Parameters<typeof naturalEarthTileTask>[0]): ReturnType<typeof naturalEarthTileTask> {
+  return naturalEarthTileTask(input);
 }
 
 // --- Optimization (route optimization, bin packing, rostering) ---

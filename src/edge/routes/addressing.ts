@@ -9,6 +9,10 @@ import { batchPoint, batchPoints } from './geocoding.js';
 const PROVIDER = 'svc-addressing';
 const route = { tags: ['addressing'] };
 const lengthRule = z.number().int('must be a whole number').min(MIN_CODE_LENGTH, `must be ${MIN_CODE_LENGTH} to ${MAX_CODE_LENGTH}`).max(MAX_CODE_LENGTH, `must be ${MIN_CODE_LENGTH} to ${MAX_CODE_LENGTH}`);
+// Plus codes take any finite coordinates, as the Open Location Code reference does (latitude clipped, longitude
+// wrapped); the response echoes them as given. Non-numeric and non-finite values are still refused (400).
+const anyLatitude = queryNumber();
+const anyLongitude = queryNumber();
 const queryCodeLength = queryNumber().pipe(lengthRule).optional().transform((value) => value ?? DEFAULT_CODE_LENGTH);
 
 /** The caller's language preference: `locale`, else Accept-Language, else Arabic then English. */
@@ -24,7 +28,7 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
       method: 'GET',
       path: '/geo/pluscode',
       summary: 'Encode a point as a plus code (length 8 to 11, default 10; 9 gives 10 digits, plus codes have no 9-digit form)',
-      query: z.object({ lat: queryLatitude, lng: queryLongitude, length: queryCodeLength }),
+      query: z.object({ lat: anyLatitude, lng: anyLongitude, length: queryCodeLength }),
       handler: ({ query }) => ({ provider: PROVIDER, code: encodePlusCode(query.lat, query.lng, query.length), lat: query.lat, lng: query.lng }),
     }),
     defineRoute({
@@ -54,7 +58,7 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
       method: 'GET',
       path: '/geo/address',
       summary: 'Plus Code address of a point: full and short code, nearest locality, local address and share link',
-      query: z.object({ lat: queryLatitude, lng: queryLongitude, length: queryCodeLength, locale: queryLocale }),
+      query: z.object({ lat: anyLatitude, lng: anyLongitude, length: queryCodeLength, locale: queryLocale }),
       handler: (context) => ({ provider: PROVIDER, lat: context.query.lat, lng: context.query.lng, ...addresses.address(context.query.lat, context.query.lng, context.query.length, locales(context)) }),
     }),
     defineRoute({
@@ -67,7 +71,7 @@ export function addressingRoutes(addresses: PlusCodeAddresses): RouteDefinition[
       handler: ({ body, headers }) => {
         const preference = parseLocales(body.locale ?? headers['accept-language']);
         const results = body.points.map((raw) => {
-          const point = batchPoint(raw);
+          const point = batchPoint(raw, true);
           if (!point) {
             const given = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
             const echo = (value: unknown) => (typeof value === 'number' ? value : null);

@@ -36,12 +36,14 @@ const bodyBbox = z
   });
 
 /** A point of a reverse or address batch: `{ lat, lng }` or `{ lat, lon }`; undefined when unusable. */
-export function batchPoint(point: unknown): { lat: number; lon: number } | undefined {
+export function batchPoint(point: unknown, anyFinite = false): { lat: number; lon: number } | undefined {
   if (!point || typeof point !== 'object') return undefined;
   const { lat, lng, lon } = point as Record<string, unknown>;
   const longitudeValue = lng ?? lon;
   if (lng !== undefined && lon !== undefined && lng !== lon) return undefined;
-  if (!latitude.safeParse(lat).success || !longitude.safeParse(longitudeValue).success) return undefined;
+  if (anyFinite) {
+    if (typeof lat !== 'number' || !Number.isFinite(lat) || typeof longitudeValue !== 'number' || !Number.isFinite(longitudeValue)) return undefined;
+  } else if (!latitude.safeParse(lat).success || !longitude.safeParse(longitudeValue).success) return undefined;
   return { lat: lat as number, lon: longitudeValue as number };
 }
 

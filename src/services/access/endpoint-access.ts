@@ -100,19 +100,19 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/geocode/reverse-batch', access: 'key-or-bearer', scopes: ['geocode'], billing: 'geocode', source: 'part2 §4.2' },
 
   // §4.3 Search (scope search).
-  { method: 'GET', path: '/search', planned: true, access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3, part2 §4.7' },
-  { method: 'GET', path: '/search/suggestions', planned: true, access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3' },
+  { method: 'GET', path: '/search', access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3, part2 §4.7' },
+  { method: 'GET', path: '/search/suggestions', access: 'open', scopes: ['search'], billing: 'default', source: 'part2 §4.3' },
   // A write: key-or-bearer under the POST rule even though search itself is open, so anonymous
   // searchers' click events are refused; the spec does not say who records them.
-  { method: 'POST', path: '/search/events', planned: true, access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, throttleLiftedForUnlimited: true, billing: 'default', source: 'part2 §4.3, part1 §8' },
+  { method: 'POST', path: '/search/events', access: 'key-or-bearer', scopes: ['search'], throttlePerMinute: 60, throttleLiftedForUnlimited: true, billing: 'default', source: 'part2 §4.3, part1 §8' },
 
   // §4.4 Places (scope places).
-  { method: 'GET', path: '/places', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part2 §4.7' },
-  { method: 'GET', path: '/places/thumb', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
-  { method: 'GET', path: '/places/facets', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
-  { method: 'GET', path: '/places/categories', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
-  { method: 'GET', path: '/places/{slug}', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part1 §7' },
-  { method: 'GET', path: '/places/{slug}/hours', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part2 §4.7' },
+  { method: 'GET', path: '/places/thumb', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/facets', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/categories', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
+  { method: 'GET', path: '/places/{slug}', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4, part1 §7' },
+  { method: 'GET', path: '/places/{slug}/hours', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.4' },
 
   // §4.5 Holidays (scope places).
   { method: 'GET', path: '/holidays', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
@@ -122,25 +122,31 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/holidays/hijri', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
 
   // §4.6 Transit, micromobility, offline (scope per row).
-  { method: 'GET', path: '/transit/stops', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/transit/routes', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/transit/gbfs', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'POST', path: '/transit/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions/{id}/manifest', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/stops', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/routes', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/gbfs', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'POST', path: '/transit/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
 
   // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
   // throttled but names none, so no row carries neverThrottled.
-  { method: 'GET', path: '/tiles/styles', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/style', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/tilejson/svc', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/styles', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/style', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/tilejson/svc', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   // Path as the spec writes it; the spec also accepts {y} without the .pbf extension.
-  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested.
-  { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  { method: 'GET', path: '/tiles/glyphs/svc/{fontstack}/{range}.pbf', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
-  // Base path as the spec writes it; renderers actually fetch it with .json, .png and @2x.png appended.
-  { method: 'GET', path: '/tiles/sprites/svc/sprite', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  // Path as the spec writes it; .webp (natural-earth) and other extensions (satellite) are also requested: the
+  // router hands the whole last segment to the route. `svc-watermark` is a source of ours beside the spec's four.
+  { method: 'GET', path: '/tiles/raster/{source}/{z}/{x}/{y}.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/glyphs/svc/{fontstack}/{range}.pbf', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  // Base path as the spec writes it (answers the 1x index); renderers fetch it with .json, .png, @2x.json and
+  // @2x.png appended, each a route of its own below.
+  { method: 'GET', path: '/tiles/sprites/svc/sprite', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
 
   // §4.8 Map data (scope tiles; places for /map/poi).
   { method: 'GET', path: '/map/config', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
@@ -313,6 +319,39 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'PUT', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
   { method: 'DELETE', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
   { method: 'GET', path: '/admin/calendars/{country}/hijri/{year}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
+  // Operators set a place's sponsored flag and claim status (docs/places.md, "Operator fields").
+  { method: 'PATCH', path: '/admin/places/{slug}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 sponsored, §3 claimStatus)' },
+  // User content of places (issue #24; docs/places.md "User content"). Scope places: part1 §2.2 has it grant "photos,
+  // reviews". Reading is open, as place details (part1 §4.3). Writing needs an identified user: key-or-bearer as the
+  // user-data rows above and reporting (part1 §4.3 lets a key in where a signed-in user may call); a key writes as its
+  // owner (services/user-data/acting-user.ts). Creating content has a tighter per-IP throttle, kept for unlimited keys
+  // too (an anti-abuse limit, part1 §8 "Unlimited keys"); per-user daily caps are the service's
+  // (services/places/place-content-service.ts).
+  { method: 'GET', path: '/places/{slug}/reviews', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'GET', path: '/places/{slug}/reviews/mine', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'POST', path: '/places/{slug}/reviews', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'PATCH', path: '/places/{slug}/reviews/{reviewId}', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'DELETE', path: '/places/{slug}/reviews/{reviewId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 reviews)' },
+  { method: 'GET', path: '/places/{slug}/questions', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'POST', path: '/places/{slug}/questions', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'DELETE', path: '/places/{slug}/questions/{questionId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'GET', path: '/places/{slug}/questions/{questionId}/answers', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'POST', path: '/places/{slug}/questions/{questionId}/answers', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'DELETE', path: '/places/{slug}/questions/{questionId}/answers/{answerId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 Q&A)' },
+  { method: 'GET', path: '/places/{slug}/photos', access: 'open', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  { method: 'POST', path: '/places/{slug}/photos', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  { method: 'DELETE', path: '/places/{slug}/photos/{photoId}', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos)' },
+  // The uploader's own list, as the other /me rows: no scope.
+  { method: 'GET', path: '/me/place-photos', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 photos; access part1 §4.3)' },
+  // Approved photo images at the site root, where part2 §2.4 puts uploads (logoUrl "/uploads/..."): fetched by <img>
+  // without credentials, like the static assets of /docs.
+  { method: 'GET', path: '/uploads/place-photos/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 imageUrl, "/uploads/...")' },
+  { method: 'GET', path: '/uploads/place-logos/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl "/uploads/...")' },
+  { method: 'PUT', path: '/admin/places/{slug}/logo', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl, image resolution order)' },
+  { method: 'DELETE', path: '/admin/places/{slug}/logo', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; part2 §2.4 logoUrl, image resolution order)' },
+  { method: 'GET', path: '/admin/place-photos', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
+  { method: 'GET', path: '/admin/place-photos/{photoId}/image', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
+  { method: 'PATCH', path: '/admin/place-photos/{photoId}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #24; photo moderation)' },
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.

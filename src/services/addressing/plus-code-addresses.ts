@@ -8,7 +8,7 @@
 import { ApiError } from '../../shared/errors.js';
 import { GeocoderUnavailable, type Geocoder } from '../geocoding/geocoder.js';
 import { localName } from '../geocoding/result-format.js';
-import { decodePlusCode, DEFAULT_CODE_LENGTH, dropAreaPrefix, encodePlusCode, MAX_CODE_LENGTH, MIN_CODE_LENGTH, recoversTo, type DecodedPlusCode } from './plus-codes.js';
+import { decodePlusCode, DEFAULT_CODE_LENGTH, dropAreaPrefix, encodePlusCode, MAX_CODE_LENGTH, MIN_CODE_LENGTH, recoversTo, type DecodedPlusCode, normalizeCoordinates } from './plus-codes.js';
 
 export interface PlusCodeAddress {
   plusCode: string;
@@ -37,7 +37,8 @@ export class PlusCodeAddresses {
   address(lat: number, lng: number, length: number, locales: readonly string[]): PlusCodeAddress {
     const plusCode = encodePlusCode(lat, lng, length);
     const shortCode = dropAreaPrefix(plusCode);
-    const locality = this.nearestLocality(lat, lng, locales);
+    const point = normalizeCoordinates(lat, lng);
+    const locality = this.nearestLocality(point.lat, point.lng, locales);
     const recoverable = locality !== undefined && recoversTo(shortCode, plusCode, { lat: locality.lat, lng: locality.lon });
     return {
       plusCode,

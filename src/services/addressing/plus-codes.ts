@@ -40,11 +40,25 @@ export interface DecodedPlusCode {
 const round = (value: number) => Math.round(value * 1e7) / 1e7;
 
 /**
- * Plus codes have no 9-digit form (below 10 digits they grow in pairs), so a
+ * The Open Location Code reference's input rule: latitude clipped to [-90, 90],
+ * longitude wrapped into [-180, 180) (728.0000625 → 8.0000625). For the code
+ * itself the library applies the same rule (and, at latitude 90, drops one
+ * precision unit so the cell lies below the pole); this is for looking up what
+ * lies at the point (the locality of an address).
+ */
+export function normalizeCoordinates(lat: number, lng: number): { lat: number; lng: number } {
+  const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
+  return { lat: Math.min(90, Math.max(-90, lat)), lng: wrapped };
+}
+
+/**
+ * Any finite coordinates (normalised as above). Plus codes have no 9-digit form (below 10 digits they grow in pairs), so a
  * requested length of 9 gives the next finer valid code, 10 digits.
  */
 export function encodePlusCode(lat: number, lng: number, length: number = DEFAULT_CODE_LENGTH): string {
-  return olc.encode(lat, lng, length === 9 ? 10 : length);
+  if (!Number.isFinite(lat) || !Number.isFinite(lng)) throw new ApiError('VALIDATION_ERROR', { message: ['lat, lng: must be finite numbers'] });
+  const point = normalizeCoordinates(lat, lng);
+  return olc.encode(point.lat, point.lng, length === 9 ? 10 : length);
 }
 
 /** Decodes a full code, or a short one recovered against a reference point. */
@@ -63,7 +77,9 @@ export function decodePlusCode(input: string, reference?: { lat: number; lng: nu
     code: full,
     lat: round(area.latitudeCenter),
     lng: round(area.longitudeCenter),
-    bounds: { south: round(area.latitudeLo), west: round(area.longitudeLo), north: round(area.latitudeHi), east: round(area.longitudeHi) },
+    // Unrounded: the cell's edges as the reference computes them (11-digit cells are 1/32000° wide, which 7
+    // decimals cannot hold); the centre is rounded to 7 decimals (≤ 1 cm, still well inside the cell).
+    bounds: { south: area.latitudeLo, west: area.longitudeLo, north: area.latitudeHi, east: area.longitudeHi },
   };
 }
 

@@ -20,6 +20,8 @@ export const DEFAULT_DATASET = {
   osm: join(dataRoot, 'osm/egypt_cairo_nasr-city.osm.pbf'),
   admin: ['gov', 'dis', 'subdis'].map((name) => ({ path: join(dataRoot, `boundaries/jordan-admin/${name}.geojson`), level: undefined })),
   packName: 'egypt_cairo_nasr-city.svcpack',
+  /** What the extract covers, in words (offline regions name it so). */
+  label: { en: 'Nasr City and Heliopolis, Cairo', ar: 'مدينة نصر ومصر الجديدة، القاهرة', countryCode: 'eg' },
 };
 
 export interface LoadedMapData {

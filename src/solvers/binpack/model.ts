@@ -13,7 +13,10 @@ export interface BinPackResult {
   lowerBound: number;
   /** Items heavier than every bin (why the problem is infeasible). */
   oversized: number[];
+  /** Exact-search nodes (bin completion or item search). */
   nodes: number;
+  /** Local-search work (subset-search nodes of the pool search). */
+  work: number;
 }
 
 export interface BinPackOptions {

@@ -1,6 +1,6 @@
 import { binCompletion, type SearchOutcome } from './bin-completion.js';
 import { Random } from '../random.js';
-import { poolSearch } from './pool-search.js';
+import { poolSearch, type PoolSearchOutcome } from './pool-search.js';
 import { bestFitDecreasing } from './heuristics.js';
 import { itemSearch } from './item-search.js';
 import { heterogeneousBound, martelloTothL2 } from './lower-bounds.js';
@@ -11,18 +11,22 @@ const DEFAULT_NODE_LIMIT = 2_000_000;
 /**
  * Fewest bins holding every item. Lower bound (Martello–Toth L2 for identical
  * bins; capacity and large-item counts otherwise), upper bound by best-fit
- * decreasing, then an exact search for each bin count from the bound up (bin
- * completion for identical bins, item search otherwise; k bins of different
- * sizes are best taken as the k largest). The first count that packs is optimal.
+ * decreasing, then each bin count from the bound up. Identical bins: the pool
+ * search first (restarted, work-bounded), then — while every smaller count is
+ * proven too few — Korf's bin completion, whose exhaustion proves the count too
+ * few; once a search gives up, larger counts get the pool search only and the
+ * answer is marked unproven. Bins of different sizes: item search (k bins are
+ * best taken as the k largest). Effort is bounded by work (subset-search and
+ * search nodes), never by the clock, so an answer does not depend on load.
  */
 export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = {}): BinPackResult {
   const nodeLimit = options.nodeLimit ?? DEFAULT_NODE_LIMIT;
   const weights = problem.itemWeights;
   const largest = Math.max(...problem.binCapacities);
   const oversized = weights.flatMap((weight, item) => (weight > largest + 1e-9 ? [item] : []));
-  const empty = { assignment: weights.map(() => -1), binsUsed: 0, nodes: 0 };
+  const empty = { assignment: weights.map(() => -1), binsUsed: 0, nodes: 0, work: 0 };
   if (oversized.length) return { feasible: false, ...empty, optimal: true, lowerBound: 0, oversized };
-  if (!weights.length) return { feasible: true, assignment: [], binsUsed: 0, optimal: true, lowerBound: 0, oversized, nodes: 0 };
+  if (!weights.length) return { feasible: true, assignment: [], binsUsed: 0, optimal: true, lowerBound: 0, oversized, nodes: 0, work: 0 };
 
   // Bins by decreasing capacity; byCapacity[k] is the original index of the k-th largest bin.
   const byCapacity = problem.binCapacities.map((_, bin) => bin).sort((a, b) => problem.binCapacities[b]! - problem.binCapacities[a]! || a - b);
@@ -41,24 +45,43 @@ export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = 
     bestBins = new Set(greedy).size;
   }
   let nodes = 0;
+  let work = 0;
   let proven = true;
   for (let bins = lowerBound; bins < Math.min(bestBins, capacities.length + 1); bins++) {
-    const outcome: SearchOutcome = uniform
-      ? identicalBinsSearch(weights, capacities[0]!, bins, nodeLimit)
-      : itemSearch(weights, capacities.slice(0, bins), nodeLimit);
-    nodes += outcome.nodes;
-    if (outcome.packing) {
-      best = new Array<number>(weights.length);
-      outcome.packing.forEach((items, bin) => items.forEach((item) => (best![item] = bin)));
-      bestBins = outcome.packing.filter((items) => items.length).length;
-      break;
+    let packing: number[][] | null = null;
+    if (uniform) {
+      // A short complete search settles small instances; then the pool search (a packing at the lower bound is
+      // optimal); then, while every smaller count is proven too few, the complete search with the full budget.
+      const limit = options.nodeLimit ?? IDENTICAL_NODE_LIMIT;
+      const quick = proven ? binCompletion(weights, capacities[0]!, bins, Math.min(QUICK_NODE_LIMIT, limit)) : null;
+      nodes += quick?.nodes ?? 0;
+      packing = quick?.packing ?? null;
+      if (!packing && !quick?.complete) {
+        const found = identicalBinsHeuristic(weights, capacities[0]!, bins, greedy ? fromAssignment(greedy, order) : null);
+        work += found.work;
+        packing = found.packing;
+        if (!packing && proven && limit > QUICK_NODE_LIMIT) {
+          const outcome = binCompletion(weights, capacities[0]!, bins, limit);
+          nodes += outcome.nodes;
+          packing = outcome.packing;
+          if (!outcome.complete) proven = false;
+        } else if (!packing) proven = false;
+      }
+    } else {
+      const outcome: SearchOutcome = itemSearch(weights, capacities.slice(0, bins), nodeLimit);
+      nodes += outcome.nodes;
+      packing = outcome.packing;
+      if (!outcome.complete) proven = false;
+      if (!packing && !proven) break;
     }
-    if (!outcome.complete) {
-      proven = false;
+    if (packing) {
+      best = new Array<number>(weights.length);
+      packing.forEach((items, bin) => items.forEach((item) => (best![item] = bin)));
+      bestBins = packing.filter((items) => items.length).length;
       break;
     }
   }
-  if (!best) return { feasible: false, ...empty, optimal: proven, lowerBound, oversized, nodes };
+  if (!best) return { feasible: false, ...empty, optimal: proven, lowerBound, oversized, nodes, work };
   return {
     feasible: true,
     assignment: best.map((bin) => byCapacity[bin]!),
@@ -67,25 +90,38 @@ export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = 
     lowerBound,
     oversized,
     nodes,
+    work,
   };
 }
 
-/**
- * Two phases: Falkenauer-style pool improvement from the best-fit packing
- * (finds packings fast when they are plentiful), then the complete bin
- * completion search with the node budget, whose exhaustion proves that `bins`
- * bins are too few.
- */
-function identicalBinsSearch(weights: readonly number[], capacity: number, bins: number, nodeLimit: number): SearchOutcome {
-  const start = bestFitDecreasing(weights.map((weight) => weight).sort((a, b) => b - a), weights.map(() => capacity));
-  if (start) {
-    const order = weights.map((_, item) => item).sort((a, b) => weights[b]! - weights[a]!);
-    const packing: number[][] = [];
-    start.forEach((bin, k) => (packing[bin] ??= []).push(order[k]!));
-    const found = poolSearch(weights, capacity, bins, packing.filter(Boolean), new Random(0x2545f491), POOL_PASSES);
-    if (found) return { packing: found, complete: true, nodes: 0 };
-  }
-  return binCompletion(weights, capacity, bins, nodeLimit);
+/** Item lists per bin from a bin index per item of `order`. */
+function fromAssignment(binOfSorted: readonly number[], order: readonly number[]): number[][] {
+  const packing: number[][] = [];
+  binOfSorted.forEach((bin, k) => (packing[bin] ??= []).push(order[k]!));
+  return packing.filter(Boolean);
 }
 
-const POOL_PASSES = 2_000;
+/**
+ * The pool search from the best-fit packing, restarted with fresh seeds: a run
+ * either finds a packing within a few tens of thousands of work units or
+ * wanders, so several short runs beat one long one. Deterministic: the seeds
+ * and budgets are fixed, so the answer does not depend on machine load.
+ */
+function identicalBinsHeuristic(weights: readonly number[], capacity: number, bins: number, start: number[][] | null): PoolSearchOutcome {
+  let work = 0;
+  if (!start) return { packing: null, work };
+  for (let run = 0; run < POOL_RUNS; run++) {
+    const found = poolSearch(weights, capacity, bins, start, new Random(0x2545f491 + run * 0x9e3779b9), POOL_WORK_PER_RUN);
+    work += found.work;
+    if (found.packing) return { packing: found.packing, work };
+  }
+  return { packing: null, work };
+}
+
+/** Pool-search runs per bin count, and the work (subset-search nodes) each may spend. */
+const POOL_RUNS = 6;
+const POOL_WORK_PER_RUN = 100_000;
+/** Bin-completion nodes per bin count for identical bins (~10–40 µs each), unless the caller sets `nodeLimit`. */
+const IDENTICAL_NODE_LIMIT = 30_000;
+/** Bin-completion nodes tried before the pool search (settles small instances at once). */
+const QUICK_NODE_LIMIT = 2_000;

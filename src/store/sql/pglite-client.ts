@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DataDirLock } from './data-dir-lock.js';
 import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
 import { SqlError } from './sql-error.js';
@@ -48,7 +49,8 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
   }
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create({ dataDir: options.dataDir, startParams: START_PARAMS });
+    // pg_trgm: the place catalogue's name indexes (migration 013); PGlite loads contrib extensions only when named here
+    db = await PGlite.create({ dataDir: options.dataDir, startParams: START_PARAMS, extensions: { pg_trgm } });
     await db.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
   } catch (error) {
     await db?.close().catch(() => undefined);
