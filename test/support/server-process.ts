@@ -47,7 +47,11 @@ export async function startServerProcess(env: Record<string, string | undefined>
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const { port, metricsPort } = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), options.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(() => {
+      // a server that never said it listens would otherwise outlive the test
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output.join('\n')}`));
+    }, options.startTimeoutMs ?? 30_000);
     const onLine = (line: string) => {
       output.push(line);
       if (!line.includes('"msg":"listening"')) return;
