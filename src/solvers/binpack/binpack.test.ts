@@ -66,6 +66,20 @@ describe('bin packing', () => {
     );
   });
 
+  it('packs items too light for the bounds to count into one bin (found by the OpenAPI fuzz test: 500 before)', () => {
+    // total / capacity rounds to 0 bins: both lower bounds said 0, and the pool search ran with no bin at all
+    const identical = solveBinPack({ itemWeights: [8.761129025732245e-292, 3.584560592675331e-282, 3.2565289763173676e-53], binCapacities: [26.041496731478635] });
+    expect(identical).toMatchObject({ feasible: true, binsUsed: 1, assignment: [0, 0, 0], lowerBound: 1, optimal: true });
+    const mixed = solveBinPack({ itemWeights: [1e-12, 5e-324], binCapacities: [3, 2] });
+    expect(mixed).toMatchObject({ feasible: true, binsUsed: 1, lowerBound: 1 });
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 5e-324, max: 1e-10, noNaN: true }), { minLength: 1, maxLength: 8 }), fc.array(fc.double({ min: 1, max: 100, noNaN: true }), { minLength: 1, maxLength: 4 }), (weights, capacities) => {
+        const result = solveBinPack({ itemWeights: weights, binCapacities: capacities });
+        expect(result).toMatchObject({ feasible: true, binsUsed: 1, lowerBound: 1 });
+      }),
+    );
+  });
+
   it('reports items that fit no bin', () => {
     const result = solveBinPack({ itemWeights: [3, 12, 4, 15], binCapacities: [10, 10, 10] });
     expect(result).toMatchObject({ feasible: false, oversized: [1, 3], binsUsed: 0 });
