@@ -81,6 +81,8 @@ describe('GET /search: text', () => {
     // the article is optional: "الشام" and "شام" are one word
     expect(slugsOf((await search(q('ورد شام'))).body).sort()).toEqual(['wardelsham', 'wrd-al-sham']);
     expect(slugsOf((await search(q('ستاربكس'))).body)).toEqual(['starbucks']);
+    // punctuation names nothing
+    expect((await search(q('!!! ؟'))).body).toMatchObject({ total: 0, items: [] });
   });
 
   it('reads Arabizi: chat-alphabet digits become letters, and skeletons meet Arabic-only names', async () => {

@@ -219,7 +219,9 @@ export class SearchService {
       limit: Math.min(CANDIDATE_CAP, window + CANDIDATE_SLACK),
     };
     filter.plan = await this.planOf(filter);
-    const found = await this.deps.repository.candidates(filter, TOTAL_CAP);
+    // a query of punctuation only names nothing: no match rather than the whole catalogue
+    const unsearchable = query.q !== '' && analyzed.tokens.length === 0;
+    const found = unsearchable ? { candidates: [], total: 0, totalCapped: false } : await this.deps.repository.candidates(filter, TOTAL_CAP);
     const rankQuery: RankQuery = {
       tokens: textTokens,
       typeahead,
