@@ -98,8 +98,6 @@ export function lpBound(sizes: readonly number[], demands: readonly number[], ca
   for (const counts of options.start ?? []) master.addColumn(counts.slice());
 
   let work = 0;
-  let knapsackWork = 0;
-  let rounds = 0;
   let best = { bound: 0, prices: new Array<number>(m).fill(0) };
   let complete = false;
   const target = options.target ?? Infinity;
@@ -115,8 +113,6 @@ export function lpBound(sizes: readonly number[], demands: readonly number[], ca
     const duals = master.duals().map((y) => Math.max(0, y));
     const priced = pricing.best(duals, Math.max(1, options.maxWork - work));
     work += pricing.nodes;
-    knapsackWork += pricing.nodes;
-    rounds++;
     const scale = Math.max(1, priced.upper);
     const bound = duals.reduce((sum, y, i) => sum + y * demands[i]!, 0) / scale;
     if (bound > best.bound) best = { bound, prices: duals.map((y) => y / scale) };
@@ -141,7 +137,6 @@ export function lpBound(sizes: readonly number[], demands: readonly number[], ca
     complete,
     patterns: master.solution(),
     work,
-    ...({ knapsackWork, rounds } as object),
   };
 }
 

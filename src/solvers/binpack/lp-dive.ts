@@ -5,8 +5,8 @@ import { lpBound, type LpBoundResult } from './column-generation.js';
  * Belov & Scheithauer's heuristic): take every pattern as many times as its LP
  * value rounds down, or — when none reaches 1 — the pattern with the largest
  * value once, then solve the LP again over the items left, until every item is
- * in a bin. The dive is abandoned as soon as the bins taken plus the LP bound
- * of the rest exceed `target`. `first`: the LP already solved for all the
+ * in a bin. `bins`: the packing when it needs at most `target` bins; `packed`:
+ * the packing however many bins it needs (a start for the local search). `first`: the LP already solved for all the
  * items, if any (the first step then starts from it). Work: the LP work of
  * every step.
  */
@@ -17,7 +17,7 @@ export function lpDive(
   target: number,
   maxWork: number,
   first?: LpBoundResult,
-): { bins: number[][] | null; work: number } {
+): { bins: number[][] | null; packed: number[][] | null; work: number } {
   const m = sizes.length;
   const residual = demands.slice();
   const taken: number[][] = [];
@@ -32,7 +32,7 @@ export function lpDive(
       { maxWork: Math.max(1, maxWork - work), start: start.map((counts) => active.map((i) => Math.min(counts[i]!, residual[i]!))) },
     );
     if (lp !== first) work += lp.work;
-    if (taken.length + lp.bins > target || work >= maxWork) return { bins: null, work };
+    if (work >= maxWork) return { bins: null, packed: null, work };
     const patterns = lp.patterns
       .map((pattern) => ({ counts: expand(pattern.counts, active, m), value: pattern.value }))
       .sort((a, b) => b.value - a.value);
@@ -41,10 +41,10 @@ export function lpDive(
       for (let copy = 0; copy < Math.floor(pattern.value + 1e-9); copy++) progress = take(pattern.counts, residual, taken) || progress;
     }
     if (!progress && patterns.length) take(patterns[0]!.counts, residual, taken);
-    else if (!patterns.length) return { bins: null, work };
+    else if (!patterns.length) return { bins: null, packed: null, work };
     start = patterns.map((pattern) => pattern.counts);
   }
-  return { bins: taken.length <= target ? taken : null, work };
+  return { bins: taken.length <= target ? taken : null, packed: taken, work };
 }
 
 function expand(counts: readonly number[], active: readonly number[], m: number): number[] {

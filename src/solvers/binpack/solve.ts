@@ -63,7 +63,8 @@ export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = 
       packing = quick?.packing ?? null;
       if (!packing && !quick?.complete) {
         const start = greedy ? fromAssignment(greedy, order) : null;
-        const first = identicalBinsHeuristic(weights, capacities[0]!, bins, start, 0, POOL_RUNS_BEFORE_LP);
+        let diveStart: number[][] | null = null;
+        const first = identicalBinsHeuristic(weights, capacities[0]!, bins, start, 0, 1, POOL_WORK_BEFORE_LP);
         work += first.work;
         packing = first.packing;
         if (!packing && lp === undefined) {
@@ -80,9 +81,11 @@ export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = 
           const dive = lpDive(lp.sizes, lp.demands, capacities[0]!, bins, LP_DIVE_WORK, lp);
           lpWork += dive.work;
           packing = dive.bins ? itemsOf(dive.bins, weights) : null;
+          if (dive.packed) diveStart = itemsOf(dive.packed, weights);
         }
         if (!packing) {
-          const rest = identicalBinsHeuristic(weights, capacities[0]!, bins, start, POOL_RUNS_BEFORE_LP, POOL_RUNS);
+          // More pool-search runs, from the dive's packing when there is one (one bin over, typically).
+          const rest = identicalBinsHeuristic(weights, capacities[0]!, bins, diveStart ?? start, 1, POOL_RUNS, POOL_WORK_PER_RUN);
           work += rest.work;
           packing = rest.packing;
         }
@@ -135,11 +138,11 @@ function fromAssignment(binOfSorted: readonly number[], order: readonly number[]
  * wanders, so several short runs beat one long one. Deterministic: the seeds
  * and budgets are fixed, so the answer does not depend on machine load.
  */
-function identicalBinsHeuristic(weights: readonly number[], capacity: number, bins: number, start: number[][] | null, fromRun: number, toRun: number): PoolSearchOutcome {
+function identicalBinsHeuristic(weights: readonly number[], capacity: number, bins: number, start: number[][] | null, fromRun: number, toRun: number, workPerRun: number): PoolSearchOutcome {
   let work = 0;
   if (!start) return { packing: null, work };
   for (let run = fromRun; run < toRun; run++) {
-    const found = poolSearch(weights, capacity, bins, start, new Random(0x2545f491 + run * 0x9e3779b9), POOL_WORK_PER_RUN);
+    const found = poolSearch(weights, capacity, bins, start, new Random(0x2545f491 + run * 0x9e3779b9), workPerRun);
     work += found.work;
     if (found.packing) return { packing: found.packing, work };
   }
@@ -148,7 +151,8 @@ function identicalBinsHeuristic(weights: readonly number[], capacity: number, bi
 
 /** Pool-search runs per bin count, and the work (subset-search nodes) each may spend; the LP comes after the first ones. */
 const POOL_RUNS = 6;
-const POOL_RUNS_BEFORE_LP = 1;
+/** The first run is shorter: past it, the LP (bound, then dive) is the cheaper way on. */
+const POOL_WORK_BEFORE_LP = 20_000;
 const POOL_WORK_PER_RUN = 100_000;
 /** Bin-completion nodes per bin count for identical bins (~10–40 µs each), unless the caller sets `nodeLimit`. */
 const IDENTICAL_NODE_LIMIT = 30_000;
