@@ -105,6 +105,19 @@ describe('bin packing', () => {
     verifyPacking(instance.weights, instance.capacity, result.assignment, result.binsUsed, instance.name);
   });
 
+  it('stays bounded when one bin has millions of possible completions (500 items of 185 sizes, ~5 a bin)', () => {
+    // Listing the undominated completions of a single bin was unbounded: this input never returned.
+    let state = 7;
+    const weights = Array.from({ length: 500 }, () => 100 + ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 201));
+    const capacities = weights.map(() => 1000);
+    const result = solveBinPack({ itemWeights: weights, binCapacities: capacities });
+    expect(result.feasible).toBe(true);
+    expect(result.binsUsed).toBeGreaterThanOrEqual(independentL2(weights, 1000));
+    expect(result.binsUsed).toBeLessThanOrEqual(independentL2(weights, 1000) + 1);
+    expect(result.optimal).toBe(result.binsUsed === result.lowerBound);
+    verifyPacking(weights, 1000, result.assignment, result.binsUsed, 'many-sizes');
+  });
+
   it('gives the same answer on every run (effort bounded by work, not time)', () => {
     const instance = generatedUniform(250, 68);
     const problem = { itemWeights: instance.weights, binCapacities: instance.weights.map(() => instance.capacity) };

@@ -111,6 +111,8 @@ export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = 
     }
   }
   lowerBound = Math.min(lowerBound, capacities.length);
+  // When the search exhausted every smaller count, the count found is itself the bound proven.
+  if (best && proven) lowerBound = Math.max(lowerBound, bestBins);
   if (!best) return { feasible: false, ...empty, optimal: proven, lowerBound, oversized, nodes, work, lpWork };
   return {
     feasible: true,
