@@ -13,13 +13,16 @@ const DEFAULT_NODE_LIMIT = 2_000_000;
 /**
  * Fewest bins holding every item. Lower bound (Martello–Toth L2 for identical
  * bins; capacity and large-item counts otherwise), upper bound by best-fit
- * decreasing, then each bin count from the bound up. Identical bins: the pool
- * search first (restarted, work-bounded), then — while every smaller count is
- * proven too few — Korf's bin completion, whose exhaustion proves the count too
- * few; once a search gives up, larger counts get the pool search only and the
- * answer is marked unproven. Bins of different sizes: item search (k bins are
- * best taken as the k largest). Effort is bounded by work (subset-search and
- * search nodes), never by the clock, so an answer does not depend on load.
+ * decreasing, then each bin count from the bound up. Identical bins: a short
+ * bin completion, a short pool search, then the column-generation LP bound
+ * (once: a count below its ceiling is proven too few and skipped), a dive on
+ * the LP solution, more pool-search runs from the dive's packing, and — while
+ * every smaller count is proven too few — Korf's bin completion, whose
+ * exhaustion proves the count too few; once a search gives up, larger counts
+ * get the heuristics only and the answer is marked unproven. Bins of different
+ * sizes: item search (k bins are best taken as the k largest). Effort is
+ * bounded by work (search nodes, subset-search nodes, simplex operations and
+ * knapsack cells), never by the clock, so an answer does not depend on load.
  */
 export function solveBinPack(problem: BinPackProblem, options: BinPackOptions = {}): BinPackResult {
   const nodeLimit = options.nodeLimit ?? DEFAULT_NODE_LIMIT;
