@@ -7,7 +7,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/browser/**'],
     pool: 'forks',
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // beforeAll hooks start one or two servers (test/support/server-process.ts allows each 60 s)
+    hookTimeout: 130_000,
     // Two cores: black-box files start servers of their own, so keep the fan-out modest.
     maxWorkers: 2,
   },

@@ -11,6 +11,8 @@ import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
 import { runTilesBenchmark } from './tiles.js';
 import { runPlacesBenchmark } from './places.js';
+import { runJourneysBenchmark } from './journeys.js';
+import { runTrafficBenchmark } from './traffic.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -25,6 +27,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   calendars: runCalendarsBenchmark,
   tiles: runTilesBenchmark,
   places: runPlacesBenchmark,
+  journeys: runJourneysBenchmark,
+  traffic: runTrafficBenchmark,
 };
 
 const requested = process.argv.slice(2);

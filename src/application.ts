@@ -12,6 +12,7 @@ import { loadMapData } from './services/map-data/map-data-source.js';
 import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js';
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireCalendars } from './wiring/calendars-wiring.js';
+import { wireTransit } from './wiring/transit-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
@@ -23,6 +24,7 @@ import { wirePlaces } from './wiring/places-wiring.js';
 import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
+import { wireTraffic } from './wiring/traffic-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -102,6 +104,10 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
     closeOnFailure.push(async () => search.stop());
+    const transit = await wireTransit(config, backends, logger);
+    closeOnFailure.push(async () => transit.stop());
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
+    closeOnFailure.push(() => traffic.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -112,10 +118,12 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...calendars.routes,
       ...places.routes,
       ...search.routes,
+      ...transit.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
       ...fleets.routes,
+      ...traffic.routes,
     );
 
     const server = new EdgeServer({
@@ -165,9 +173,11 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await accounts.stop();
           calendars.stop();
           search.stop();
+          transit.stop();
           await navigation.stop();
           await optimization.stop();
           await fleets.stop();
+          await traffic.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),

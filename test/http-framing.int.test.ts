@@ -120,6 +120,23 @@ describe('oversize request heads', () => {
     expect(JSON.parse(responses[0]!.body)).toMatchObject({ statusCode: 431, code: 'HEADERS_TOO_LARGE', details: { limitBytes: 16384 } });
   });
 
+  it('answers a CORS preflight (OPTIONS) over the limits with the error body too (found by the OpenAPI fuzz test)', async () => {
+    // the preflight's uWS handler had no refusal of its own: 414 and 431 went out with no content type and a body of spaces
+    const target = await exchange(`OPTIONS /api/v1/me/saved-places/${'x'.repeat(9_000)} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.jo\r\n\r\n`);
+    expect(target.responses.map((response) => response.status)).toEqual([414]);
+    expect(target.responses[0]!.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(target.responses[0]!.body);
+    expect(body).toMatchObject({ statusCode: 414, error: 'URI Too Long', code: 'URI_TOO_LONG', details: { limitBytes: 8192 } });
+    expect(body.requestId).toBe(target.responses[0]!.headers['x-request-id']);
+    expect(target.closed).toBe(true);
+    const headers = await exchange(`OPTIONS /api/v1/me/saved-places HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(17_000)}\r\n\r\n`);
+    expect(headers.responses.map((response) => response.status)).toEqual([431]);
+    expect(JSON.parse(headers.responses[0]!.body)).toMatchObject({ statusCode: 431, code: 'HEADERS_TOO_LARGE' });
+    // a preflight under the limits is answered as before
+    const preflight = await exchange(`OPTIONS /api/v1/me/saved-places HTTP/1.1\r\nHost: x\r\nOrigin: https://example.jo\r\nAccess-Control-Request-Method: POST\r\n\r\n`, 500);
+    expect(preflight.responses.map((response) => response.status)).toEqual([204]);
+  });
+
   it('serves heads under the limits as before', async () => {
     const { responses } = await exchange(`GET /health?q=${'a'.repeat(4_000)} HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(8_000)}\r\n\r\n`, 500);
     expect(responses.map((response) => response.status)).toEqual([200]);

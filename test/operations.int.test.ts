@@ -69,6 +69,12 @@ describe('API documentation', () => {
     expect(document.paths['/api/v1/geo/pluscode'].get.responses['403'].description).toContain('QUOTA_EXCEEDED');
     expect(document.paths['/api/v1/geo/pluscode'].get['x-scopes']).toEqual(['geo']);
     expect(document.components.schemas.Error.properties.code.enum).toEqual(Object.keys(errorCodes));
+    // The browser legs of social sign-in redirect: the document says 302 with a Location, not a 200 JSON body.
+    for (const leg of ['start', 'callback']) {
+      const responses = document.paths[`/api/v1/auth/oauth/{provider}/${leg}`].get.responses;
+      expect(responses['302'], leg).toMatchObject({ headers: { Location: { schema: { type: 'string' } } } });
+      expect(responses['200'], leg).toBeUndefined();
+    }
   });
 
   it('serves the docs page and its assets locally, with attribution', async () => {

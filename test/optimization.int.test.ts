@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { registerUser, type ApiClient } from './support/api-client.js';
+import { generatedUniform, independentL2, verifyPacking } from './support/binpack-instances.js';
 import { NASR_CITY_STOPS } from './support/optimization.js';
 import { useServer } from './support/server-fixture.js';
 
@@ -46,6 +47,20 @@ describe('POST /optimize/binpack', () => {
     response.body.assignment.forEach((bin: number, item: number) => loads.set(bin, (loads.get(bin) ?? 0) + instance.weights[item]!));
     expect(loads.size).toBe(instance.bestKnown);
     expect(Math.max(...loads.values())).toBeLessThanOrEqual(instance.capacity);
+  });
+
+  // Generated instances (seeded, Falkenauer's uniform recipe, not OR-Library files): a 250-item one where L2 (101)
+  // is one short and the LP bound proves 102, and a 500-item one the local search alone left a bin over.
+  it.each([
+    [250, 86, 102],
+    [500, 97, 208],
+  ])('proves the optimum of generated %i-item instance (seed %i): %i bins', async (items, seed, optimum) => {
+    const instance = generatedUniform(items, seed);
+    const response = await api.post('/optimize/binpack', { itemWeights: instance.weights, binCapacities: instance.weights.map(() => instance.capacity) }, await token());
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ feasible: true, binsUsed: optimum, optimal: true, lowerBound: optimum });
+    expect(independentL2(instance.weights, instance.capacity)).toBe(seed === 86 ? optimum - 1 : optimum);
+    verifyPacking(instance.weights, instance.capacity, response.body.assignment, response.body.binsUsed, instance.name);
   });
 
   it('uses the largest bins of a mixed fleet and says which items fit nowhere', async () => {

@@ -14,11 +14,13 @@ import { PackError } from '../datapack/pack-error.js';
 import type { Bbox } from '../ingest/osm-collector.js';
 import { lineProgress, silentProgress, terminalProgress } from '../ingest/progress.js';
 import { describePack } from '../datapack/pack-stats.js';
+import { gtfsFeedName, importGtfs } from './gtfs-import.js';
 import { PACK_FILE_EXTENSION, readPackHeader, resolvePackPath } from '../datapack/pack-file.js';
 
 const USAGE = `usage:
   npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox west,south,east,north] [--out DIR] [--admin FILE.geojson[@LEVEL]]... [--quiet]
-  npm run ingest -- --stats <pack|directory with one pack> [--json]`;
+  npm run ingest -- --stats <pack|directory with one pack> [--json]
+  npm run ingest -- --gtfs <feed.zip|feed folder> [--feed-name NAME] [--quiet]   (into DATABASE_URL, else the embedded database under DATA_DIR)`;
 
 export function packFileName(input: string): string {
   return `${basename(input).replace(/\.(osm\.pbf|pbf|osm\.xml\.gz|osm\.gz|osm\.xml|osm|xml\.gz|xml)$/i, '')}${PACK_FILE_EXTENSION}`;
@@ -43,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
         out: { type: 'string' },
         admin: { type: 'string', multiple: true },
         stats: { type: 'string' },
+        gtfs: { type: 'string' },
+        'feed-name': { type: 'string' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -62,6 +66,11 @@ async function main(argv: string[]): Promise<number> {
     const pack = MapPack.load(path);
     const description = describePack(pack.header, path);
     console.log(values.json ? JSON.stringify(description, null, 2) : description.text);
+    return 0;
+  }
+  if (values.gtfs) {
+    const progress = values.quiet ? silentProgress : lineProgress((line) => console.error(line.replaceAll('entities', 'rows')));
+    console.log(await importGtfs(values.gtfs, values['feed-name'] ?? gtfsFeedName(values.gtfs), progress));
     return 0;
   }
   if (positionals.length !== 1) {

@@ -245,7 +245,7 @@ function readBody(res: HttpResponse, contentLength: string | undefined, limitByt
   });
 }
 
-/** A processor without a `refuse` (the CORS preflight) still answers with the error's status, and closes. */
+/** A processor without a `refuse` (none of the server's own; a test's, say) still answers with the error's status, and closes. */
 function bareRefusal(error: ApiError): OutgoingResponse {
   return { status: error.statusCode, headers: {}, closeConnection: true };
 }

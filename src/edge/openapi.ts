@@ -93,7 +93,12 @@ function operationOf(route: BoundRoute): JsonSchema {
   const content = route.responseContentType
     ? { [route.responseContentType]: { schema: { type: 'string' } } }
     : { 'application/json': { schema: route.response ? toSchema(route.response, 'output') : {} } };
-  operation.responses = { [success]: { description: 'Success', content }, ...errorResponses(route) };
+  // a redirect (the browser legs of social sign-in) has no body: the Location header is the answer
+  const successResponse =
+    Number(success) >= 300 && Number(success) < 400
+      ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
+      : { description: 'Success', content };
+  operation.responses = { [success]: successResponse, ...errorResponses(route) };
   return operation;
 }
 

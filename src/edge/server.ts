@@ -91,6 +91,9 @@ export class EdgeServer {
       status: 204,
       headers: preflightHeaders(incoming.headers.origin),
     });
+    // A preflight over the head limits (414, 431) or with ambiguous framing is refused like any request: with the
+    // error body, a request id and a log line, not a bare status.
+    preflight.refuse = createRouteProcessor({ label: 'preflight', route: undefined, paramNames: [] }, deps).refuse;
     this.app.options('/*', uwsHandler(0, { read: false, limitBytes: 0 }, preflight, this.tracker));
     const notFound = createRouteProcessor({ label: 'unmatched', route: undefined, paramNames: [] }, deps);
     // Read (and bound) any body of an unknown route too, so the connection stays usable for the next request.

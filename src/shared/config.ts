@@ -256,6 +256,23 @@ export const configSchema = z.object({
    * Webhook hosts exempt from the SSRF address check (comma separated `host` or `host:port`, e.g. `127.0.0.1`
    * for a local test receiver); they may also use plain http. Empty (the default) in production.
    */
+  /**
+   * Shared micromobility feeds (docs/transit.md): comma-separated GBFS 2.x/3.x
+   * `gbfs.json` discovery URLs (https) or local paths to a gbfs.json. Empty (the
+   * default): /transit/gbfs answers an empty collection.
+   */
+  GBFS_FEEDS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : [])),
+  /**
+   * `host` or `host:port` entries whose GBFS URLs may resolve to private
+   * addresses and use plain http (a local test feed). Empty (the default) in production.
+   */
+  GBFS_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .optional()

@@ -9,8 +9,8 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
-import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
-import { isochroneTask, mapMatchTask } from './routing/routing-analysis-tasks.js';
+import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
+import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
 import { naturalEarthTileTask } from './raster/natural-earth.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
@@ -53,6 +53,10 @@ export function routeTripJson(input: Parameters<typeof routeTripJsonTask>[1]): R
   return routeTripJsonTask(sharedMapPack(), input);
 }
 
+export function routeSegments(input: Parameters<typeof routeSegmentsTask>[1]): ReturnType<typeof routeSegmentsTask> {
+  return routeSegmentsTask(sharedMapPack(), input);
+}
+
 export function routeMatrix(input: Parameters<typeof routeMatrixTask>[1]): ReturnType<typeof routeMatrixTask> {
   return routeMatrixTask(sharedMapPack(), input);
 }
@@ -69,6 +73,10 @@ export function isochrone(input: Parameters<typeof isochroneTask>[1]): ReturnTyp
 
 export function mapMatch(input: Parameters<typeof mapMatchTask>[1]): ReturnType<typeof mapMatchTask> {
   return mapMatchTask(sharedMapPack(), input);
+}
+
+export function tripTraversals(input: Parameters<typeof tripTraversalsTask>[1]): ReturnType<typeof tripTraversalsTask> {
+  return tripTraversalsTask(sharedMapPack(), input);
 }
 
 // ── vector tiles ──

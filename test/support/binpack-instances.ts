@@ -72,3 +72,26 @@ export function verifyPacking(weights: readonly number[], capacity: number, assi
   if (loads.size !== binsUsed) throw new Error(`${name}: ${loads.size} bins hold items, ${binsUsed} reported`);
   for (const [bin, load] of loads) if (load > capacity) throw new Error(`${name}: bin ${bin} holds ${load} > ${capacity}`);
 }
+
+/**
+ * The bin-count lower bound certified by dual prices (one per distinct weight), checked here apart from the
+ * solver: any prices p ≥ 0 give a bound, Σ over the items of p(w) / K, where K ≥ 1 is the most a single bin's
+ * contents can be worth (found by a knapsack over integer weights, each weight at most as often as it occurs).
+ * Dividing by K makes every bin worth at most 1, so n bins are worth at most n and every packing needs ≥ the sum.
+ */
+export function certifiedBound(weights: readonly number[], capacity: number, prices: ReadonlyMap<number, number>): number {
+  const counts = new Map<number, number>();
+  for (const w of weights) counts.set(w, (counts.get(w) ?? 0) + 1);
+  // best[r]: most a set of items of total weight ≤ r is worth (bounded knapsack, one copy at a time).
+  const best = new Array<number>(capacity + 1).fill(0);
+  for (const [w, count] of counts) {
+    const price = Math.max(0, prices.get(w) ?? 0);
+    if (!Number.isInteger(w)) throw new Error('certifiedBound takes integer weights');
+    for (let copy = 0; copy < Math.min(count, Math.floor(capacity / w)); copy++) {
+      for (let r = capacity; r >= w; r--) best[r] = Math.max(best[r]!, best[r - w]! + price);
+    }
+  }
+  const worth = Math.max(1, best[capacity]!);
+  const total = weights.reduce((sum, w) => sum + Math.max(0, prices.get(w) ?? 0), 0);
+  return Math.ceil(total / worth - 1e-6);
+}

@@ -17,6 +17,8 @@ export interface Subjects {
   optimizationJob(id: string): string;
   /** Broadcast that a job was queued: every process with a free slot tries to claim it. */
   optimizationJobsQueued(): string;
+  /** Broadcast that contributed trips were queued: every process's trip processor claims some. */
+  trafficTripsQueued(): string;
   /** Requests to the process that owns live fleet `id` (its actor's address). */
   fleet(id: string): string;
   /** Plan frames of fleet `id`, for every process streaming it. */
@@ -42,6 +44,7 @@ export function createSubjects(namespace: string): Subjects {
     navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
     optimizationJob: (id: string) => `${root}.optimize.job.${token(id)}`,
     optimizationJobsQueued: () => `${root}.optimize.jobs.queued`,
+    trafficTripsQueued: () => `${root}.traffic.trips.queued`,
     fleet: (id: string) => `${root}.fleet.actor.${token(id)}`,
     fleetFeed: (id: string) => `${root}.fleet.feed.${token(id)}`,
     hijriMonthStarts: () => `${root}.calendar.hijri-month-starts`,

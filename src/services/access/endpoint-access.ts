@@ -122,10 +122,10 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/holidays/hijri', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.5' },
 
   // §4.6 Transit, micromobility, offline (scope per row).
-  { method: 'GET', path: '/transit/stops', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/transit/routes', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/transit/gbfs', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'POST', path: '/transit/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/stops', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/routes', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'GET', path: '/transit/gbfs', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
+  { method: 'POST', path: '/transit/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
 
@@ -214,28 +214,28 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/itineraries/{shareSlug}', planned: true, access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
 
   // §4.4 Traffic and commute (scope per row). Learned-traffic reads are public data, so open.
-  { method: 'GET', path: '/traffic/profile', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/labels', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/forecast', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/depart-optimizer', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/dna', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/insights', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/profile', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/labels', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/forecast', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/depart-optimizer', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/dna', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/insights', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
   // insights is an opt-in scope for privacy-safe aggregates; letting anonymous callers in would make the opt-in meaningless.
-  { method: 'GET', path: '/traffic/popularity', planned: true, access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/popularity', access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
   // The spec row lists /traffic/model/status and /traffic/model/validation together; split into two rows.
-  { method: 'GET', path: '/traffic/model/status', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/model/validation', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/model/status', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/model/validation', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
   { method: 'POST', path: '/commute/advice', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.4' },
   // Same reasoning as /traffic/popularity.
-  { method: 'GET', path: '/insights/summary', planned: true, access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/insights/summary', access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
   // The analysed-traffic endpoints name no scope; traffic ("Traffic and incidents", part 1 §2.2) rather than
   // tiles ("traffic model"), since they sit under /traffic and answer traffic questions. Open as public reads.
   { method: 'GET', path: '/traffic/analysed', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/analysed/week', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/analysed/outlook', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/analysed/model', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'POST', path: '/traffic/route', planned: true, access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
-  { method: 'POST', path: '/telemetry/trips', planned: true, access: 'key-or-bearer', scopes: ['telemetry'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'POST', path: '/traffic/route', access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
+  { method: 'POST', path: '/telemetry/trips', access: 'key-or-bearer', scopes: ['telemetry'], billing: 'default', source: 'part3 §4.4' },
 
   // §4.5 Route optimization (scope optimize).
   // A status probe with no data, so open; a presented key still needs the opt-in scope.

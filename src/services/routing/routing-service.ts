@@ -116,6 +116,17 @@ export class RoutingService {
     return result.value ?? undefined;
   }
 
+  /** The fastest route's segments per leg (keys, metres, free-flow seconds), for traffic-aware ETAs. */
+  async segments(metric: MetricSpec, locations: RouteLocation[], signal?: AbortSignal) {
+    this.assertAvailable(metric.costing);
+    const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
+    const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
+      runWithBudget(this.options.solvers, 'routeSegments', { metric, locations, ...(hierarchyRef ? { hierarchyRef } : {}) }, this.options.timeoutMs, signal),
+    );
+    if (!result.ok) throw this.engineError(metric, result);
+    return result.value;
+  }
+
   /** Seconds and metres between every source and target (NaN where none). */
   /** `unbounded`: never refused for a full worker line (work already accepted, e.g. an optimization job's). */
   async matrix(metric: MetricSpec, sources: RouteLocation[], targets: RouteLocation[], signal?: AbortSignal, { unbounded = false }: { unbounded?: boolean } = {}) {

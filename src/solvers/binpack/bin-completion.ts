@@ -14,6 +14,8 @@ export interface SearchOutcome {
 
 const EPSILON = 1e-9;
 const MAX_MEMO = 2_000_000;
+/** Completion-listing steps allowed per search node, on average over the search. */
+const STEPS_PER_NODE = 1_000;
 
 export function binCompletion(sizes: readonly number[], capacity: number, bins: number, nodeLimit: number): SearchOutcome {
   const values: number[] = [];
@@ -35,6 +37,9 @@ export function binCompletion(sizes: readonly number[], capacity: number, bins: 
   const failed = new Set<string>();
   let nodes = 0;
   let aborted = false;
+  // Listing the completions of one bin can itself be exponential (many small sizes): its steps count too.
+  const budget = { steps: 0, limit: nodeLimit * STEPS_PER_NODE };
+  const stepLimit = budget.limit;
 
   const search = (binsLeft: number, wasteLeft: number): boolean => {
     if (++nodes > nodeLimit) {
@@ -52,7 +57,12 @@ export function binCompletion(sizes: readonly number[], capacity: number, bins: 
     if (failed.has(key)) return false;
     count[largest]!--;
     const room = capacity - values[largest]!;
-    const completions = enumerateCompletions(values, count, largest, room, wasteLeft);
+    const completions = enumerateCompletions(values, count, largest, room, wasteLeft, budget);
+    if (budget.steps > stepLimit) {
+      aborted = true;
+      count[largest]!++;
+      return false;
+    }
     for (const completion of completions) {
       for (let i = 0; i < completion.taken.length; i++) count[completion.from + i]! -= completion.taken[i]!;
       chosen.push([largest, ...completion.taken.flatMap((times, i) => Array<number>(times).fill(completion.from + i))]);
@@ -108,11 +118,15 @@ function dominated(values: readonly number[], count: readonly number[], from: nu
   return false;
 }
 
-/** Maximal sets of remaining items that fit in `room` and waste at most `wasteLeft`, fullest first. */
-function enumerateCompletions(values: readonly number[], count: readonly number[], from: number, room: number, wasteLeft: number): Completion[] {
+/**
+ * Maximal sets of remaining items that fit in `room` and waste at most `wasteLeft`, fullest first; stops (with a
+ * partial list the caller discards) once `budget.steps` passes `budget.limit`.
+ */
+function enumerateCompletions(values: readonly number[], count: readonly number[], from: number, room: number, wasteLeft: number, budget: { steps: number; limit: number }): Completion[] {
   const out: Completion[] = [];
   const taken = new Array<number>(values.length - from).fill(0);
   const walk = (i: number, sum: number): void => {
+    if (++budget.steps > budget.limit) return;
     if (i === values.length) {
       const slack = room - sum;
       if (slack > wasteLeft + EPSILON) return;
@@ -122,7 +136,7 @@ function enumerateCompletions(values: readonly number[], count: readonly number[
     }
     const size = values[i]!;
     const most = Math.min(count[i]!, size > 0 ? Math.floor((room - sum + EPSILON) / size) : count[i]!);
-    for (let times = most; times >= 0; times--) {
+    for (let times = most; times >= 0 && budget.steps <= budget.limit; times--) {
       taken[i - from] = times;
       walk(i + 1, sum + times * size);
     }

@@ -5,7 +5,8 @@
  */
 export function martelloTothL2(sizes: readonly number[], capacity: number): number {
   const total = sizes.reduce((sum, size) => sum + size, 0);
-  let best = Math.ceil(total / capacity - 1e-9);
+  // at least one bin for any item: the tolerance would round a total far below 1e-9 of a bin down to none
+  let best = Math.max(sizes.length ? 1 : 0, Math.ceil(total / capacity - 1e-9));
   const thresholds = new Set<number>([0]);
   for (const size of sizes) if (size <= capacity / 2) thresholds.add(size);
   for (const k of thresholds) {
@@ -33,6 +34,8 @@ export function heterogeneousBound(sizes: readonly number[], capacities: readonl
   let room = 0;
   let k = 0;
   while (k < sorted.length && room < total - 1e-9) room += sorted[k++]!;
+  // at least one bin for any item (a total below the tolerance needs no room by the loop's measure)
+  if (sizes.length && sorted.length) k = Math.max(k, 1);
   // Items larger than half the largest bin cannot share a bin with each other.
   const large = sizes.filter((size) => size > sorted[0]! / 2).length;
   return Math.max(k, Math.min(large, sorted.length));

@@ -17,6 +17,8 @@ export interface BinPackResult {
   nodes: number;
   /** Local-search work (subset-search nodes of the pool search). */
   work: number;
+  /** Work of the column-generation LP (bound and dive): simplex operations plus knapsack cells or nodes. */
+  lpWork: number;
 }
 
 export interface BinPackOptions {

@@ -6,6 +6,7 @@
 import type { MapPack } from '../../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskFailure, type TaskResult } from '../task-result.js';
 import type { MetricSpec } from './costing/profiles.js';
+import { segmentKeyOf } from './traffic/trip-traversals.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, MAX_HIERARCHIES, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
@@ -157,6 +158,27 @@ function buildTrips(pack: MapPack | undefined, input: TripTaskInput) {
   const trip = buildTrip(routing.pack, outcome.legs, options);
   const alternates = outcome.alternates.map((legs) => buildTrip(routing.pack, legs, options));
   return ok({ trip, alternates, outcome, routing, guidance });
+}
+
+/** One leg's road segments in travel order: stable key, metres and free-flow seconds (turn into it included). */
+export interface RouteSegments {
+  legs: { segments: { segmentKey: string; meters: number; seconds: number }[] }[];
+}
+
+/** The fastest route's segments, for traffic-aware ETAs (the trip itself is not built). */
+export function routeSegmentsTask(pack: MapPack | undefined, input: WithHierarchy<RouteRequest>): TaskResult<RouteSegments, RoutingFailure> {
+  const routing = workerEngine(pack);
+  if (!routing) return fail('no_map_pack');
+  const resolved = resolveHierarchy(input);
+  if (!resolved.ok) return resolved.result;
+  const { hierarchyRef: _ref, ...rest } = input;
+  const outcome = routing.route({ ...rest, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) });
+  if (!outcome.ok) return outcome;
+  return ok({
+    legs: outcome.legs.map((leg) => ({
+      segments: leg.edges.map((edge, index) => ({ segmentKey: segmentKeyOf(routing.pack, edge), meters: leg.edgeMeters[index]!, seconds: leg.edgeSeconds[index]! + leg.turnSeconds[index]! })),
+    })),
+  });
 }
 
 export interface NearestRoadInput {

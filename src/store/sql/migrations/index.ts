@@ -14,9 +14,11 @@ import { hijriMonthStartsMigration } from './012-hijri-month-starts.js';
 import { placesMigration } from './013-places.js';
 import { placeContentMigration } from './014-place-content.js';
 import { placeSearchMigration } from './015-place-search.js';
+import { transitMigration } from './016-transit.js';
+import { trafficMigration } from './017-traffic.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration];

@@ -1,0 +1,37 @@
+/**
+ * Learned traffic (spec part 3 §4.4): the trip repository, this process's
+ * trip processor (claims queued trips from SQL, woken over the bus) and the
+ * route table.
+ */
+import type { Backends } from './backends.js';
+import { createSubjects } from '../actors/runtime/subjects.js';
+import type { RouteDefinition } from '../edge/route.js';
+import { trafficRoutes } from '../edge/routes/traffic.js';
+import type { CalendarService } from '../services/calendars/calendar-service.js';
+import type { RoutingService } from '../services/routing/routing-service.js';
+import { TrafficService } from '../services/traffic/traffic-service.js';
+import { TripIngestion } from '../services/traffic/trip-ingestion.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import type { SolverPool } from '../solvers/solver-pool.js';
+import { TrafficRepository } from '../store/pg/traffic.js';
+
+export interface TrafficWiring {
+  routes: RouteDefinition[];
+  stop(): Promise<void>;
+}
+
+export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger, routing?: RoutingService): TrafficWiring {
+  const repository = new TrafficRepository(backends.sql);
+  const ingestion = new TripIngestion({
+    repository,
+    solvers,
+    calendars,
+    bus: backends.bus,
+    subjects: createSubjects(config.BUS_NAMESPACE),
+    logger: logger.child({ component: 'traffic' }),
+    concurrency: Math.max(1, solvers.threads),
+  });
+  ingestion.start();
+  return { routes: trafficRoutes(new TrafficService(repository, calendars, Date.now, routing), ingestion), stop: () => ingestion.close() };
+}
