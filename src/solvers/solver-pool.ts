@@ -146,8 +146,11 @@ export class SolverPool {
   }
 }
 
-/** The task's outcome, or a rejection with the signal's reason as soon as it aborts (the task itself goes on). */
-function abandonOnAbort<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * The task's outcome, or a rejection with the signal's reason as soon as it aborts (the task itself goes on, e.g.
+ * for other callers sharing it).
+ */
+export function abandonOnAbort<T>(task: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));

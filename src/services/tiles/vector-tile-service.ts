@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../shared/errors.js';
-import type { SolverPool } from '../../solvers/solver-pool.js';
+import { abandonOnAbort, type SolverPool } from '../../solvers/solver-pool.js';
 import { MAX_TILE_ZOOM, MIN_TILE_ZOOM } from '../../solvers/tiles/tile-schema.js';
 import type { VectorTileOutput } from '../../solvers/tiles/tile-tasks.js';
 import { unlessClientLeft } from '../client-closed.js';
@@ -77,7 +77,7 @@ export class VectorTileService {
       pending = this.encode(address, watermark, key).finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
     }
-    return await unlessClientLeft(signal ? raceAbort(pending, signal) : pending, signal, 'vector tile');
+    return await unlessClientLeft(signal ? abandonOnAbort(pending, signal) : pending, signal, 'vector tile');
   }
 
   private async encode(address: TileAddress, watermark: boolean, key: string): Promise<CachedTile> {
@@ -95,23 +95,4 @@ export class VectorTileService {
 
 function toCachedTile(output: VectorTileOutput, tag: string): CachedTile {
   return { raw: output.raw, brotli: output.brotli, gzip: output.gzip, tag };
-}
-
-/** The shared task's answer, or a rejection as soon as this caller's signal aborts (the task goes on for the others). */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
