@@ -96,12 +96,12 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       version: packageJson.version,
       documentedRoutes: () => apiServed,
     });
-    const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
+    const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
-    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
+    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort, pinPath: (category, theme) => mapDataWiring.mapData.pinPath(category, theme) });
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);

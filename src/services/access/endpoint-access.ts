@@ -151,12 +151,14 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // §4.8 Map data (scope tiles; places for /map/poi).
   { method: 'GET', path: '/map/config', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
   { method: 'GET', path: '/map/layers', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/category-styles', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/icons/sprite.svg', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/icons/sprite.json', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/category-styles', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/icons/sprite.svg', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  // Pin icons at the URLs places return (part2 §2.4 iconLightUrl/iconDarkUrl): fetched by <img> without a key.
+  { method: 'GET', path: '/map/icons/pins/{file}', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §2.4 iconLightUrl/iconDarkUrl)' },
+  { method: 'GET', path: '/map/icons/sprite.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   // Listed with map data, so open with tiles; the spec does not say this self-audit is operator-only.
   { method: 'GET', path: '/map/readiness', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/poi', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.8, part2 §4.7' },
+  { method: 'GET', path: '/map/poi', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.8, part2 §4.7' },
   { method: 'GET', path: '/map/overlays/{layerType}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/overlays/{layerType}/tile-cover', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/overlays/{layerType}/tiles/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
@@ -355,6 +357,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.
+  // Weather icons at the site root (part2 §2.11), fetched by <img> without credentials like the uploads above.
+  { method: 'GET', path: '/uploads/weather-icons/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'part2 §2.11' },
+
   { method: 'GET', path: '/health', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: liveness)' },
   { method: 'GET', path: '/ready', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: readiness)' },
   { method: 'GET', path: '/metrics', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: Prometheus metrics, on the METRICS_PORT listener only)' },
