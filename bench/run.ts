@@ -11,6 +11,7 @@ import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
 import { runTilesBenchmark } from './tiles.js';
 import { runPlacesBenchmark } from './places.js';
+import { runMapDataBenchmark } from './mapdata.js';
 import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
 
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   calendars: runCalendarsBenchmark,
   tiles: runTilesBenchmark,
   places: runPlacesBenchmark,
+  mapdata: runMapDataBenchmark,
   journeys: runJourneysBenchmark,
   traffic: runTrafficBenchmark,
 };

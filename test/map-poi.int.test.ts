@@ -25,7 +25,7 @@ const overlap = (a: Box, b: Box) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] &&
 describe('GET /api/v1/map/poi', () => {
   const fixture = useServer();
   const poi = async (params: Record<string, string | number>) => {
-    const query = new URLSearchParams(Object.entries(params).map(([key, value]) => [key, String(value)]));
+    const query = new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]));
     const response = await fetch(`${fixture.server.baseUrl}/api/v1/map/poi?${query}`);
     expect(response.status).toBe(200);
     return { body: await readJson(response), headers: response.headers };

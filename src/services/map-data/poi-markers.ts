@@ -6,7 +6,7 @@
  * solvers/label-budget. Priority, budget and the zoom profile are documented in docs/map-data.md.
  */
 import Flatbush from 'flatbush';
-import { budgetLabels, type LabelCandidate } from '../../solvers/label-budget/label-budget.js';
+import { budgetLabels, type LabelPoints } from '../../solvers/label-budget/label-budget.js';
 import type { PlaceMarkerRepository, PlaceMarkerRow } from '../../store/pg/place-markers.js';
 import { categoryBySlug, type PlaceCategory } from '../places/place-taxonomy.js';
 import { estimateLabel, type LabelLocale } from './label-metrics.js';
@@ -32,6 +32,12 @@ export interface PoiProfile {
 interface Snapshot {
   rows: PlaceMarkerRow[];
   priorities: Float64Array;
+  /** Each row's place in the order of priority (descending), then id, and the rows in that order. */
+  ranks: Uint32Array;
+  order: Uint32Array;
+  /** Columns read for every candidate of a viewport: contiguous, not spread over row objects. */
+  lngs: Float64Array;
+  lats: Float64Array;
   index: Flatbush | undefined;
 }
 
@@ -119,13 +125,19 @@ export class PoiMarkers {
       const stamp = knownStamp ?? (await this.deps.repository.changeStamp());
       const rows = await this.deps.repository.all();
       const priorities = Float64Array.from(rows, (row) => markerPriority(row));
+      // rows come ordered by id, so a stable sort by priority leaves ties in id order
+      const order = Uint32Array.from(Array.from(rows.keys()).sort((a, b) => priorities[b]! - priorities[a]! || a - b));
+      const ranks = new Uint32Array(rows.length);
+      order.forEach((row, rank) => (ranks[row] = rank));
+      const lngs = Float64Array.from(rows, (row) => row.lng);
+      const lats = Float64Array.from(rows, (row) => row.lat);
       let index: Flatbush | undefined;
       if (rows.length > 0) {
         index = new Flatbush(rows.length);
         for (const row of rows) index.add(row.lng, row.lat, row.lng, row.lat);
         index.finish();
       }
-      this.snapshot = { rows, priorities, index };
+      this.snapshot = { rows, priorities, ranks, order, lngs, lats, index };
       this.stamp = stamp;
       this.checkedAt = this.now();
       return this.snapshot;
@@ -161,22 +173,34 @@ export class PoiMarkers {
       : undefined;
     const snapshot = await this.current();
     const found = snapshot.index ? snapshot.index.search(bbox[0], bbox[1], bbox[2], bbox[3]) : [];
-    const qualified = found.filter((at) => {
-      if (snapshot.priorities[at]! < zoomRow.minPriority) return false;
-      return !wanted || snapshot.rows[at]!.categories.some((slug) => wanted.has(slug));
-    });
-    // priority first, then the id: the same viewport answers the same order
-    qualified.sort((a, b) => snapshot.priorities[b]! - snapshot.priorities[a]! || (snapshot.rows[a]!.id < snapshot.rows[b]!.id ? -1 : 1));
+    const { priorities, ranks, order, lngs, lats } = snapshot;
+    const qualifiedRanks = new Uint32Array(found.length);
+    let qualifiedCount = 0;
+    for (const at of found) {
+      if (priorities[at]! < zoomRow.minPriority) continue;
+      if (wanted && !snapshot.rows[at]!.categories.some((slug) => wanted.has(slug))) continue;
+      qualifiedRanks[qualifiedCount++] = ranks[at]!;
+    }
+    // priority first, then the id (the same viewport answers the same order): a native numeric sort of ranks
+    const qualified = qualifiedRanks.subarray(0, qualifiedCount).sort().map((rank) => order[rank]!);
 
     const world = TILE_PX * 2 ** zoom;
     const originX = mercatorX(bbox[0], world);
     const originY = mercatorY(bbox[3], world);
-    const candidates: LabelCandidate[] = qualified.map((at) => {
-      const row = snapshot.rows[at]!;
-      const label = estimateLabel(labelOf(row, locale), locale);
-      return { x: mercatorX(row.lng, world) - originX, y: mercatorY(row.lat, world) - originY, labelWidth: label.width, labelHeight: label.height, priority: snapshot.priorities[at]! };
-    });
-    const layout = budgetLabels(candidates, { width: vw, height: vh, budget, iconSize: ICON_PX, labelSpacing: profile.labelSpacing, clusterRadius: profile.clusterRadius, iconOnlyBelow: profile.iconOnlyBelow, rightToLeft: locale === 'ar' });
+    const xs = new Float64Array(qualified.length);
+    const ys = new Float64Array(qualified.length);
+    for (let position = 0; position < qualified.length; position++) {
+      xs[position] = mercatorX(lngs[qualified[position]!]!, world) - originX;
+      ys[position] = mercatorY(lats[qualified[position]!]!, world) - originY;
+    }
+    const points: LabelPoints = {
+      count: qualified.length,
+      x: (position) => xs[position]!,
+      y: (position) => ys[position]!,
+      priority: (position) => priorities[qualified[position]!]!,
+      label: (position) => estimateLabel(labelOf(snapshot.rows[qualified[position]!]!, locale), locale),
+    };
+    const layout = budgetLabels(points, { width: vw, height: vh, budget, iconSize: ICON_PX, labelSpacing: profile.labelSpacing, clusterRadius: profile.clusterRadius, iconOnlyBelow: profile.iconOnlyBelow, rightToLeft: locale === 'ar' });
 
     const items = layout.placed.map((placed) => {
       const row = snapshot.rows[qualified[placed.index]!]!;
@@ -197,16 +221,22 @@ export class PoiMarkers {
         labelHidden: placed.labelBox === null,
         iconLightUrl: category ? `${apiBase}${this.deps.pinPath(category, 'light')}` : null,
         iconDarkUrl: category ? `${apiBase}${this.deps.pinPath(category, 'dark')}` : null,
-        screen: { x: round1(candidates[placed.index]!.x), y: round1(candidates[placed.index]!.y), iconBox: placed.iconBox.map(round1), labelBox: placed.labelBox?.map(round1) ?? null },
+        screen: { x: round1(xs[placed.index]!), y: round1(ys[placed.index]!), iconBox: placed.iconBox.map(round1), labelBox: placed.labelBox?.map(round1) ?? null },
       };
     });
     const clusters = layout.clusters.map((cluster) => {
-      const members = cluster.members.map((member) => snapshot.rows[qualified[member]!]!);
+      let lng = 0;
+      let lat = 0;
+      for (const member of cluster.members) {
+        lng += lngs[qualified[member]!]!;
+        lat += lats[qualified[member]!]!;
+      }
       return {
-        count: members.length,
-        lng: members.reduce((sum, row) => sum + row.lng, 0) / members.length,
-        lat: members.reduce((sum, row) => sum + row.lat, 0) / members.length,
-        topCategorySlug: members[0]!.canonicalCategory,
+        count: cluster.members.length,
+        lng: lng / cluster.members.length,
+        lat: lat / cluster.members.length,
+        // members are in priority order: the first is the cluster's most important place
+        topCategorySlug: snapshot.rows[qualified[cluster.members[0]!]!]!.canonicalCategory,
         screen: { x: round1(cluster.x), y: round1(cluster.y) },
       };
     });

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { budgetLabels, type LabelCandidate, type ScreenBox } from './label-budget.js';
+import { budgetLabels as budgetOf, pointsOf, type LabelCandidate, type LabelBudgetOptions, type ScreenBox } from './label-budget.js';
+
+const budgetLabels = (candidates: readonly LabelCandidate[], options: LabelBudgetOptions) => budgetOf(pointsOf(candidates), options);
 
 const overlaps = (a: ScreenBox, b: ScreenBox, gap: number) => a[0] < b[2] + gap && b[0] < a[2] + gap && a[1] < b[3] + gap && b[1] < a[3] + gap;
 

@@ -21,6 +21,29 @@ export interface LabelCandidate {
   priority: number;
 }
 
+/**
+ * The points to place, as parallel arrays, with labels measured only when a point is drawn: past
+ * the budget, thousands of points are only clustered, and measuring them would cost the most.
+ */
+export interface LabelPoints {
+  count: number;
+  x(index: number): number;
+  y(index: number): number;
+  priority(index: number): number;
+  label(index: number): { width: number; height: number };
+}
+
+/** The points of an array of candidates. */
+export function pointsOf(candidates: readonly LabelCandidate[]): LabelPoints {
+  return {
+    count: candidates.length,
+    x: (index) => candidates[index]!.x,
+    y: (index) => candidates[index]!.y,
+    priority: (index) => candidates[index]!.priority,
+    label: (index) => ({ width: candidates[index]!.labelWidth, height: candidates[index]!.labelHeight }),
+  };
+}
+
 export interface LabelBudgetOptions {
   /** Viewport size in CSS pixels. */
   width: number;
@@ -96,32 +119,35 @@ class BoxGrid {
   }
 }
 
+const clampCell = (cell: number) => Math.max(-8_191, Math.min(8_191, cell));
 const padded = (box: ScreenBox, pad: number): ScreenBox => [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
 
-/** Chooses what to draw; `candidates` must be in descending priority (ties in a stable order). */
-export function budgetLabels(candidates: readonly LabelCandidate[], options: LabelBudgetOptions): LabelBudgetResult {
+/** Chooses what to draw; `points` must be in descending priority (ties in a stable order). */
+export function budgetLabels(points: LabelPoints, options: LabelBudgetOptions): LabelBudgetResult {
   const grid = new BoxGrid();
   const pad = options.labelSpacing / 2;
   const half = options.iconSize / 2;
   const placed: PlacedPoint[] = [];
   const overflowIndexes: number[] = [];
-  for (let index = 0; index < candidates.length; index++) {
-    const candidate = candidates[index]!;
+  for (let index = 0; index < points.count; index++) {
     if (placed.length >= options.budget) {
       overflowIndexes.push(index);
       continue;
     }
-    const iconBox: ScreenBox = [candidate.x - half, candidate.y - half, candidate.x + half, candidate.y + half];
+    const x = points.x(index);
+    const y = points.y(index);
+    const iconBox: ScreenBox = [x - half, y - half, x + half, y + half];
     if (grid.collides(padded(iconBox, pad))) {
       overflowIndexes.push(index);
       continue;
     }
     let labelBox: ScreenBox | null = null;
-    if (candidate.priority >= options.iconOnlyBelow && candidate.labelWidth > 0) {
-      const top = candidate.y - candidate.labelHeight / 2;
-      const bottom = candidate.y + candidate.labelHeight / 2;
-      const right: ScreenBox = [candidate.x + half + LABEL_GAP_PX, top, candidate.x + half + LABEL_GAP_PX + candidate.labelWidth, bottom];
-      const left: ScreenBox = [candidate.x - half - LABEL_GAP_PX - candidate.labelWidth, top, candidate.x - half - LABEL_GAP_PX, bottom];
+    const label = points.priority(index) >= options.iconOnlyBelow ? points.label(index) : undefined;
+    if (label && label.width > 0) {
+      const top = y - label.height / 2;
+      const bottom = y + label.height / 2;
+      const right: ScreenBox = [x + half + LABEL_GAP_PX, top, x + half + LABEL_GAP_PX + label.width, bottom];
+      const left: ScreenBox = [x - half - LABEL_GAP_PX - label.width, top, x - half - LABEL_GAP_PX, bottom];
       const sides = options.rightToLeft ? [left, right] : [right, left];
       labelBox = sides.find((side) => !grid.collides(padded(side, pad))) ?? null;
     }
@@ -129,15 +155,18 @@ export function budgetLabels(candidates: readonly LabelCandidate[], options: Lab
     if (labelBox) grid.insert(padded(labelBox, pad));
     placed.push({ index, iconBox, labelBox });
   }
-  return { placed, clusters: clusterByGrid(candidates, overflowIndexes, options.clusterRadius), overflow: overflowIndexes.length };
+  return { placed, clusters: clusterByGrid(points, overflowIndexes, options.clusterRadius), overflow: overflowIndexes.length };
 }
 
-function clusterByGrid(candidates: readonly LabelCandidate[], indexes: readonly number[], cell: number): PointCluster[] {
+function clusterByGrid(points: LabelPoints, indexes: readonly number[], cell: number): PointCluster[] {
   const size = Math.max(1, cell);
-  const cells = new Map<string, { sumX: number; sumY: number; members: number[] }>();
+  const cells = new Map<number, { sumX: number; sumY: number; members: number[] }>();
   for (const index of indexes) {
-    const { x, y } = candidates[index]!;
-    const key = `${Math.floor(x / size)},${Math.floor(y / size)}`;
+    const x = points.x(index);
+    const y = points.y(index);
+    // small-integer keys hash fast; a bbox far larger than its viewport can put cells past ±8 191,
+    // where the outermost cells merge (nothing that far off-screen is shown anyway)
+    const key = (clampCell(Math.floor(x / size)) + 8_192) * 16_384 + (clampCell(Math.floor(y / size)) + 8_192);
     const found = cells.get(key);
     if (found) {
       found.sumX += x;
