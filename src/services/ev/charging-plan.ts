@@ -5,14 +5,21 @@
  * From `currentPercent` the car may drive until its charge would fall to
  * `reservePercent`: that point is the reach. When the reach is short of the
  * destination, a stop is inserted: among the operational stations within
- * `detourKm` of the corridor (off-route road distance there and back, measured
- * on the road graph by the injected oracle) that the car reaches above its
- * reserve, before the reach, and that move the reach on (a stop that would not
- * is no progress), the strongest (highest maxKw; ties: the one that takes the
- * car furthest). The car leaves it at `chargeToPercent` less the drive back to
- * the route, and the search repeats from there. With no such station the plan
- * is infeasible: `no_chargers_in_corridor` with the gap at the reach (the first
- * point the car cannot get to above its reserve), after any stops already placed.
+ * `detourKm` of the corridor that the car reaches above its reserve, before the
+ * reach, and that move the reach on (a stop that would not is no progress), the
+ * strongest (highest maxKw; ties: the one that takes the car furthest). The car
+ * leaves it at `chargeToPercent` less the drive back to the route, and the
+ * search repeats from there. With no such station the plan is infeasible:
+ * `no_chargers_in_corridor` with the gap at the reach (the first point the car
+ * cannot get to above its reserve), after any stops already placed.
+ *
+ * The detour is measured on the road graph (the injected oracle): from the route
+ * point ACCESS_KM before the station's nearest corridor point to the station,
+ * and from the station to the route point ACCESS_KM after it. What those two
+ * drives add to the route's own kilometres between the two points is the
+ * detour; each way must stay within `detourKm`. Leaving and rejoining the route
+ * a little before and after keeps a station on the near side of a divided road
+ * from counting a U-turn that a driver would not make.
  */
 import type { EvStation } from '../../domain/ev-station.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
@@ -37,7 +44,7 @@ export interface PlanParams {
   detourKm: number;
 }
 
-/** Road distance from the corridor to a station and back, km; NaN when the roads do not connect. */
+/** Road km from `entry` to the station and from it to `exit`; NaN when the roads do not connect. */
 export interface Detour {
   toKm: number;
   backKm: number;
@@ -45,8 +52,10 @@ export interface Detour {
 
 export interface DetourRequest {
   station: EvStation;
-  /** Where the station leaves the route. */
-  anchor: LatLng;
+  /** Where the car leaves the route for the station. */
+  entry: LatLng;
+  /** Where it rejoins the route. */
+  exit: LatLng;
 }
 
 export type DetourOracle = (requests: DetourRequest[]) => Promise<Detour[]>;
@@ -73,6 +82,8 @@ export interface ChargingPlan {
 }
 
 const EPSILON_KM = 1e-6;
+/** How far before and after a station's nearest corridor point the car leaves and rejoins the route. */
+export const ACCESS_KM = 0.5;
 /** Candidates whose road detours are asked for in one oracle call. */
 const DETOUR_BATCH = 12;
 
@@ -139,11 +150,17 @@ interface Candidate {
   station: EvStation;
   atKm: number;
   offKm: number;
-  anchor: LatLng;
+  entryKm: number;
+  exitKm: number;
   detour?: Detour;
 }
 
 const round1 = (value: number): number => Math.round(value * 10) / 10;
+
+/** Kilometres the drives to and from the station add to the route between entry and exit (NaN: unreachable). */
+function extraKm(candidate: Candidate, detour: Detour): { to: number; back: number } {
+  return { to: Math.max(0, detour.toKm - (candidate.atKm - candidate.entryKm)), back: Math.max(0, detour.backKm - (candidate.exitKm - candidate.atKm)) };
+}
 
 /**
  * The charging plan along `corridor`. `stations` are the operational stations
@@ -159,7 +176,9 @@ export async function planCharging(corridor: Corridor, stations: readonly EvStat
     if (station.status !== 'operational') continue;
     const projected = project(corridor, station);
     // a straight line is never longer than the road: beyond detourKm in a line is beyond it on the road
-    if (projected.offKm <= detourKm) candidates.push({ station, ...projected });
+    if (projected.offKm <= detourKm) {
+      candidates.push({ station, atKm: projected.atKm, offKm: projected.offKm, entryKm: Math.max(0, projected.atKm - ACCESS_KM), exitKm: Math.min(corridor.totalKm, projected.atKm + ACCESS_KM) });
+    }
   }
   const percent = (km: number): number => round1((km / rangeKm) * 100);
   const stops: PlannedStop[] = [];
@@ -179,7 +198,7 @@ export async function planCharging(corridor: Corridor, stations: readonly EvStat
       };
     }
     const window = candidates
-      .filter((candidate) => !used.has(candidate.station.id) && candidate.atKm >= positionKm - EPSILON_KM && candidate.atKm <= reachKm)
+      .filter((candidate) => !used.has(candidate.station.id) && candidate.entryKm >= positionKm - EPSILON_KM && candidate.atKm <= reachKm)
       .sort((a, b) => (b.station.maxKw ?? 0) - (a.station.maxKw ?? 0) || b.atKm - a.atKm);
     let best: { candidate: Candidate; nextReachKm: number } | undefined;
     for (let start = 0; start < window.length; start += DETOUR_BATCH) {
@@ -187,15 +206,16 @@ export async function planCharging(corridor: Corridor, stations: readonly EvStat
       if (best && (window[start]!.station.maxKw ?? 0) < (best.candidate.station.maxKw ?? 0)) break;
       const batch = window.slice(start, start + DETOUR_BATCH).filter((candidate) => !candidate.detour);
       if (batch.length) {
-        const answers = await detours(batch.map(({ station, anchor }) => ({ station, anchor })));
+        const answers = await detours(batch.map(({ station, entryKm, exitKm }) => ({ station, entry: pointAt(corridor, entryKm), exit: pointAt(corridor, exitKm) })));
         batch.forEach((candidate, index) => (candidate.detour = answers[index]));
       }
       for (const candidate of window.slice(start, start + DETOUR_BATCH)) {
         const detour = candidate.detour!;
-        if (!(detour.toKm <= detourKm && detour.backKm <= detourKm)) continue;
-        const driveKm = candidate.atKm - positionKm + detour.toKm;
+        const extra = extraKm(candidate, detour);
+        if (!(extra.to <= detourKm && extra.back <= detourKm)) continue;
+        const driveKm = candidate.entryKm - positionKm + detour.toKm;
         if (chargeKm - driveKm < reserveKm - EPSILON_KM) continue;
-        const nextReachKm = candidate.atKm + fullKm - detour.backKm - reserveKm;
+        const nextReachKm = candidate.exitKm + fullKm - detour.backKm - reserveKm;
         if (nextReachKm <= reachKm + EPSILON_KM) continue;
         const better =
           !best ||
@@ -219,16 +239,17 @@ export async function planCharging(corridor: Corridor, stations: readonly EvStat
     }
     const { candidate } = best;
     const detour = candidate.detour!;
-    const arrivalKm = chargeKm - (candidate.atKm - positionKm + detour.toKm);
+    const arrivalKm = chargeKm - (candidate.entryKm - positionKm + detour.toKm);
+    const extra = extraKm(candidate, detour);
     used.add(candidate.station.id);
     stops.push({
       station: candidate.station,
       atKm: round1(candidate.atKm),
-      detourKm: round1(detour.toKm + detour.backKm),
+      detourKm: round1(extra.to + extra.back),
       arrivalPercent: percent(arrivalKm),
       departurePercent: percent(fullKm),
     });
-    positionKm = candidate.atKm;
+    positionKm = candidate.exitKm;
     chargeKm = fullKm - detour.backKm;
   }
 }

@@ -94,11 +94,12 @@ export class EvService {
     return stations;
   }
 
-  /** Road kilometres from each anchor to its station and back (one matrix each way, the diagonal read). */
+  /** Road kilometres from each entry to its station and from it to the exit (one matrix each way, the diagonal read). */
   private async detours(requests: DetourRequest[], signal?: AbortSignal): Promise<Detour[]> {
-    const anchors = requests.map((request) => toLocation(request.anchor));
+    const entries = requests.map((request) => toLocation(request.entry));
+    const exits = requests.map((request) => toLocation(request.exit));
     const stations = requests.map((request) => toLocation(request.station));
-    const [there, back] = await Promise.all([this.routing.matrix(CAR, anchors, stations, signal), this.routing.matrix(CAR, stations, anchors, signal)]);
+    const [there, back] = await Promise.all([this.routing.matrix(CAR, entries, stations, signal), this.routing.matrix(CAR, stations, exits, signal)]);
     return requests.map((_, index) => {
       const cell = index * requests.length + index;
       return { toKm: there.meters[cell]! / 1000, backKm: back.meters[cell]! / 1000 };
