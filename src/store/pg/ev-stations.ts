@@ -27,6 +27,8 @@ export interface EvNetworkRow {
   maxKw: number | null;
 }
 
+/** Names the lock among Postgres advisory locks that orders replacements (two servers starting, an import meanwhile). */
+const EV_REPLACE_LOCK_KEY = 7_240_119_318;
 /** Rows per insert statement (one jsonb parameter each). */
 const BATCH = 1000;
 
@@ -68,10 +70,11 @@ export class EvStationRepository {
    */
   async replaceSource(source: EvSource, records: readonly EvSourceStation[], stamp: string, merge: (all: EvSourceStation[]) => EvStation[]): Promise<{ records: number; stations: number }> {
     return this.sql.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [EV_REPLACE_LOCK_KEY]);
       await tx.query('delete from ev_source_stations where source = $1', [source]);
       for (let index = 0; index < records.length; index += BATCH) {
         const batch = records.slice(index, index + BATCH).map((record) => ({ source, source_id: record.sourceId, record }));
-        await tx.query(`insert into ev_source_stations (source, source_id, record) select source, source_id, record from jsonb_to_recordset($1::jsonb) as x(source text, source_id text, record jsonb)`, [JSON.stringify(batch)]);
+        await tx.query(`insert into ev_source_stations (source, source_id, record) select source, source_id, record from jsonb_to_recordset($1::text::jsonb) as x(source text, source_id text, record jsonb)`, [JSON.stringify(batch)]);
       }
       await tx.query(`insert into ev_source_stamps (source, stamp) values ($1, $2) on conflict (source) do update set stamp = excluded.stamp, imported_at = clock_timestamp()`, [source, stamp]);
       const all = (await tx.query<{ record: unknown }>('select record from ev_source_stations order by source, source_id')).map((row) => parseJson<EvSourceStation>(row.record));
@@ -96,7 +99,7 @@ export class EvStationRepository {
     if (filter.availableOnly) where.push(`status <> 'offline'`);
     if (filter.statuses) {
       params.push(JSON.stringify(filter.statuses));
-      where.push(`status in (select jsonb_array_elements_text($${params.length}::jsonb))`);
+      where.push(`status in (select jsonb_array_elements_text($${params.length}::text::jsonb))`);
     }
     if (filter.network !== undefined) {
       params.push(filter.network.toLowerCase());
@@ -131,7 +134,7 @@ async function replaceStations(tx: SqlExecutor, stations: readonly EvStation[]):
        select id, name, network, lat, lng, connectors,
               array(select jsonb_array_elements_text(connector_types)), max_kw, status, pricing, address,
               array(select jsonb_array_elements_text(sources))
-       from jsonb_to_recordset($1::jsonb) as x(id text, name text, network text, lat double precision, lng double precision, connectors jsonb,
+       from jsonb_to_recordset($1::text::jsonb) as x(id text, name text, network text, lat double precision, lng double precision, connectors jsonb,
             connector_types jsonb, max_kw double precision, status text, pricing text, address text, sources jsonb)`,
       [JSON.stringify(batch)],
     );
