@@ -43,7 +43,8 @@ function stationOf(row: Record<string, unknown>): EvStation {
     network: (row.network as string | null) ?? null,
     lat: Number(row.lat),
     lng: Number(row.lng),
-    connectors: parseJson<EvConnector[]>(row.connectors),
+    // jsonb keeps keys in its own order: rebuild each connector in the order of §2.7
+    connectors: parseJson<EvConnector[]>(row.connectors).map(({ type, kw, count }) => ({ type, kw, count })),
     maxKw: row.max_kw === null || row.max_kw === undefined ? null : Number(row.max_kw),
     status: String(row.status) as EvStationStatus,
     pricing: (row.pricing as string | null) ?? null,
