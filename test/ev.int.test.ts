@@ -79,6 +79,16 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+describe('npm run ingest -- --ev', () => {
+  it('refuses a malformed export naming the file, exit 1', async () => {
+    const broken = join(scratch, 'broken.json');
+    writeFileSync(broken, JSON.stringify({ ID: 5, AddressInfo: { Title: 'no position' } }));
+    const result = await runIngest(['--ev', broken], { DATA_DIR: join(scratch, 'unused') });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${broken}: POI 5 has no valid AddressInfo.Latitude/Longitude`);
+  });
+});
+
 const ids = (body: { stations: { id: string }[] }): string[] => body.stations.map((station) => station.id);
 
 describe('GET /ev/stations', () => {

@@ -5,7 +5,7 @@
  * either rebuilds the merged stations.
  */
 import type { MapPack } from '../../datapack/map-pack.js';
-import { readOcmExport } from '../../ingest/ev/ocm-reader.js';
+import type { EvSourceStation } from '../../domain/ev-station.js';
 import { packChargers } from '../../ingest/ev/osm-chargers.js';
 import type { Logger } from '../../shared/logger.js';
 import type { EvStationRepository } from '../../store/pg/ev-stations.js';
@@ -14,9 +14,9 @@ import { mergeStations } from './station-merge.js';
 /** Bump when what is derived from the same pack changes: the next start re-reads it. */
 export const OSM_CHARGERS_VERSION = 1;
 
-export async function importOcmExport(repository: EvStationRepository, path: string): Promise<{ records: number; stations: number }> {
-  const records = readOcmExport(path);
-  return repository.replaceSource('ocm', records, `ocm|${path}|${new Date().toISOString()}`, mergeStations);
+/** Replaces the OCM stations with an export's (read with readOcmExport) and rebuilds the merged ones. */
+export async function replaceOcmStations(repository: EvStationRepository, records: readonly EvSourceStation[], path: string, now: Date): Promise<{ records: number; stations: number }> {
+  return repository.replaceSource('ocm', records, `ocm|${path}|${now.toISOString()}`, mergeStations);
 }
 
 /** Reads the pack's charging stations when the pack (its sha256) is not the one last read. */
