@@ -8,19 +8,18 @@
  * OSM node and one OCM record are the same site (merged), one OSM node is
  * private (left out), one OCM record is offline (never planned on).
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngestCli } from './support/admin-cli.js';
 import { apiClient, registerUser, type ApiClient } from './support/api-client.js';
 import { OSM_FILES, SHARED_DATA } from './support/osm-data.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { sharedDeployment, usingRealServices } from './support/services.js';
 
-const INGEST = fileURLToPath(new URL('../dist/cli/ingest.js', import.meta.url));
 const TEST_ONLY_OCM = fileURLToPath(new URL('./fixtures/ev/ocm-nasr-city-test-only.json', import.meta.url));
 const JORDAN_OCM = `${SHARED_DATA}ev/openchargemap-JO`;
 
@@ -35,17 +34,6 @@ const TO = { lat: 30.0753, lng: 31.3599 };
 const NASR_CITY_BBOX = '31.30,30.04,31.38,30.10';
 const AMMAN_BBOX = '35.5,31.6,36.2,32.2';
 
-function runIngest(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [INGEST, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 let server: ServerProcess;
 let api: ApiClient;
 let token: string;
@@ -55,7 +43,7 @@ beforeAll(async () => {
   const xml = gunzipSync(readFileSync(OSM_FILES.nasrCityXmlGz)).toString('utf8');
   const firstWay = xml.indexOf('<way ');
   writeFileSync(join(scratch, 'nasr-city-ev-test.osm'), xml.slice(0, firstWay) + TEST_ONLY_OSM_NODES + xml.slice(firstWay));
-  const packed = await runIngest([join(scratch, 'nasr-city-ev-test.osm'), '--out', join(scratch, 'packs'), '--quiet'], {});
+  const packed = await runIngestCli([join(scratch, 'nasr-city-ev-test.osm'), '--out', join(scratch, 'packs'), '--quiet'], {});
   expect(packed.code, packed.stderr).toBe(0);
   expect(packed.stdout).toMatch(/ev_charger\s+3\b/);
 
@@ -66,7 +54,7 @@ beforeAll(async () => {
   if (usingRealServices) databaseEnv = sharedDeployment('ev');
   else databaseEnv = { DATA_DIR: join(scratch, 'data') };
   const cliEnv = { DATA_DIR: databaseEnv.DATA_DIR ?? 'memory://', ...(databaseEnv.DATABASE_URL ? { DATABASE_URL: databaseEnv.DATABASE_URL, DATABASE_SCHEMA: databaseEnv.DATABASE_SCHEMA! } : {}) };
-  const imported = await runIngest(['--ev', ocmFolder], cliEnv);
+  const imported = await runIngestCli(['--ev', ocmFolder], cliEnv);
   expect(imported.code, imported.stderr).toBe(0);
   expect(imported.stdout).toContain('imported 7 Open Charge Map stations');
   server = await startServerProcess({ ...databaseEnv, DATA_PACK: join(scratch, 'packs', 'nasr-city-ev-test.svcpack') });
@@ -83,7 +71,7 @@ describe('npm run ingest -- --ev', () => {
   it('refuses a malformed export naming the file, exit 1', async () => {
     const broken = join(scratch, 'broken.json');
     writeFileSync(broken, JSON.stringify({ ID: 5, AddressInfo: { Title: 'no position' } }));
-    const result = await runIngest(['--ev', broken], { DATA_DIR: join(scratch, 'unused') });
+    const result = await runIngestCli(['--ev', broken], { DATA_DIR: join(scratch, 'unused') });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${broken}: POI 5 has no valid AddressInfo.Latitude/Longitude`);
   });
