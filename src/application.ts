@@ -13,6 +13,7 @@ import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireTransit } from './wiring/transit-wiring.js';
+import { wireEv } from './wiring/ev-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
@@ -106,6 +107,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
+    const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
     routes.push(
@@ -119,6 +121,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...places.routes,
       ...search.routes,
       ...transit.routes,
+      ...ev.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,

@@ -251,9 +251,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/optimize/jobs/{id}', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'part3 §4.5' },
 
   // §4.6 EV charging (scope per row).
-  { method: 'GET', path: '/ev/stations', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
-  { method: 'GET', path: '/ev/networks', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
-  { method: 'POST', path: '/ev/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.6' },
+  { method: 'GET', path: '/ev/stations', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
+  { method: 'GET', path: '/ev/networks', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
+  { method: 'POST', path: '/ev/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.6' },
 
   // §4.7 Assistant and voice. Only /ai/agent names its scope (places); the section names none, and part 1 §2.2
   // puts the assistant under places, so the other /ai/* rows take places too.
