@@ -17,6 +17,7 @@ import { wireEv } from './wiring/ev-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
+import { wireMapOverlays } from './wiring/map-overlays-wiring.js';
 import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
@@ -110,11 +111,13 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    const mapOverlays = wireMapOverlays({ config, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic });
     routes.push(
       ...operations.routes,
       ...accounts.routes,
       ...geocoding.routes,
       ...mapDataWiring.routes,
+      ...mapOverlays.routes,
       ...vectorTiles.routes,
       ...mapStyles.routes,
       ...calendars.routes,

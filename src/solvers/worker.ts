@@ -12,6 +12,7 @@ import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
 import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
+import { overlayVectorTileTask } from './tiles/overlay-tile.js';
 import { naturalEarthTileTask } from './raster/natural-earth.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
@@ -84,6 +85,11 @@ export function tripTraversals(input: Parameters<typeof tripTraversalsTask>[1]):
 /** One vector tile of the map pack, encoded and compressed (Brotli, gzip). */
 export function vectorTile(input: Parameters<typeof vectorTileTask>[1]): ReturnType<typeof vectorTileTask> {
   return vectorTileTask(sharedMapPack(), input);
+}
+
+/** A map overlay tile: features chosen on the main thread, encoded here (layer `svc`). */
+export function overlayVectorTile(input: Parameters<typeof overlayVectorTileTask>[0]): ReturnType<typeof overlayVectorTileTask> {
+  return overlayVectorTileTask(input);
 }
 
 export function tileCoverage(): ReturnType<typeof tileCoverageTask> {

@@ -14,6 +14,7 @@ import { TransitFeedRepository } from '../store/pg/transit-feeds.js';
 
 export interface TransitWiring {
   routes: RouteDefinition[];
+  transit: TransitService;
   stop(): void;
 }
 
@@ -23,5 +24,5 @@ export async function wireTransit(config: Config, backends: Backends, logger: Lo
   const gbfs = new GbfsService(config.GBFS_FEEDS, { allowedHosts: config.GBFS_ALLOWED_HOSTS }, logger);
   // the first read of the feeds runs in the background: a slow feed must not hold up the start
   void gbfs.start();
-  return { routes: transitRoutes(transit, gbfs), stop: () => gbfs.stop() };
+  return { routes: transitRoutes(transit, gbfs), transit, stop: () => gbfs.stop() };
 }

@@ -149,8 +149,8 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
 
   // §4.8 Map data (scope tiles; places for /map/poi).
-  { method: 'GET', path: '/map/config', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
-  { method: 'GET', path: '/map/layers', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/config', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
+  { method: 'GET', path: '/map/layers', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/category-styles', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/icons/sprite.svg', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   // Pin icons at the URLs places return (part2 §2.4 iconLightUrl/iconDarkUrl): fetched by <img> without a key.
@@ -159,10 +159,10 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // Listed with map data, so open with tiles; the spec does not say this self-audit is operator-only.
   { method: 'GET', path: '/map/readiness', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/poi', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.8, part2 §4.7' },
-  { method: 'GET', path: '/map/overlays/{layerType}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/overlays/{layerType}/tile-cover', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/overlays/{layerType}/tiles/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/overlays/{layerType}/vector/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}/tile-cover', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}/tiles/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/overlays/{layerType}/vector/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/logistics-zones.geojson', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/weather/geojson', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/weather/geojson/tiles/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },

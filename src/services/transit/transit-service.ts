@@ -64,6 +64,11 @@ export class TransitService {
     this.logger.info({ feeds: feeds.map((feed) => feed.name), stations: this.network.stations.length, routes: this.network.routes.length, ms: Math.round(performance.now() - started) }, 'transit feeds loaded');
   }
 
+  /** The loaded routes (with their shapes) and stations, for the map's transit overlay. */
+  async mapNetwork(): Promise<Pick<TransitNetwork, 'routes' | 'stations'>> {
+    return this.current();
+  }
+
   async stops(query: TransitStopsQuery) {
     const network = await this.current();
     const stops = network.stationsNear(query.lat, query.lng, query.radius, query.limit).map(stopRecord);

@@ -1,0 +1,41 @@
+/**
+ * Wiring of the map configuration and overlays (part 2 §2.10, §4.8): the pack's cycleways, cameras
+ * and signals, the imported transit network, learned traffic and the logistics zones behind one
+ * overlay service, encoded to vector tiles in the shared solver pool.
+ */
+import type { MapPack } from '../datapack/map-pack.js';
+import type { RouteDefinition } from '../edge/route.js';
+import { mapOverlayRoutes } from '../edge/routes/map-overlays.js';
+import type { MapDataService } from '../services/map-data/map-data-service.js';
+import { MapOverlays } from '../services/map-data/map-overlays.js';
+import { PackOverlays } from '../services/map-data/pack-overlays.js';
+import type { TrafficService } from '../services/traffic/traffic-service.js';
+import type { TransitService } from '../services/transit/transit-service.js';
+import type { Config } from '../shared/config.js';
+import type { SolverPool } from '../solvers/solver-pool.js';
+
+export interface MapOverlaysWiring {
+  overlays: MapOverlays;
+  routes: RouteDefinition[];
+}
+
+export interface MapOverlaysWiringDeps {
+  config: Config;
+  pack: MapPack;
+  solvers: SolverPool;
+  mapData: MapDataService;
+  transit: Pick<TransitService, 'mapNetwork'>;
+  traffic: Pick<TrafficService, 'labels' | 'status'>;
+}
+
+export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring {
+  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, solvers: deps.solvers });
+  const routes = mapOverlayRoutes({
+    overlays,
+    mapData: deps.mapData,
+    zoneCount: async () => 0,
+    elevation: deps.config.TERRAIN_DEM_TILE_URL !== undefined,
+    publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+  });
+  return { overlays, routes };
+}
