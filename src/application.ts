@@ -111,7 +111,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
-    const mapOverlays = wireMapOverlays({ config, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic });
+    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic });
     routes.push(
       ...operations.routes,
       ...accounts.routes,

@@ -9,6 +9,9 @@ import { mapOverlayRoutes } from '../edge/routes/map-overlays.js';
 import type { MapDataService } from '../services/map-data/map-data-service.js';
 import { MapOverlays } from '../services/map-data/map-overlays.js';
 import { PackOverlays } from '../services/map-data/pack-overlays.js';
+import { LogisticsZones } from '../services/map-data/logistics-zones.js';
+import { LogisticsZoneRepository } from '../store/pg/logistics-zones.js';
+import type { Backends } from './backends.js';
 import type { TrafficService } from '../services/traffic/traffic-service.js';
 import type { TransitService } from '../services/transit/transit-service.js';
 import type { Config } from '../shared/config.js';
@@ -21,6 +24,7 @@ export interface MapOverlaysWiring {
 
 export interface MapOverlaysWiringDeps {
   config: Config;
+  backends: Backends;
   pack: MapPack;
   solvers: SolverPool;
   mapData: MapDataService;
@@ -29,11 +33,12 @@ export interface MapOverlaysWiringDeps {
 }
 
 export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring {
-  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, solvers: deps.solvers });
+  const zones = new LogisticsZones(new LogisticsZoneRepository(deps.backends.sql));
+  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, zones, solvers: deps.solvers });
   const routes = mapOverlayRoutes({
     overlays,
     mapData: deps.mapData,
-    zoneCount: async () => 0,
+    zones,
     elevation: deps.config.TERRAIN_DEM_TILE_URL !== undefined,
     publicBaseUrl: deps.config.PUBLIC_BASE_URL,
   });

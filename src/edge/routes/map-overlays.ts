@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { MapDataService } from '../../services/map-data/map-data-service.js';
 import { mapConfig, mapLayers } from '../../services/map-data/map-config.js';
 import type { MapOverlays } from '../../services/map-data/map-overlays.js';
+import { zoneBody, zonePatchBody, type LogisticsZones } from '../../services/map-data/logistics-zones.js';
+import { principalOf } from '../auth/bearer-guard.js';
 import { publicOrigin } from '../public-origin.js';
 import { HttpReply, defineRoute, type RequestContext, type RouteDefinition } from '../route.js';
 
@@ -13,11 +15,14 @@ const tileParams = z.object({ layerType: z.string().max(100), z: z.string().max(
 const overlayQuery = z.object({ bbox: z.string().max(200).optional(), limit: z.string().max(32).optional(), zoom: z.string().max(32).optional() });
 const tileCoverQuery = z.object({ bbox: z.string().max(200).optional(), zoom: z.string().max(32).optional(), maxTiles: z.string().max(32).optional() });
 const tileQuery = z.object({ limit: z.string().max(32).optional() });
+const zoneListQuery = z.object({ bbox: z.string().max(200).optional(), limit: z.string().max(32).optional() });
+const zoneParams = z.object({ id: z.string().max(100) });
+const adminRoute = { tags: ['admin', 'map'] };
 
 export interface MapOverlayRoutesDeps {
   overlays: MapOverlays;
   mapData: Pick<MapDataService, 'categoryStyles' | 'iconManifest'>;
-  zoneCount: () => Promise<number>;
+  zones: LogisticsZones;
   elevation: boolean;
   publicBaseUrl: string | undefined;
 }
@@ -34,7 +39,7 @@ export function mapOverlayRoutes(deps: MapOverlayRoutesDeps): RouteDefinition[] 
       summary: 'Map configuration manifest (part 2 §2.10): layers, base styles, overlays (with hasData), categories, icons, sprite and category-style URLs, 3D, logistics zones and capabilities',
       handler: async (context) => {
         const base = apiBase(context);
-        const [hasData, logisticsZoneCount] = await Promise.all([overlays.hasData(), deps.zoneCount()]);
+        const [hasData, logisticsZoneCount] = await Promise.all([overlays.hasData(), deps.zones.activeCount()]);
         return mapConfig({ apiBase: base, hasData, categories: deps.mapData.categoryStyles(base), icons: deps.mapData.iconManifest(base), elevation: deps.elevation, logisticsZoneCount });
       },
     }),
@@ -88,6 +93,63 @@ export function mapOverlayRoutes(deps: MapOverlayRoutesDeps): RouteDefinition[] 
           'x-overlay-features': String(tile.count),
           'x-overlay-has-data': String(tile.hasData),
         });
+      },
+    }),
+      defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/map/logistics-zones.geojson',
+      summary: 'Active logistics zones as a GeoJSON FeatureCollection (zoneType, riskScore, costMultiplier, routingPolicy, color); bbox and limit (1–1000) optional; a bad bbox answers empty with hasData:false',
+      query: zoneListQuery,
+      handler: async ({ query }) => HttpReply.json(await deps.zones.geojson(query), 200, { 'cache-control': OVERLAY_CACHE_CONTROL }),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'POST',
+      path: '/admin/logistics-zones',
+      summary: 'Create a logistics zone: name, zoneType, riskScore 0–1, costMultiplier 1–10 (default 1), routingPolicy avoid|penalize|allow, geometry (GeoJSON Polygon or MultiPolygon, [lng, lat]), active, notes',
+      body: zoneBody,
+      errors: ['FORBIDDEN'],
+      handler: async (context) => HttpReply.json(await deps.zones.create(context.body, principalOf(context).userId), 201),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'GET',
+      path: '/admin/logistics-zones',
+      summary: 'Every logistics zone, inactive ones too, newest first (bbox, limit 1–1000 default 100)',
+      query: zoneListQuery,
+      errors: ['FORBIDDEN'],
+      handler: ({ query }) => deps.zones.list(query),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'GET',
+      path: '/admin/logistics-zones/{id}',
+      summary: 'One logistics zone',
+      params: zoneParams,
+      errors: ['FORBIDDEN', 'NOT_FOUND'],
+      handler: ({ params }) => deps.zones.get(params.id),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'PATCH',
+      path: '/admin/logistics-zones/{id}',
+      summary: 'Change fields of a logistics zone (any of the create fields); the geometry is checked again',
+      params: zoneParams,
+      body: zonePatchBody,
+      errors: ['FORBIDDEN', 'NOT_FOUND'],
+      handler: ({ params, body }) => deps.zones.update(params.id, body),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'DELETE',
+      path: '/admin/logistics-zones/{id}',
+      summary: 'Delete a logistics zone',
+      params: zoneParams,
+      errors: ['FORBIDDEN', 'NOT_FOUND'],
+      handler: async ({ params }) => {
+        await deps.zones.delete(params.id);
+        return HttpReply.empty(204);
       },
     }),
   ];

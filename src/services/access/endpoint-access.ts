@@ -163,7 +163,7 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/map/overlays/{layerType}/tile-cover', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/overlays/{layerType}/tiles/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/overlays/{layerType}/vector/{z}/{x}/{y}', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/logistics-zones.geojson', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/logistics-zones.geojson', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/weather/geojson', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/weather/geojson/tiles/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/weather/vector/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
@@ -317,6 +317,12 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/optimize/fleets/{fleetId}/plan', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets; part3 §4.5)' },
   { method: 'POST', path: '/optimize/fleets/{fleetId}/events', access: 'key-or-bearer', scopes: ['optimize'], billing: 'optimization', source: 'designed (issue #8 live fleets; part3 §4.5)' },
   { method: 'GET', path: '/optimize/fleets/{fleetId}/stream', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'designed (issue #8 live fleets, streamed over WebSocket)' },
+  // Operators manage the logistics zones the map draws (docs/map-data.md, "Logistics zones").
+  { method: 'POST', path: '/admin/logistics-zones', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §4.8 logistics zones)' },
+  { method: 'GET', path: '/admin/logistics-zones', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §4.8 logistics zones)' },
+  { method: 'GET', path: '/admin/logistics-zones/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §4.8 logistics zones)' },
+  { method: 'PATCH', path: '/admin/logistics-zones/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §4.8 logistics zones)' },
+  { method: 'DELETE', path: '/admin/logistics-zones/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §4.8 logistics zones)' },
   // Operators announce, confirm, correct or withdraw a Hijri month start (docs/calendars.md, "Announcements").
   { method: 'PUT', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
   { method: 'DELETE', path: '/admin/calendars/{country}/hijri/{year}/{month}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #23; part2 §3 Hijri month start)' },
