@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestToFile } from '../src/ingest/ingest.js';
 import { runAdminCli, runIngestCli } from './support/admin-cli.js';
+import { OSM_FILES } from './support/osm-data.js';
 import { apiClient, registerUser, type ApiClient } from './support/api-client.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { sharedDeployment, usingRealServices } from './support/services.js';
@@ -248,6 +250,57 @@ describe('GET /map/overlays/{layerType}', () => {
     expect([...ids].sort()).toEqual([...new Set<string>(inBbox)].sort());
     const missing = (await api.get('/map/overlays/transit/tile-cover')).body;
     expect(missing).toMatchObject({ count: 0, tiles: [], hasData: false });
+  });
+});
+
+describe('overlays from the map pack (Monaco: signals, speed cameras, cycleways)', () => {
+  let monaco: ServerProcess;
+  let workDir: string;
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), 'overlays-monaco-'));
+    const pack = join(workDir, 'monaco.svcpack');
+    await ingestToFile({ input: OSM_FILES.monaco }, pack);
+    monaco = await startServerProcess({ DATA_PACK: pack, DATA_DIR: 'memory://' });
+  }, 120_000);
+  afterAll(async () => {
+    await monaco?.stop().catch(() => undefined);
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('traffic lights, speed cameras and cycleways: every pack feature, as GeoJSON and in vector tiles', async () => {
+    const monacoApi = apiClient(monaco.baseUrl);
+    const layers = (await monacoApi.get('/map/readiness')).body.summary.layers;
+    expect(layers.traffic_signal).toBeGreaterThan(0);
+    const hasData = new Map((await monacoApi.get('/map/layers')).body.overlays.map((overlay: { key: string; hasData: boolean }) => [overlay.key, overlay.hasData]));
+    for (const [layerType, packLayer] of [['speed_cameras', 'speed_camera'], ['traffic_lights', 'traffic_signal']] as const) {
+      const { body } = await monacoApi.get(`/map/overlays/${layerType}?limit=5000`);
+      expect(body.features.length, layerType).toBe(layers[packLayer]);
+      expect(hasData.get(layerType), layerType).toBe(layers[packLayer] > 0);
+      expect(new Set(body.features.map((feature: any) => feature.properties.id)).size).toBe(body.features.length);
+    }
+    const lights = (await monacoApi.get('/map/overlays/traffic_lights?limit=5000')).body.features;
+    const [lng, lat] = lights[0].geometry.coordinates;
+    const z = 15;
+    const { x, y } = tileOf(lng, lat, z);
+    const inTile = lights.filter((feature: any) => {
+      const at = tileOf(feature.geometry.coordinates[0], feature.geometry.coordinates[1], z);
+      return at.x === x && at.y === y;
+    });
+    expect(inTile.length).toBeGreaterThan(0);
+    const response = await fetch(`${monaco.baseUrl}/api/v1/map/overlays/traffic_lights/vector/${z}/${x}/${y}`);
+    expect(response.headers.get('content-type')).toContain('application/x-protobuf');
+    const tile = new VectorTile(new PbfReader(new Uint8Array(await response.arrayBuffer())));
+    const ids = Array.from({ length: tile.layers.svc!.length }, (_, index) => tile.layers.svc!.feature(index).properties.id);
+    for (const feature of inTile) expect(ids).toContain(feature.properties.id);
+    expect(tile.layers.svc!.feature(0).properties.layerType).toBe('traffic_lights');
+
+    const biking = (await monacoApi.get('/map/overlays/biking')).body;
+    expect(biking.metadata.hasData).toBe(true);
+    expect(biking.metadata.attribution).toContain('OpenStreetMap');
+    for (const feature of biking.features) {
+      expect(feature.geometry.type).toBe('LineString');
+      expect(feature.properties).toMatchObject({ layerType: 'biking', network: 'protected' });
+    }
   });
 });
 
