@@ -58,6 +58,7 @@ export class MapView {
   private readonly clickHandlers = new Set<(lngLat: [number, number]) => void>();
 
   constructor(container: HTMLElement) {
+    maplibregl.setWorkerUrl('/app/maplibre-gl-worker.mjs');
     maplibregl.setRTLTextPlugin('/app/mapbox-gl-rtl-text.js', true).catch(() => {});
     this.map = new maplibregl.Map({
       container,

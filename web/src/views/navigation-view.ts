@@ -1,7 +1,7 @@
 /**
  * Live navigation replay: creates a navigation session and drives it over the WebSocket stream
  * (clients/typescript NavigationStream). A simulated driver walks the route, sending a fix every
- * TICK_MS; once, about a third of the way, he turns off the road and keeps going away from it until the
+ * TICK_MS; once, a third of the way in (250–600 m), he turns off the road and keeps going away from it until the
  * server declares him off route and sends a new route, which he then follows. Progress, the next maneuver
  * and every event are shown as they arrive.
  */
@@ -78,8 +78,8 @@ export function navigationView(map: MapView): View {
       const here = walker.at(along);
       position = here.point;
       heading = here.bearing;
-      // leave the road once, a third of the way (but not in the first 250 m)
-      if (!detoured && along > Math.max(250, walker.length / 3)) {
+      // leave the road once, a third of the way, between 250 and 600 m in (a short replay sees it)
+      if (!detoured && along > Math.max(250, Math.min(600, walker.length / 3))) {
         detoured = true;
         phase = 'detour';
         detourFrom = here;
