@@ -76,6 +76,8 @@ describe('web app', () => {
     await expect.poll(() => card.textContent(), { timeout: 15_000 }).toBeTruthy();
     await expect.poll(() => page.evaluate(() => window.appMap.map.getSource('pins')?._data?.features?.length ?? window.appMap.map.querySourceFeatures('pins').length)).toBeGreaterThan(0);
     await mapIdle();
+    // the style was asked for with the key: no "API key required" watermark
+    expect(await page.evaluate(() => window.appMap.map.getStyle().layers.filter((layer: any) => /watermark/.test(layer.id)).length)).toBe(0);
     await shot('search');
   });
 
@@ -118,7 +120,8 @@ describe('web app', () => {
     await page.click('#language-toggle');
     expect(await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).toEqual(['rtl', 'ar']);
     expect(await page.locator('a[data-page="search"]').textContent()).toBe('بحث');
-    await expect.poll(() => page.evaluate(() => window.appMap.map.getStyle()?.layers?.some((layer: any) => JSON.stringify(layer.layout?.['text-field'] ?? '').includes('name:ar')))).toBe(true);
+    // the style is asked for again with Arabic labels first
+    await expect.poll(() => page.evaluate(() => window.appMap.map.getStyle()?.metadata?.svcLanguages?.[0]), { timeout: 30_000 }).toBe('ar');
     await mapIdle();
     await shot('arabic');
   });

@@ -87,7 +87,8 @@ export class MapView {
   }
 
   styleUrl(): string {
-    return `/api/v1/tiles/style?style=${this.style}&locale=${language()}`;
+    // absolute: transformRequest adds the key to requests for this origin only
+    return `${location.origin}/api/v1/tiles/style?style=${this.style}&locale=${language()}`;
   }
 
   setStyle(style: StyleName): void {

@@ -125,6 +125,7 @@ export function directionsView(map: MapView): View {
     },
     leave() {
       detach?.();
+      for (const overlay of ['route', 'route-alternatives', 'pins'] as const) map.setOverlay(overlay, undefined);
     },
   };
 }

@@ -59,7 +59,7 @@ export function fleetView(map: MapView): View {
     version.textContent = String(plan?.planVersion ?? fleet.planVersion);
     fill(routes, 
       ...(plan?.routes ?? []).map((route) =>
-        h('li', { style: `border-inline-start: 6px solid ${colorOf(route.vehicleId)}` }, `${s().vehicle} ${route.vehicleId}: ${route.stopIds.length} ${s().stops} · ${formatNumber(route.distanceMeters / 1000, 1)} km · ${formatNumber(route.durationSeconds / 60)} min`),
+        h('li', { style: `border-inline-start: 6px solid ${colorOf(route.vehicleId)}` }, `${s().vehicle} ${route.vehicleId}: ${formatNumber(route.stopIds.length)} ${s().stops} · ${s().summary(formatNumber(route.distanceMeters / 1000, 1), formatNumber(route.durationSeconds / 60))}`),
       ),
     );
   };

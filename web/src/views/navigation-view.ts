@@ -174,8 +174,7 @@ export function navigationView(map: MapView): View {
     },
     leave() {
       void stop();
-      map.setOverlay('driver', undefined);
-      map.setOverlay('trail', undefined);
+      for (const overlay of ['route', 'driver', 'trail'] as const) map.setOverlay(overlay, undefined);
     },
   };
 }

@@ -120,6 +120,7 @@ export function searchView(map: MapView, goToDirections: (end: 'from' | 'to', wh
     },
     leave() {
       detach?.();
+      map.setOverlay('pins', undefined);
     },
   };
 }
