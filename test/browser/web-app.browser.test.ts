@@ -123,6 +123,8 @@ describe('web app', () => {
     // the style is asked for again with Arabic labels first
     await expect.poll(() => page.evaluate(() => window.appMap.map.getStyle()?.metadata?.svcLanguages?.[0]), { timeout: 30_000 }).toBe('ar');
     await mapIdle();
+    // the RTL text plugin, from our server, shaped the Arabic labels
+    await expect.poll(() => page.evaluate(() => window.appMap.rtlPluginStatus), { timeout: 30_000 }).toBe('loaded');
     await shot('arabic');
   });
 

@@ -82,6 +82,11 @@ export class MapView {
     this.map.getCanvas().setAttribute('aria-label', 'Map');
   }
 
+  /** `loaded` once the RTL text plugin (served at /app/mapbox-gl-rtl-text.js) shaped Arabic labels. */
+  get rtlPluginStatus(): string {
+    return maplibregl.getRTLTextPluginStatus();
+  }
+
   get styleName(): StyleName {
     return this.style;
   }

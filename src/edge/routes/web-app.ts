@@ -58,10 +58,6 @@ export class WebAppAssets {
     for (const name of readdirSync(dir)) if (contentTypeOf(name) && /^[A-Za-z0-9_.-]+$/.test(name)) this.files.set(name, join(dir, name));
   }
 
-  get built(): boolean {
-    return this.files.has('index.html');
-  }
-
   get(name: string): CompressedAsset | undefined {
     const path = this.files.get(name);
     if (!path) return undefined;
