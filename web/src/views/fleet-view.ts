@@ -123,7 +123,7 @@ export function fleetView(map: MapView): View {
   const addStop = () => {
     if (!fleet || !stream) return;
     const stop = { id: `new${++added}`, lat: DEPOT[1] + (random() - 0.5) * 0.03, lng: DEPOT[0] + (random() - 0.5) * 0.036, demand: 1, serviceSeconds: 120 };
-    fleet.stops.push({ ...stop, status: 'pending' });
+    fleet.stops.push({ ...stop, status: 'pending', addedAt: new Date().toISOString() });
     stream.send({ type: 'add_stops', stops: [stop] });
     draw(fleet.plan);
   };

@@ -123,7 +123,7 @@ export function navigationView(map: MapView): View {
       progressBar.value = frame.progress?.progressFraction ?? 0;
       remaining.textContent = s().remaining(formatNumber(frame.distanceRemainingMeters / 1000, 1), formatNumber(frame.durationRemainingSeconds / 60));
       const nextManeuver = frame.progress?.nextManeuver;
-      next.textContent = nextManeuver ? `${s().nextManeuver}: ${nextManeuver.instruction} (${formatNumber(frame.progress!.distanceToNextManeuverMeters)} m)` : '';
+      next.textContent = nextManeuver ? `${s().nextManeuver}: ${nextManeuver.instruction} (${formatNumber(frame.progress!.distanceToNextManeuverMeters ?? 0)} m)` : '';
       if (position) {
         trail.push(point(position, { offRoute: frame.progress?.offRoute ?? false }));
         map.setOverlay('trail', collection(trail.slice(-400)));
