@@ -7,7 +7,7 @@ import { WebAppAssets, webAppRoutes } from './web-app.js';
 const dir = mkdtempSync(join(tmpdir(), 'svc-webapp-'));
 writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
 writeFileSync(join(dir, 'app.js'), 'console.log("app");'.repeat(50));
-writeFileSync(join(dir, 'notes.txt'), 'not served: no content type of ours');
+writeFileSync(join(dir, 'notes.md'), 'not served: no content type of ours');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const [page, asset] = webAppRoutes(new WebAppAssets(dir));
@@ -25,7 +25,7 @@ describe('web app assets', () => {
   });
 
   it('answers 404 for any other name: traversal, unknown types, the page under /app', () => {
-    for (const name of ['../package.json', 'notes.txt', 'missing.js', 'index.html', 'constructor', '__proto__']) {
+    for (const name of ['../package.json', 'notes.md', 'missing.js', 'index.html', 'constructor', '__proto__']) {
       expect(() => call(asset, { asset: name }), name).toThrow(/Cannot GET/);
     }
   });

@@ -26,6 +26,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json; charset=utf-8',
+  // the bundle's licence notices (esbuild's legalComments: 'linked')
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** The page is re-validated on every load (it names the bundle); the bundle files carry a content hash in the ETag. */
