@@ -365,6 +365,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/metrics', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: Prometheus metrics, on the METRICS_PORT listener only)' },
   { method: 'GET', path: '/docs', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation page)' },
   { method: 'GET', path: '/docs/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation assets)' },
+  // The web app's page and static files: the page asks its user for an API key, it holds none.
+  { method: 'GET', path: '/', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #32; web app page)' },
+  { method: 'GET', path: '/app/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #32; web app assets)' },
 ];
 
 /** The table the application serves by. */
