@@ -25,6 +25,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireIncidents } from './wiring/incidents-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -67,7 +68,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       return dispatcher;
     });
 
-    const routing = wireRouting(config, mapData.pack, solvers, logger);
+    const incidents = wireIncidents(config, backends);
+    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints);
     // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
     const streamAdmission = new StreamAdmission(
       {
@@ -124,6 +126,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
+      ...incidents.routes,
     );
 
     const server = new EdgeServer({
