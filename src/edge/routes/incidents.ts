@@ -40,7 +40,7 @@ export function incidentRoutes(incidents: IncidentService): RouteDefinition[] {
       path: '/incidents',
       summary: 'Live incidents inside a box for a map overlay (bbox=west,south,east,north, at most 1° a side), newest first',
       query: z.object({
-        bbox: queryBbox.refine((value) => value !== undefined, 'is required (west,south,east,north)'),
+        bbox: z.string({ error: 'is required (west,south,east,north)' }).pipe(queryBbox.unwrap()),
         types: z
           .string()
           .max(200)
@@ -58,7 +58,7 @@ export function incidentRoutes(incidents: IncidentService): RouteDefinition[] {
         limit: queryLimit(200, 500),
       }),
       handler: async ({ query }) => {
-        const [west, south, east, north] = query.bbox!;
+        const [west, south, east, north] = query.bbox;
         if (east - west > MAX_BBOX_DEGREES || north - south > MAX_BBOX_DEGREES) {
           throw new ApiError('VALIDATION_ERROR', { message: [`query.bbox: must be at most ${MAX_BBOX_DEGREES}° a side`] });
         }
