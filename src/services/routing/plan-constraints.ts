@@ -19,8 +19,10 @@ export const EDIT_CORRIDOR_METERS = 70;
 /** A closed line becomes avoided points this far apart, each excluding the edges within LINE_POINT_RADIUS. */
 export const LINE_POINT_SPACING_METERS = 15;
 export const LINE_POINT_RADIUS_METERS = 5;
-/** Re-plans after the first plan, at most. */
+/** Rounds of "what lies near the route now" after the first plan, at most. */
 export const MAX_ROUNDS = 4;
+/** Plans per request, at most (the first included): bounds the exact searches a request may cost. */
+export const MAX_PLANS = 12;
 /** Candidates are looked up in the locations' box grown by this much (a detour stays near). */
 export const SEARCH_MARGIN_METERS = 5_000;
 
@@ -131,22 +133,37 @@ export async function steerAround<T extends { trip: Trip }>(
   let outcome = first;
   let plans = 1;
   const avoided: Item[] = [];
-  const unavoidable: Item[] = [];
+  // an avoidance around a location itself cannot be avoided (the route starts or ends there)
+  const unavoidable: Item[] = items.filter((item) => item.family !== 'roadEdit' && request.locations.some((location) => nearCorridor(corridorOf([[location.lat, location.lon]]), item.candidate.lat, item.candidate.lng, POINT_CORRIDOR_METERS)));
+  // Avoids a group at once; when no route avoids it all, halves it (so one avoidance that cannot be
+  // avoided, e.g. on the only road out of the origin, does not cancel the others), within MAX_PLANS.
+  const admit = async (group: Item[]): Promise<void> => {
+    if (plans >= MAX_PLANS) {
+      unavoidable.push(...group);
+      return;
+    }
+    try {
+      plans++;
+      outcome = await plan(areasOfItems([...avoided, ...group]));
+      avoided.push(...group);
+    } catch (error) {
+      if (!isUnroutable(error)) throw error;
+      if (group.length === 1) {
+        unavoidable.push(group[0]!);
+        return;
+      }
+      const half = Math.ceil(group.length / 2);
+      await admit(group.slice(0, half));
+      await admit(group.slice(half));
+    }
+  };
   for (let round = 0; round < MAX_ROUNDS && items.length; round++) {
     const corridor = tripCorridor(outcome.trip);
     const hits = items.filter((item) => !avoided.includes(item) && !unavoidable.includes(item) && isNear(item, corridor));
     if (!hits.length) break;
-    try {
-      plans++;
-      outcome = await plan(areasOfItems([...avoided, ...hits]));
-      avoided.push(...hits);
-    } catch (error) {
-      if (!isUnroutable(error)) throw error;
-      // no route around the new ones: keep the last route, say what it goes through
-      unavoidable.push(...hits);
-      break;
-    }
+    await admit(hits);
   }
+  // the last accepted plan avoids every avoided item; an unavoidable one may lie on it (what the route goes through)
   const of = <F extends Item['family']>(list: Item[], family: F) =>
     list.filter((item): item is Extract<Item, { family: F }> => item.family === family).map((item) => item.candidate as Extract<Item, { family: F }>['candidate']);
   return {
