@@ -81,7 +81,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       },
       accounts.clientAddressOf,
     );
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger);
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, incidents.constraints);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
     const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);

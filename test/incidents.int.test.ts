@@ -4,6 +4,7 @@
  * reports by users and keys, merging of nearby duplicates, votes, expiry per type, the bbox overlay, and
  * a planned route that goes around a blocking incident and comes back when it is cleared or expires.
  */
+import polyline from '@mapbox/polyline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from './support/api-client.js';
 import { keysWithScopes } from './support/api-keys.js';
@@ -158,4 +159,34 @@ describe('/routing/plan avoidIncidents', () => {
     expect(after.shape).toBe(before.shape);
     expect(after.body.incidentConstraints.avoided).toEqual([]);
   });
+});
+
+describe('navigation sessions and incidents ahead', () => {
+  it('re-plans when a closure appears ahead on the route, with an incident_ahead event, once', async () => {
+    const driver = (await registerUser(api, 'driver')).token;
+    const created = await api.post('/navigation/sessions', { origin: { lat: 30.0626, lng: 31.3219 }, destination: { lat: 30.07, lng: 31.34 } }, driver);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const session = created.body;
+    const points = polyline.decode(session.routeShape, 6) as [number, number][];
+    const fix = { lat: points[1]![0], lng: points[1]![1] };
+    const first = await api.post(`/navigation/sessions/${session.sessionId}/positions`, { positions: [fix] }, driver);
+    expect(first.body.newEvents.map((event: { type: string }) => event.type)).not.toContain('incident_ahead');
+    const closure = (await api.post('/incidents', { incidentType: 'closure', ...middleOf(points) }, driver)).body;
+    // sessions look for new incidents at most every 5 s
+    await new Promise((resolve) => setTimeout(resolve, 5_200));
+    const next = await api.post(`/navigation/sessions/${session.sessionId}/positions`, { positions: [fix] }, driver);
+    expect(next.status).toBe(201);
+    const types = next.body.newEvents.map((event: { type: string }) => event.type);
+    expect(types).toEqual(expect.arrayContaining(['incident_ahead', 'rerouted']));
+    expect(types.indexOf('incident_ahead')).toBeLessThan(types.indexOf('rerouted'));
+    expect(next.body.newEvents.find((event: { type: string }) => event.type === 'incident_ahead').data).toEqual({ incidentId: closure.id, incidentType: 'closure', lat: closure.lat, lng: closure.lng });
+    expect(next.body.reroute.shape).not.toBe(session.routeShape);
+    const snapshot = (await api.get(`/navigation/sessions/${session.sessionId}`, driver)).body;
+    expect(snapshot.routeShape).toBe(next.body.reroute.shape);
+    // the same incident raises no second event
+    await new Promise((resolve) => setTimeout(resolve, 5_200));
+    const later = await api.post(`/navigation/sessions/${session.sessionId}/positions`, { positions: [fix] }, driver);
+    expect(later.body.newEvents.map((event: { type: string }) => event.type)).not.toContain('incident_ahead');
+    await api.post(`/incidents/${closure.id}/votes`, { vote: 'clear' }, driver);
+  }, 60_000);
 });

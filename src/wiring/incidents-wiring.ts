@@ -11,7 +11,6 @@ import { FeedbackService } from '../services/feedback/feedback-service.js';
 import { CommunityConstraints } from '../services/incidents/community-constraints.js';
 import { IncidentService } from '../services/incidents/incident-service.js';
 import { RoadEditService } from '../services/incidents/road-edit-service.js';
-import type { PlanConstraintSource } from '../services/routing/plan-constraints.js';
 import type { Config } from '../shared/config.js';
 import { offsetClock } from '../shared/offset-clock.js';
 import { FeedbackRepository } from '../store/pg/feedback.js';
@@ -20,7 +19,8 @@ import { RoadEditRepository } from '../store/pg/road-edits.js';
 
 export interface IncidentsWiring {
   routes: RouteDefinition[];
-  constraints: PlanConstraintSource;
+  /** What /routing/plan and navigation routes go around, and the blocking incidents near a session's route ahead. */
+  constraints: CommunityConstraints;
 }
 
 export function wireIncidents(config: Config, backends: Backends): IncidentsWiring {
@@ -28,8 +28,6 @@ export function wireIncidents(config: Config, backends: Backends): IncidentsWiri
   const incidents = new IncidentService(new IncidentRepository(backends.sql), now);
   const feedback = new FeedbackService(new FeedbackRepository(backends.sql), now);
   const roadEdits = new RoadEditService(new RoadEditRepository(backends.sql), now);
-  return {
-    routes: [...incidentRoutes(incidents), ...feedbackRoutes(feedback, roadEdits)],
-    constraints: new CommunityConstraints(incidents, feedback, roadEdits),
-  };
+  const constraints = new CommunityConstraints(incidents, feedback, roadEdits);
+  return { routes: [...incidentRoutes(incidents), ...feedbackRoutes(feedback, roadEdits)], constraints };
 }
