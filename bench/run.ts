@@ -14,6 +14,7 @@ import { runPlacesBenchmark } from './places.js';
 import { runMapDataBenchmark } from './mapdata.js';
 import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
+import { runIncidentsBenchmark } from './incidents.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -31,6 +32,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   mapdata: runMapDataBenchmark,
   journeys: runJourneysBenchmark,
   traffic: runTrafficBenchmark,
+  incidents: runIncidentsBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -26,6 +26,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireIncidents } from './wiring/incidents-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -68,7 +69,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       return dispatcher;
     });
 
-    const routing = wireRouting(config, mapData.pack, solvers, logger);
+    const incidents = wireIncidents(config, backends);
+    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints);
     // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
     const streamAdmission = new StreamAdmission(
       {
@@ -80,7 +82,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       },
       accounts.clientAddressOf,
     );
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger);
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, incidents.constraints);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
     const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);
@@ -127,6 +129,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
+      ...incidents.routes,
     );
 
     const server = new EdgeServer({

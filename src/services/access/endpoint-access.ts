@@ -266,14 +266,26 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/ai/assistant', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
   // Named only as the agent's report_incident target. Reporting needs an identified caller (part 1 §4.3);
   // incidents fall under traffic ("Traffic and incidents", part 1 §2.2).
-  { method: 'POST', path: '/incidents', planned: true, access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'GET', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/incidents/{id}', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/incidents/{id}/votes', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
 
   // §4.8 Feedback (scope per row).
-  { method: 'POST', path: '/feedback', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/feedback/categories', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'POST', path: '/feedback/implicit', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/admin/feedback/problem-spots', planned: true, access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/admin/feedback/routing-avoidances', planned: true, access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/feedback/categories', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback/implicit', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/problem-spots', access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/routing-avoidances', access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/admin/feedback/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/admin/feedback/{id}/status', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/admin/road-edits', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/admin/road-edits', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'DELETE', path: '/admin/road-edits/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  // A user's kept sign disregards (part3 §4.1 `disregard`, part1 §4.2 export `signDisregards`).
+  { method: 'GET', path: '/me/sign-disregards', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28 sign disregards; docs/incidents-feedback.md)' },
+  { method: 'DELETE', path: '/me/sign-disregards/{featureKey}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28 sign disregards; docs/incidents-feedback.md)' },
 
   // §4.9 Plans and entitlements.
   // Spec says "API key" with no scope; there is no key-only class, so key-or-bearer (a bearer is also let in).

@@ -16,6 +16,8 @@ export interface AccountDataRepositories {
   savedLists: SavedListRepository;
   history: HistoryRepository;
   liveShares: LiveShareRepository;
+  /** The user's sign disregards (routing's `disregard`, kept per user). */
+  signDisregards: { disregards(userId: string): Promise<{ featureKey: string; createdAt: string }[]> };
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -30,15 +32,16 @@ export class AccountData {
 
   /** One JSON document with every section of spec part 1 §4.2; no secret (hash, token) is included. */
   async export(userId: string) {
-    const { users, sessions, savedPlaces, savedLists, history, liveShares } = this.repositories;
+    const { users, sessions, savedPlaces, savedLists, history, liveShares, signDisregards } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, disregards] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
+      signDisregards.disregards(userId),
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -54,8 +57,8 @@ export class AccountData {
       savedLocations: { places, lists },
       mapHistory: entries,
       liveShares: shares,
-      // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
-      signDisregards: [],
+      // Sign feature keys the user chose to disregard in /routing/plan (docs/incidents-feedback.md).
+      signDisregards: disregards,
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
     };
   }
