@@ -56,6 +56,9 @@ export interface AccountsWiring {
   clientAddressOf(peer: string, forwardedFor: string | undefined): string;
   /** Stops listening and writes the last usage aggregates. */
   stop(): Promise<void>;
+  /** Writes the pending usage aggregates now (billing reads them). */
+  flushUsage(): Promise<void>;
+  users: UserRepository;
 }
 
 /**
@@ -94,13 +97,15 @@ export async function wireAccounts(
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
   const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, loginThrottle, keyChanged);
+  const usage = new UsageRecorder(sql, logger);
+  usage.start();
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
     counters,
     keyChanged,
+    Date.now,
+    () => usage.flush(),
   );
-  const usage = new UsageRecorder(sql, logger);
-  usage.start();
   const trustedProxies = new AddressSet(config.TRUSTED_PROXIES);
   const accessGate = createAccessGate({
     keys: keyDirectory,
@@ -110,6 +115,8 @@ export async function wireAccounts(
   });
   return {
     clientAddressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, trustedProxies),
+    flushUsage: () => usage.flush(),
+    users,
     stop: async () => {
       keyDirectory.stop();
       await usage.stop();
