@@ -104,7 +104,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
-    const ads = wireAds(backends, places.places);
+    const ads = wireAds(backends, places.places, places.repository);
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger, sponsoredPlaces: (ids) => ads.ads.sponsoredPlaces(ids) });
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);

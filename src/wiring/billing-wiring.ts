@@ -17,6 +17,7 @@ import { AdCampaignRepository } from '../store/pg/ad-campaigns.js';
 import { ApiKeyRepository } from '../store/pg/api-keys.js';
 import { EntitlementRepository } from '../store/pg/entitlements.js';
 import { ProjectRepository } from '../store/pg/projects.js';
+import type { PlaceRepository } from '../store/pg/places.js';
 import type { UserRepository } from '../store/pg/users.js';
 import type { Backends } from './backends.js';
 
@@ -58,7 +59,11 @@ export interface AdsWiring {
   routes: RouteDefinition[];
 }
 
-export function wireAds(backends: Backends, places: Pick<PlacesService, 'find'>): AdsWiring {
-  const ads = new PromotedPlacements(new AdCampaignRepository(backends.sql), places);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function wireAds(backends: Backends, places: Pick<PlacesService, 'find'>, placeRepository: Pick<PlaceRepository, 'findByIds'>): AdsWiring {
+  // a campaign names its place by id (as search results carry it) or by slug (as operators read it in URLs)
+  const placeLookup = { find: async (ref: string) => (UUID.test(ref) ? ((await placeRepository.findByIds([ref]))[0] ?? null) : places.find(ref)) };
+  const ads = new PromotedPlacements(new AdCampaignRepository(backends.sql), placeLookup);
   return { ads, routes: adsRoutes(ads) };
 }

@@ -21,14 +21,13 @@ const httpsUrl = z
 const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { error: 'must be a lowercase category slug' });
 const isoTime = z.iso.datetime({ offset: true });
 
-/** The operator's campaign body (POST; PATCH takes any subset and the result is checked whole). */
-export const campaignBody = z.object({
+const campaignFields = {
   placeId: z.string().min(1).max(200).nullable().optional().describe("A place's id or slug: the pin goes on it (lat/lng then optional)"),
   title: z.string().trim().min(1).max(80),
   subtitle: z.string().trim().max(140).nullable().optional(),
   imageUrl: httpsUrl.nullable().optional(),
   ctaUrl: httpsUrl.describe('Opened by the client after it recorded the click'),
-  categories: z.array(slug).max(20).default([]).describe('Shown for requests naming any of them (or none)'),
+  categories: z.array(slug).max(20).describe('Shown for requests naming any of them (or none)'),
   lat: z.number().min(-90).max(90).optional(),
   lng: z.number().min(-180).max(180).optional(),
   targetBbox: z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)]).nullable().optional().describe('[west, south, east, north]: shown when the map box intersects it'),
@@ -38,10 +37,14 @@ export const campaignBody = z.object({
   budgetMinor: z.number().int().min(1).max(1_000_000_000_000),
   startsAt: isoTime.nullable().optional(),
   endsAt: isoTime.nullable().optional(),
-  active: z.boolean().default(true),
-});
+  active: z.boolean(),
+};
+
+/** The operator's campaign body (POST); no categories: shown for any; inactive campaigns are kept but not served. */
+export const campaignBody = z.object({ ...campaignFields, categories: campaignFields.categories.default([]), active: campaignFields.active.default(true) });
 export type CampaignBody = z.infer<typeof campaignBody>;
-export const campaignPatch = campaignBody.partial();
+/** PATCH: any subset, no defaults (an absent field is kept); the result is checked whole. */
+export const campaignPatch = z.object(campaignFields).partial();
 export type CampaignPatch = z.infer<typeof campaignPatch>;
 
 export const promotedQuery = z.object({
