@@ -14,8 +14,8 @@ export interface OverageCharge {
 
 /**
  * Overage in minor units: the exact product over 1000, rounded up to the next minor unit only once for
- * the whole month (a fraction of a fils or halala is never charged per request). BigInt keeps it exact
- * past 2^53 (a weighted count times a per-thousand price).
+ * the whole month (a fraction of a fils or halala is never charged per request). The product is taken in
+ * BigInt, so it is exact past 2^53; an amount beyond 2^53 minor units is refused, never rounded.
  */
 export function overageCharge(weightedRequests: number, includedRequests: number | null, overagePerThousandMinor: number | null): OverageCharge {
   if (!Number.isSafeInteger(weightedRequests) || weightedRequests < 0) throw new RangeError('weightedRequests must be a non-negative integer');
@@ -23,6 +23,8 @@ export function overageCharge(weightedRequests: number, includedRequests: number
   const overageRequests = Math.max(0, weightedRequests - includedRequests);
   const numerator = BigInt(overageRequests) * BigInt(overagePerThousandMinor);
   const overageMinor = (numerator + 999n) / 1000n;
+  // an amount a JSON number cannot hold exactly is refused rather than rounded
+  if (overageMinor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('overage beyond exact integer range');
   return { overageRequests, overageMinor: Number(overageMinor) };
 }
 
