@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type ApiClient } from './support/api-client.js';
 import { keysWithScopes } from './support/api-keys.js';
+import { expectError } from './support/expect-error.js';
 import { startServerWithAdmin, type ServerWithAdmin } from './support/server-with-admin.js';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
@@ -31,11 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await deployment?.stop();
 });
-
-function expectError(response: { status: number; body: any }, status: number, code: string) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body).toMatchObject({ statusCode: status, code, requestId: expect.any(String) });
-}
 
 /** A box of ± `halfDeg` around a point, as the bbox query parameter. */
 const boxAround = (lat: number, lng: number, halfDeg: number) => `${lng - halfDeg},${lat - halfDeg},${lng + halfDeg},${lat + halfDeg}`;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type ApiClient } from './support/api-client.js';
 import { eventBody, postWebhook, signature, subscribe, WEBHOOK_SECRET } from './support/payment-sender.js';
+import { expectError } from './support/expect-error.js';
 import { startServerWithAdmin, type ServerWithAdmin } from './support/server-with-admin.js';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
@@ -26,11 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await deployment?.stop();
 });
-
-function expectError(response: { status: number; body: any }, status: number, code: string) {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body).toMatchObject({ statusCode: status, code, requestId: expect.any(String) });
-}
 
 /** A developer with an organization, a project and one key (default scopes) on `plan`. */
 async function developer(label: string, plan = 'free') {

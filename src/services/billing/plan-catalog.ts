@@ -29,31 +29,30 @@ interface PlanDefinition {
   features: readonly string[];
 }
 
+/** Prices of a plan per currency: the monthly price and the overage per thousand, each in minor units. */
+function priced(monthly: Readonly<Record<Currency, number>>, overagePerThousand: Readonly<Record<Currency, number>>): Record<Currency, Prices> {
+  return Object.fromEntries(
+    CURRENCIES.map((currency) => [currency, { monthlyPriceMinor: monthly[currency], overagePerThousandMinor: overagePerThousand[currency] }]),
+  ) as Record<Currency, Prices>;
+}
+
 const DEFINITIONS: Readonly<Record<CatalogPlan, PlanDefinition>> = {
   free: {
     name: 'Free',
     tagline: 'Prototype and personal projects',
-    prices: { JOD: { monthlyPriceMinor: 0, overagePerThousandMinor: 0 }, SAR: { monthlyPriceMinor: 0, overagePerThousandMinor: 0 }, AED: { monthlyPriceMinor: 0, overagePerThousandMinor: 0 } },
+    prices: priced({ JOD: 0, SAR: 0, AED: 0 }, { JOD: 0, SAR: 0, AED: 0 }),
     features: ['Search, geocoding, places, routing, traffic, tiles', 'Community support'],
   },
   starter: {
     name: 'Starter',
     tagline: 'Launch a production app',
-    prices: {
-      JOD: { monthlyPriceMinor: 19_000, overagePerThousandMinor: 200 },
-      SAR: { monthlyPriceMinor: 9_900, overagePerThousandMinor: 105 },
-      AED: { monthlyPriceMinor: 9_900, overagePerThousandMinor: 100 },
-    },
+    prices: priced({ JOD: 19_000, SAR: 9_900, AED: 9_900 }, { JOD: 200, SAR: 105, AED: 100 }),
     features: ['Everything in Free', 'Higher key quotas', 'E-mail support'],
   },
   growth: {
     name: 'Growth',
     tagline: 'Scale with traffic, optimization and geofencing',
-    prices: {
-      JOD: { monthlyPriceMinor: 149_000, overagePerThousandMinor: 150 },
-      SAR: { monthlyPriceMinor: 79_900, overagePerThousandMinor: 79 },
-      AED: { monthlyPriceMinor: 77_900, overagePerThousandMinor: 75 },
-    },
+    prices: priced({ JOD: 149_000, SAR: 79_900, AED: 77_900 }, { JOD: 150, SAR: 79, AED: 75 }),
     features: ['Everything in Starter', 'Route optimization and fleets', 'Priority support'],
   },
   enterprise: {
