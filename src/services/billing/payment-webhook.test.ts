@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signPayload, verifySignature } from './payment-webhook.js';
+import { PaymentWebhook, signPayload, verifySignature } from './payment-webhook.js';
 
 const SECRET = 'unit-secret-0123456789abcdefghijklmnop';
 const BODY = Buffer.from('{"id":"evt_1"}');
@@ -36,5 +36,25 @@ describe('verifySignature', () => {
     expect(reasonOf(header, BODY, NOW_S - 301)).toBe('timestamp_out_of_tolerance');
     // the timestamp is signed: moving it breaks the signature
     expect(reasonOf(header.replace(`t=${NOW_S}`, `t=${NOW_S + 1}`))).toBe('signature_mismatch');
+  });
+});
+
+describe('PaymentWebhook without a secret', () => {
+  it('refuses an unsigned request as unsigned, and a signed one as not configured (503), changing nothing', async () => {
+    const untouched = () => {
+      throw new Error('must not be reached');
+    };
+    const webhook = new PaymentWebhook({
+      secret: undefined,
+      toleranceS: 300,
+      repository: { applyEvent: untouched } as never,
+      users: { findById: untouched },
+      entitlements: { forget: untouched } as never,
+    });
+    await expect(webhook.receive({}, BODY)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', details: { reason: 'signature_missing' } });
+    await expect(webhook.receive({ 'svc-signature': signPayload(SECRET, NOW_S, BODY) }, BODY)).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: { reason: 'not_configured' },
+    });
   });
 });

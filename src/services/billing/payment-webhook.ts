@@ -52,8 +52,8 @@ export function signPayload(secret: string, timestampS: number, rawBody: string 
 
 const unauthorized = (reason: string, message: string) => new ApiError('UNAUTHENTICATED', { message, details: { reason } });
 
-/** Checks the header against the body: throws 401 naming why. Several `v1` entries are allowed (secret rotation at the sender). */
-export function verifySignature(secret: string, header: string | undefined, rawBody: Buffer, nowMs: number, toleranceS: number): void {
+/** The header's timestamp and `v1` values; 401 when it is missing or not of the form `t=…,v1=…`. */
+function parseSignatureHeader(header: string | undefined): { timestamp: number; candidates: string[] } {
   if (!header) throw unauthorized('signature_missing', `The ${SIGNATURE_HEADER} header is required`);
   let timestamp: number | undefined;
   const candidates: string[] = [];
@@ -63,6 +63,12 @@ export function verifySignature(secret: string, header: string | undefined, rawB
     else if (name === 'v1' && value) candidates.push(value);
   }
   if (timestamp === undefined || candidates.length === 0) throw unauthorized('signature_malformed', `${SIGNATURE_HEADER} must be t=<unix seconds>,v1=<hex HMAC-SHA256>`);
+  return { timestamp, candidates };
+}
+
+/** Checks the header against the body: throws 401 naming why. Several `v1` entries are allowed (secret rotation at the sender). */
+export function verifySignature(secret: string, header: string | undefined, rawBody: Buffer, nowMs: number, toleranceS: number): void {
+  const { timestamp, candidates } = parseSignatureHeader(header);
   if (Math.abs(nowMs / 1000 - timestamp) > toleranceS) throw unauthorized('timestamp_out_of_tolerance', `The signed timestamp is more than ${toleranceS} s from the server's clock`);
   const expected = Buffer.from(signPayload(secret, timestamp, rawBody).split('v1=')[1]!, 'hex');
   // compare every candidate (no early exit on a match), each in constant time
@@ -97,6 +103,8 @@ export class PaymentWebhook {
 
   async receive(headers: Readonly<Record<string, string>>, rawBody: Buffer | undefined): Promise<WebhookOutcome> {
     const { secret } = this.deps;
+    // an unsigned request is refused as such whether or not a secret is configured
+    parseSignatureHeader(headers[SIGNATURE_HEADER]);
     if (!secret) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The payment webhook is not configured (BILLING_WEBHOOK_SECRET)', details: { reason: 'not_configured' } });
     const body = rawBody ?? Buffer.alloc(0);
     verifySignature(secret, headers[SIGNATURE_HEADER], body, (this.deps.now ?? Date.now)(), this.deps.toleranceS);
