@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { campaignBody, campaignPatch, clickBody, promotedQuery, type PromotedPlacements } from '../../services/ads/promoted-placements.js';
+import { clickResponse, promotedResponse } from '../../services/ads/ads-responses.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const route = { tags: ['ads'] };
@@ -16,6 +17,7 @@ export function adsRoutes(ads: PromotedPlacements): RouteDefinition[] {
       path: '/ads/promoted',
       summary: 'Promoted pins for a map box (bbox=west,south,east,north) and categories; sponsored: true; serving records nothing (impressions are free)',
       query: promotedQuery,
+      response: promotedResponse,
       handler: ({ query }) => ads.promoted(query),
     }),
     defineRoute({
@@ -27,6 +29,7 @@ export function adsRoutes(ads: PromotedPlacements): RouteDefinition[] {
       body: clickBody,
       bodyLimitBytes: 2 * 1024,
       successStatus: 200,
+      response: clickResponse,
       errors: ['NOT_FOUND'],
       handler: ({ params, body }) => ads.click(params.id, body),
     }),

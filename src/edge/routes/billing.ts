@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BillingService } from '../../services/billing/billing-service.js';
 import { ENTITLEMENTS, type EntitlementService } from '../../services/billing/entitlements.js';
 import { SIGNATURE_HEADER, type PaymentWebhook } from '../../services/billing/payment-webhook.js';
+import { entitlementsResponse, plansResponse, webhookResponse } from '../../services/billing/billing-responses.js';
 import { CURRENCIES } from '../../services/billing/plan-catalog.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { HttpReply, defineRoute, type RouteDefinition } from '../route.js';
@@ -21,6 +22,7 @@ export function billingRoutes(deps: { billing: BillingService; entitlements: Ent
       path: '/billing/plans',
       summary: 'Plan catalogue (free, starter, growth, enterprise) in a currency: prices in minor units (null: custom), included weighted requests, overage per thousand, rate limits; and the request weights',
       query: currencyQuery,
+      response: plansResponse,
       handler: ({ query }) => billing.plans(query.currency),
     }),
     defineRoute({
@@ -28,6 +30,7 @@ export function billingRoutes(deps: { billing: BillingService; entitlements: Ent
       method: 'GET',
       path: '/me/entitlements',
       summary: 'Your entitlements (svc_plus grants all), whether you have Plus, and your subscriptions; never cached',
+      response: entitlementsResponse,
       handler: async (context) => HttpReply.json(await entitlements.view(principalOf(context).userId), 200, NO_STORE),
     }),
     defineRoute({
@@ -49,6 +52,7 @@ export function billingRoutes(deps: { billing: BillingService; entitlements: Ent
       body: z.unknown(),
       bodyLimitBytes: 64 * 1024,
       successStatus: 200,
+      response: webhookResponse,
       errors: ['UNAUTHENTICATED', 'SERVICE_UNAVAILABLE'],
       handler: ({ headers, rawBody }) => webhook.receive(headers, rawBody),
     }),
