@@ -269,6 +269,12 @@ describe('payment webhook', () => {
     expect(view).toMatchObject({ entitlements: ['svc_plus', 'offline_maps', 'atlas_advanced', 'hazard_alerts'], plus: true });
     await postWebhook(baseUrl, eventBody({ type: 'subscription.refunded', data: plus }));
     expect((await api.get('/me/entitlements', user.token)).body).toMatchObject({ entitlements: [], plus: false });
+    // the account export carries the subscription records (part 1 data portability)
+    const exported = (await api.get('/auth/me/export', user.token)).body;
+    expect(exported.subscriptions.map((entry: { product: string; status: string }) => [entry.product, entry.status]).sort()).toEqual([
+      ['offline_maps', 'lapsed'],
+      ['svc_plus', 'refunded'],
+    ]);
   });
 });
 

@@ -32,6 +32,7 @@ import { SavedPlaceRepository } from '../store/pg/saved-places.js';
 import { loadOrCreateServerSecret } from '../store/pg/server-secrets.js';
 import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
+import { EntitlementRepository } from '../store/pg/entitlements.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { createAccessGate } from '../edge/auth/access-gate.js';
 import { AddressSet, clientAddress } from '../services/access/ip-address.js';
@@ -96,7 +97,7 @@ export async function wireAccounts(
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, loginThrottle, keyChanged);
+  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys, subscriptions: new EntitlementRepository(sql) }, loginThrottle, keyChanged);
   const usage = new UsageRecorder(sql, logger);
   usage.start();
   const portal = new DeveloperPortal(

@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import type { HistoryRepository } from '../../store/pg/history.js';
+import type { EntitlementRepository } from '../../store/pg/entitlements.js';
 import type { LiveShareRepository } from '../../store/pg/live-shares.js';
 import type { SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceRepository } from '../../store/pg/saved-places.js';
@@ -16,6 +17,8 @@ export interface AccountDataRepositories {
   savedLists: SavedListRepository;
   history: HistoryRepository;
   liveShares: LiveShareRepository;
+  /** The payment provider's subscription records (docs/billing.md), exported with the rest. */
+  subscriptions?: Pick<EntitlementRepository, 'subscriptions'>;
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -33,12 +36,13 @@ export class AccountData {
     const { users, sessions, savedPlaces, savedLists, history, liveShares } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, subscriptions] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
+      this.repositories.subscriptions?.subscriptions(userId) ?? [],
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -57,6 +61,7 @@ export class AccountData {
       // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
       signDisregards: [],
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
+      subscriptions: subscriptions.map(({ userId: _owner, ...subscription }) => subscription),
     };
   }
 
