@@ -27,6 +27,7 @@ import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
 import { wireIncidents } from './wiring/incidents-wiring.js';
+import { wireAds, wireBilling } from './wiring/billing-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -100,12 +101,14 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed);
-    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const billing = wireBilling(config, backends, accounts);
+    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers, billing.requireOfflineMaps);
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort, pinPath: (category, theme) => mapDataWiring.mapData.pinPath(category, theme) });
-    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
+    const ads = wireAds(backends, places.places, places.repository);
+    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger, sponsoredPlaces: (ids) => ads.ads.sponsoredPlaces(ids) });
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
@@ -130,6 +133,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...fleets.routes,
       ...traffic.routes,
       ...incidents.routes,
+      ...billing.routes,
+      ...ads.routes,
     );
 
     const server = new EdgeServer({

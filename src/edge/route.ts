@@ -34,6 +34,8 @@ export interface RequestContext<P = unknown, Q = unknown, B = unknown> {
   readonly params: P;
   readonly query: Q;
   readonly body: B;
+  /** The body's bytes as received, before decoding (signed webhooks verify the signature over them). */
+  readonly rawBody?: Buffer;
   /** Request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
   /** Address of the TCP peer as text (IPv4 or IPv6). */

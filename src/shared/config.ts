@@ -207,6 +207,18 @@ export const configSchema = z.object({
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   /** Time one search waits for the query's embedding; past it the search goes on without it. */
   EMBEDDINGS_TIMEOUT_MS: integer(20, 10_000, 300),
+  /**
+   * Shared secret of the payment provider's webhook (POST /billing/webhooks/payments, docs/billing.md): HMAC-SHA256
+   * over `<timestamp>.<raw body>`, at least 32 characters. Unset: the webhook answers 503 and only operators
+   * change entitlements.
+   */
+  BILLING_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
+  /** How far a webhook's signed timestamp may be from the server's clock, in seconds (replay window). */
+  BILLING_WEBHOOK_TOLERANCE_S: integer(30, 3_600, 300),
   /** Days POST /search/events counters (clicks per place and day, searches per query and day) are kept. */
   SEARCH_EVENT_RETENTION_DAYS: integer(1, 365, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

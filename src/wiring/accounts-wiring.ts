@@ -33,6 +33,7 @@ import { SavedPlaceRepository } from '../store/pg/saved-places.js';
 import { loadOrCreateServerSecret } from '../store/pg/server-secrets.js';
 import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
+import { EntitlementRepository } from '../store/pg/entitlements.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { createAccessGate } from '../edge/auth/access-gate.js';
 import { AddressSet, clientAddress } from '../services/access/ip-address.js';
@@ -57,6 +58,9 @@ export interface AccountsWiring {
   clientAddressOf(peer: string, forwardedFor: string | undefined): string;
   /** Stops listening and writes the last usage aggregates. */
   stop(): Promise<void>;
+  /** Writes the pending usage aggregates now (billing reads them). */
+  flushUsage(): Promise<void>;
+  users: UserRepository;
 }
 
 /**
@@ -94,14 +98,20 @@ export async function wireAccounts(
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys, signDisregards: new RoadEditRepository(sql) }, loginThrottle, keyChanged);
-  const portal = new DeveloperPortal(
-    { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
-    counters,
+  const accountData = new AccountData(
+    { users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys, signDisregards: new RoadEditRepository(sql), subscriptions: new EntitlementRepository(sql) },
+    loginThrottle,
     keyChanged,
   );
   const usage = new UsageRecorder(sql, logger);
   usage.start();
+  const portal = new DeveloperPortal(
+    { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
+    counters,
+    keyChanged,
+    Date.now,
+    () => usage.flush(),
+  );
   const trustedProxies = new AddressSet(config.TRUSTED_PROXIES);
   const accessGate = createAccessGate({
     keys: keyDirectory,
@@ -111,6 +121,8 @@ export async function wireAccounts(
   });
   return {
     clientAddressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, trustedProxies),
+    flushUsage: () => usage.flush(),
+    users,
     stop: async () => {
       keyDirectory.stop();
       await usage.stop();

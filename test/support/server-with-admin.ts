@@ -20,7 +20,7 @@ export interface ServerWithAdmin {
   stop(): Promise<void>;
 }
 
-/** `env` is given to the server (both starts on the embedded database). */
+/** `env`: extra server settings (e.g. a webhook secret), given to every start (both starts on the embedded database). */
 export async function startServerWithAdmin(label: string, env: Record<string, string> = {}): Promise<ServerWithAdmin> {
   let server: ServerProcess;
   let admin: ServerWithAdmin['admin'];

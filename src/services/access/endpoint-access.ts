@@ -127,7 +127,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/transit/gbfs', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
   { method: 'POST', path: '/transit/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  // Key-or-bearer, not open: a manifest needs the offline_maps entitlement (part3 §4.9; docs/billing.md "Gates"), so the
+  // caller must be someone — the signed-in user, or the owner of the key.
+  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'key-or-bearer', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6, part3 §4.9 (offline_maps gate)' },
 
   // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
   // throttled but names none, so no row carries neverThrottled.
@@ -289,14 +291,25 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // §4.9 Plans and entitlements.
   // Spec says "API key" with no scope; there is no key-only class, so key-or-bearer (a bearer is also let in).
-  { method: 'GET', path: '/billing/plans', planned: true, access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
-  { method: 'GET', path: '/me/entitlements', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
+  { method: 'GET', path: '/billing/plans', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
+  { method: 'GET', path: '/me/entitlements', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
 
   // §4.10 Promoted placements.
   // Spec says "API key" with no scope; as for /billing/plans.
-  { method: 'GET', path: '/ads/promoted', planned: true, access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
+  { method: 'GET', path: '/ads/promoted', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
   // Auth not stated; clicks are billed, so the same identified caller as /ads/promoted rather than anonymous.
-  { method: 'POST', path: '/ads/{id}/click', planned: true, access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
+  { method: 'POST', path: '/ads/{id}/click', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
+  // Designed (issue #30; docs/billing.md, docs/ads.md): invoice preview, the payment webhook, operators' entitlements and campaigns.
+  { method: 'GET', path: '/developer/projects/{id}/invoice-preview', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9 metering, docs/billing.md)' },
+  // Open: the provider holds no key or session; the HMAC signature over the body is its credential (checked by the handler).
+  { method: 'POST', path: '/billing/webhooks/payments', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9 renewal, lapse, refund; docs/billing.md)' },
+  { method: 'GET', path: '/admin/users/{id}/entitlements', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9; docs/billing.md)' },
+  { method: 'POST', path: '/admin/users/{id}/entitlements', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9; docs/billing.md)' },
+  { method: 'POST', path: '/admin/ads/campaigns', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'GET', path: '/admin/ads/campaigns', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'GET', path: '/admin/ads/campaigns/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'PATCH', path: '/admin/ads/campaigns/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'DELETE', path: '/admin/ads/campaigns/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
 
   // ─────────────────────── Designed: endpoints the spec leaves "not shown" ───────────────────────
   // The product's own design (docs/accounts.md, docs/developer-portal.md, docs/navigation.md), held to the same gate.

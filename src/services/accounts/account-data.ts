@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import type { HistoryRepository } from '../../store/pg/history.js';
+import type { EntitlementRepository } from '../../store/pg/entitlements.js';
 import type { LiveShareRepository } from '../../store/pg/live-shares.js';
 import type { SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceRepository } from '../../store/pg/saved-places.js';
@@ -18,6 +19,8 @@ export interface AccountDataRepositories {
   liveShares: LiveShareRepository;
   /** The user's sign disregards (routing's `disregard`, kept per user). */
   signDisregards: { disregards(userId: string): Promise<{ featureKey: string; createdAt: string }[]> };
+  /** The payment provider's subscription records (docs/billing.md), exported with the rest. */
+  subscriptions?: Pick<EntitlementRepository, 'subscriptions'>;
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -35,13 +38,14 @@ export class AccountData {
     const { users, sessions, savedPlaces, savedLists, history, liveShares, signDisregards } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions, disregards] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, disregards, subscriptions] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
       signDisregards.disregards(userId),
+      this.repositories.subscriptions?.subscriptions(userId) ?? [],
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -60,6 +64,7 @@ export class AccountData {
       // Sign feature keys the user chose to disregard in /routing/plan (docs/incidents-feedback.md).
       signDisregards: disregards,
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
+      subscriptions: subscriptions.map(({ userId: _owner, ...subscription }) => subscription),
     };
   }
 

@@ -18,9 +18,10 @@ import { transitMigration } from './016-transit.js';
 import { trafficMigration } from './017-traffic.js';
 import { evMigration } from './018-ev.js';
 import { incidentsFeedbackMigration } from './021-incidents-feedback.js';
+import { billingAndAdsMigration } from './024-billing-and-ads.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, incidentsFeedbackMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, incidentsFeedbackMigration, billingAndAdsMigration];
