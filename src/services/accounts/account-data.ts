@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import type { AssistantTurnRepository } from '../../store/pg/assistant-turns.js';
 import type { HistoryRepository } from '../../store/pg/history.js';
 import type { LiveShareRepository } from '../../store/pg/live-shares.js';
 import type { SavedListRepository } from '../../store/pg/saved-lists.js';
@@ -16,6 +17,8 @@ export interface AccountDataRepositories {
   savedLists: SavedListRepository;
   history: HistoryRepository;
   liveShares: LiveShareRepository;
+  /** The assistant's logged turns (kept ≤ 30 days; removed with the account by cascade). */
+  assistantTurns?: Pick<AssistantTurnRepository, 'listForUser'>;
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -33,12 +36,13 @@ export class AccountData {
     const { users, sessions, savedPlaces, savedLists, history, liveShares } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, assistantTurns] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
+      this.repositories.assistantTurns?.listForUser(userId) ?? Promise.resolve([]),
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -57,12 +61,14 @@ export class AccountData {
       // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
       signDisregards: [],
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
+      // Prompts, history and replies of the assistant (POST /ai/agent, /ai/assistant), the last 30 days at most.
+      assistantConversations: assistantTurns,
     };
   }
 
   /**
    * Deletes the account and, by cascade, its sessions, saved places and lists,
-   * history, live shares, push tokens, notifications, organizations, projects and keys.
+   * history, live shares, push tokens, notifications, organizations, projects, keys and assistant turns.
    */
   async delete(userId: string, password: string | undefined, client: ClientInfo): Promise<void> {
     const user = await this.repositories.users.findById(userId);
