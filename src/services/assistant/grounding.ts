@@ -129,7 +129,10 @@ export function trafficReply(facts: TrafficFacts, language: ReplyLanguage, areaA
       ? `عادةً، أفضل وقت للمغادرة${where} في أيام العمل هو ${facts.recommendedDeparture} وأسوأه ${facts.worstDeparture} (نمط معتاد، ليس مباشرًا).`
       : `Typically, the best time to leave${where} on working days is ${facts.recommendedDeparture} and the worst ${facts.worstDeparture} (typical pattern, not live).`;
   }
-  if (facts.segments === 0) return ar ? `لا توجد بيانات مرور${where} لهذا الوقت.` : `I have no traffic data${where} for that time.`;
+  if (facts.segments === 0) {
+    if (facts.basis === 'live') return ar ? `لا توجد بيانات مرور حالية${where} الآن.` : `I have no current traffic data${where} right now.`;
+    return ar ? `لم يُتعلَّم نمط مرور معتاد${where} لذلك الوقت (لا تقدير متوقع).` : `No typical traffic pattern has been learned${where} for that time, so there is no expected figure.`;
+  }
   const busy = facts.counts.Heavy + facts.counts.High;
   const share = Math.round((100 * busy) / facts.segments);
   const level = share >= 40 ? ['heavy', 'مزدحمة'] : share >= 15 ? ['moderate', 'متوسطة'] : ['light', 'خفيفة'];
