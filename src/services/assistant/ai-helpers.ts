@@ -111,6 +111,8 @@ const HAZMAT = /\b(hazmat|hazardous|dangerous goods|flammable)\b|مواد خطر
 const TRUCK = /\b(truck|trucks|lorry|hgv|semi|trailer)\b|شاحنه|شاحنات|تريلا|تريله|قلاب/;
 const NO_LEFT_TURNS = /\b(no|avoid|without|never|minimi[sz]e)\s+(any\s+)?left(\s|-)?turns?\b|\bright turns only\b|\bno turning left\b|(بدون|تجنب|بلا|ممنوع|لا)\s*(ال)?(انعطاف|لف|دوران|لفات|انعطافات)?\s*(الي|لل|ل)?\s*(ال)?يسار/;
 const CITY_CENTRE = /\b(avoid|no|without|skip|stay out of|not through|bypass)\s+(the\s+)?(city\s+)?(cent(re|er)|downtown|old town|old city)\b|(بدون|تجنب|بلا|دون|لا تمر|ما تمر)\s*(المرور\s*)?(ب|في|من)?\s*(وسط|قلب)\s*(ال)?(بلد|مدينه|البلد|المدينه)/;
+/** What is left of a clause once its time window was taken: nothing to report as unparsed. */
+const FILLER = /^(please|pls|the|a|deliver|delivery|deliveries|drop off|arrive|arrival|open|التوصيل|توصيل|الوصول|التسليم|لو سمحت|من فضلك)$/;
 const SHORTEST = /\bshortest\b|اقصر/;
 const FASTEST = /\bfastest\b|\bquickest\b|اسرع/;
 const WALK = /\b(walking|on foot|walk)\b|مشي|على الاقدام/;
@@ -154,7 +156,7 @@ export function parseConstraints(text: string) {
   let costing: 'truck' | 'pedestrian' | 'bicycle' | undefined;
   let preference: 'shortest' | 'fastest' | undefined;
   const unparsed: string[] = [];
-  const clauses = rest.split(/[;،؛\n]|,\s*|\band\b|\bو(?=\s)|(?<=\s)و(?=[^\s]{2,}\s*(بدون|تجنب|بلا|دون|لا))/).map((clause) => clause.trim()).filter(Boolean);
+  const clauses = rest.split(/[;،؛\n]|\.(?!\d)|,\s*|\band\b|\bو(?=\s)|(?<=\s)و(?=[^\s]{2,}\s*(?:بدون|تجنب|بلا|دون|لا))/).map((clause) => clause.trim()).filter(Boolean);
   for (const clause of clauses) {
     let understood = false;
     for (const item of parseConstraintsText(clause).avoid) {
@@ -181,7 +183,7 @@ export function parseConstraints(text: string) {
     }
     if (SHORTEST.test(clause)) (preference = 'shortest'), (understood = true);
     else if (FASTEST.test(clause)) (preference = 'fastest'), (understood = true);
-    if (!understood && !/^(please|pls|the|a|لو سمحت|من فضلك)$/.test(clause)) unparsed.push(clause);
+    if (!understood && !FILLER.test(clause)) unparsed.push(clause);
   }
   const limited = vehicle.heightM !== null || vehicle.weightT !== null || vehicle.widthM !== null || vehicle.lengthM !== null || vehicle.hazmat;
   if (limited && !costing) costing = 'truck';
