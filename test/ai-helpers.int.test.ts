@@ -122,7 +122,7 @@ describe('POST /ai/transcribe', () => {
       else form.append(part.name, String(part.data));
     }
     const response = await fetch(`${fixture.server.baseUrl}/api/v1/ai/transcribe${query}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as any };
   };
 
   it('transcribes WebM, Ogg and MP4/M4A through the configured engine, sniffing the bytes', async () => {
