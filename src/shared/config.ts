@@ -206,13 +206,7 @@ export const configSchema = z.object({
    * `semantic=on` asks as a second meaning signal (docs/places.md). https, or http on loopback; no
    * credentials in the URL (EMBEDDINGS_API_KEY is sent as a bearer token). Unset: the concept index alone.
    */
-  EMBEDDINGS_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value : undefined))
-    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
-    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
+  EMBEDDINGS_URL: operatorEndpoint('EMBEDDINGS_API_KEY'),
   EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('text-embedding-3-small'),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   /** Time one search waits for the query's embedding; past it the search goes on without it. */
