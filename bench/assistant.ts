@@ -9,7 +9,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { CORPUS, isHeldBack } from '../src/services/assistant/corpus.js';
 import { ASSISTANT_ACTIONS } from '../src/services/assistant/intent.js';
 import { analyseMessage, parseIntent } from '../src/services/assistant/intent-parser.js';
-import { conditions, freePort, pinLoadGenerator, round, startProcess } from './support.js';
+import { spawn } from 'node:child_process';
+import { conditions, freePort, pinLoadGenerator, round } from './support.js';
 
 const productMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const WARMUP = 100;
@@ -49,10 +50,19 @@ function post(agent: Agent, base: string, path: string, body: unknown, token: st
 
 async function latency(): Promise<void> {
   const port = await freePort();
-  const server = await startProcess(productMain, [], port, { HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKER_THREADS: '1', PORT: String(port), DATA_DIR: 'memory://' });
+  // started here rather than with support.startProcess: its 30 s start limit is short on a loaded 2-core machine
+  const child = spawn(process.execPath, [productMain], { env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKER_THREADS: '1', PORT: String(port), DATA_DIR: 'memory://' }, stdio: ['ignore', 'ignore', 'inherit'] });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      const up = await fetch(`${base}/health`).then((response) => response.ok, () => false);
+      if (up) break;
+      if (Date.now() > deadline) throw new Error('server did not start within 180 s');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     const registered = await post(agent, base, '/auth/register', { email: `bench.${Date.now()}@example.jo`, password: 'correct horse battery staple', name: 'Bench' }, '');
     const token = (JSON.parse(registered.text) as { accessToken: string }).accessToken;
     const samples: number[] = [];
@@ -69,7 +79,11 @@ async function latency(): Promise<void> {
     console.log(`/ai/agent,${round(samples[Math.floor(samples.length * 0.5)]!)},${round(samples[Math.floor(samples.length * 0.99)]!)},${round(samples.at(-1)!)},20`);
   } finally {
     agent.destroy();
-    await server.stop();
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   }
 }
 

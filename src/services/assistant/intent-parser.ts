@@ -115,8 +115,13 @@ const GREETING = /^(hi|hello|hey|good (morning|evening|afternoon)|salam|salaam|a
 const THANKS = /\b(thanks|thank you|thx|shukran|shokran|yislamo)\b|شكرا|مشكور|يسلمو|تسلم/;
 const HELP = /\b(what can you do|help|what do you do|who are you|how do you work)\b|شو بتقدر|شو تقدر|ماذا تستطيع|ايش تقدر|وش تقدر|مين انت|ساعدني|مساعده/;
 
+/** Characters of a message the rules read (messages may be 8000). */
+const MAX_READ_CHARS = 1_000;
+
 /** Reads the action and its fields from a message. Pure and fast (no I/O): the floor under any model. */
-export function parseIntent(message: string): Intent {
+export function parseIntent(fullMessage: string): Intent {
+  // What decides an action is in the first sentences; long runs of space are one space (bounded regex work).
+  const message = fullMessage.replace(/\s+/g, ' ').trim().slice(0, MAX_READ_CHARS);
   const analysed = analyseMessage(message);
   const { folded, rewritten } = analysed;
   const readings = folded === rewritten ? [folded] : [folded, rewritten];
