@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Agent, request as httpRequest } from 'node:http';
-import { CORPUS, isHeldBack } from '../src/services/assistant/corpus.js';
+import { CORPUS, isHeldBack, matchesLabel } from '../src/services/assistant/corpus.js';
 import { ASSISTANT_ACTIONS } from '../src/services/assistant/intent.js';
 import { analyseMessage, parseIntent } from '../src/services/assistant/intent-parser.js';
 import { spawn } from 'node:child_process';
@@ -22,10 +22,7 @@ function accuracy(): void {
   for (const split of ['held-back', 'tuning'] as const) {
     const items = CORPUS.filter((_, index) => isHeldBack(index) === (split === 'held-back'));
     const row = (action: string, subset: typeof items) => {
-      const correct = subset.filter((item) => {
-        const got = parseIntent(item.text);
-        return got.action === item.action && (item.target === undefined || got.target === item.target) && (item.value === undefined || got.value === item.value) && (item.incidentType === undefined || got.incidentType === item.incidentType) && (item.timeBudgetMin === undefined || got.timeBudgetMin === item.timeBudgetMin) && (!item.offTopic || got.topic === 'off_topic');
-      }).length;
+      const correct = subset.filter((item) => matchesLabel(item, parseIntent(item.text))).length;
       const arabic = subset.filter((item) => analyseMessage(item.text).language === 'ar').length;
       console.log(`${split},${action},${subset.length},${arabic},${correct},${round((100 * correct) / subset.length, 1)}`);
     };

@@ -5,7 +5,7 @@
  * third utterance (index % 3 === 2) is held back; rules are tuned on the other two-thirds only, and the
  * bench (`npm run bench -- assistant`) reports the accuracy on the held-back third.
  */
-import type { AssistantAction } from './intent.js';
+import type { AssistantAction, Intent } from './intent.js';
 
 export interface LabelledUtterance {
   text: string;
@@ -364,3 +364,15 @@ export const CORPUS: readonly LabelledUtterance[] = [
 
 /** Every third utterance (index % 3 === 2): never used while tuning. */
 export const isHeldBack = (index: number): boolean => index % 3 === 2;
+
+/** Whether a reading gets the action and every field the label pins right (what "accuracy" counts). */
+export function matchesLabel(item: LabelledUtterance, got: Intent): boolean {
+  return (
+    got.action === item.action &&
+    (item.target === undefined || got.target === item.target) &&
+    (item.value === undefined || got.value === item.value) &&
+    (item.incidentType === undefined || got.incidentType === item.incidentType) &&
+    (item.timeBudgetMin === undefined || got.timeBudgetMin === item.timeBudgetMin) &&
+    (!item.offTopic || got.topic === 'off_topic')
+  );
+}

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CORPUS, isHeldBack, type LabelledUtterance } from './corpus.js';
+import { CORPUS, isHeldBack, matchesLabel, type LabelledUtterance } from './corpus.js';
 import { analyseMessage, CURRENT_LOCATION, parseIntent, timeBudgetOf } from './intent-parser.js';
 import { ASSISTANT_ACTIONS } from './intent.js';
 
-/** Whether the parser's reading matches every field the label pins. */
-function matches(item: LabelledUtterance): boolean {
-  const got = parseIntent(item.text);
-  return (
-    got.action === item.action &&
-    (item.target === undefined || got.target === item.target) &&
-    (item.value === undefined || got.value === item.value) &&
-    (item.incidentType === undefined || got.incidentType === item.incidentType) &&
-    (item.timeBudgetMin === undefined || got.timeBudgetMin === item.timeBudgetMin) &&
-    (!item.offTopic || got.topic === 'off_topic')
-  );
-}
+const matches = (item: LabelledUtterance) => matchesLabel(item, parseIntent(item.text));
 
 describe('the labelled corpus', () => {
   it('has at least 300 utterances, 30 per action, about half Arabic or Arabizi', () => {
