@@ -15,6 +15,7 @@ import { runMapDataBenchmark } from './mapdata.js';
 import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
 import { runIncidentsBenchmark } from './incidents.js';
+import { runAssistantBenchmark } from './assistant.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -33,6 +34,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   journeys: runJourneysBenchmark,
   traffic: runTrafficBenchmark,
   incidents: runIncidentsBenchmark,
+  assistant: runAssistantBenchmark,
 };
 
 const requested = process.argv.slice(2);

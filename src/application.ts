@@ -28,6 +28,7 @@ import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
 import { wireIncidents } from './wiring/incidents-wiring.js';
 import { wireAds, wireBilling } from './wiring/billing-wiring.js';
+import { wireAssistant } from './wiring/assistant-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -115,6 +116,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    const assistant = wireAssistant({ config, backends, search: search.search, traffic: traffic.traffic, logger });
+    closeOnFailure.push(async () => assistant.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -135,6 +138,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...incidents.routes,
       ...billing.routes,
       ...ads.routes,
+      ...assistant.routes,
     );
 
     const server = new EdgeServer({
@@ -189,6 +193,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await optimization.stop();
           await fleets.stop();
           await traffic.stop();
+          assistant.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),

@@ -211,6 +211,9 @@ async function runRoute(
   const bodyKind = effectiveBodyKind(route);
   const raw = bodyKind === 'none' ? NO_BODY : await incoming.body;
   request.rawBody = raw;
+  if (bodyKind === 'multipart' && route.nonMultipartMessage && !/^multipart\/form-data\s*(;|$)/i.test(incoming.headers['content-type']?.trim() ?? '')) {
+    throw new ApiError('VALIDATION_ERROR', { message: route.nonMultipartMessage });
+  }
   request.body = validate('body', route.body, decodeBody(bodyKind, raw, incoming.headers['content-type']));
   const result = route.handler(request);
   return toOutgoing(result instanceof Promise ? await result : result, successStatusOf(route));

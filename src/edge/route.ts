@@ -93,6 +93,11 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   bodyKind?: BodyKind;
+  /**
+   * A multipart route whose spec answers a body that is not multipart/form-data with 400
+   * `VALIDATION_ERROR` and this message (e.g. POST /ai/transcribe), rather than the default 415.
+   */
+  nonMultipartMessage?: string;
   /** Overrides BODY_LIMIT_BYTES for this route. */
   bodyLimitBytes?: number;
   /** Documents the success body in OpenAPI. */

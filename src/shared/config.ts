@@ -57,6 +57,16 @@ const optionalText = () =>
     .optional()
     .transform((value) => (value ? value : undefined));
 
+/** An operator-configured service URL: https (http only on loopback), no credentials in it (use the key variable). */
+const operatorEndpoint = (keyVariable: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
+    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: `must not carry credentials: set ${keyVariable}` });
+
 /** Issuer and verifier URLs must be https, except on loopback (a local provider in development and tests). */
 function isHttpsOrLoopback(value: string): boolean {
   try {
@@ -196,13 +206,7 @@ export const configSchema = z.object({
    * `semantic=on` asks as a second meaning signal (docs/places.md). https, or http on loopback; no
    * credentials in the URL (EMBEDDINGS_API_KEY is sent as a bearer token). Unset: the concept index alone.
    */
-  EMBEDDINGS_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value : undefined))
-    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
-    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
+  EMBEDDINGS_URL: operatorEndpoint('EMBEDDINGS_API_KEY'),
   EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('text-embedding-3-small'),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   /** Time one search waits for the query's embedding; past it the search goes on without it. */
@@ -219,6 +223,26 @@ export const configSchema = z.object({
     .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
   /** How far a webhook's signed timestamp may be from the server's clock, in seconds (replay window). */
   BILLING_WEBHOOK_TOLERANCE_S: integer(30, 3_600, 300),
+  /**
+   * The assistant's optional language model (docs/assistant.md): an OpenAI-compatible base URL
+   * (`{url}/chat/completions`), https or http on loopback, no credentials in the URL (LLM_API_KEY is sent
+   * as a bearer token). Unset: the deterministic parser alone.
+   */
+  LLM_BASE_URL: operatorEndpoint('LLM_API_KEY'),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().trim().min(1).max(200).default('gpt-4o-mini'),
+  /** Longest the model may take to propose an action; past it the parser answers. */
+  LLM_TIMEOUT_MS: integer(50, 30_000, 2_500),
+  /** Overall time limit of one /ai/agent or /ai/assistant answer (model, then grounding). */
+  AI_TIME_LIMIT_MS: integer(200, 60_000, 4_000),
+  /** Days prompts, history and replies are kept (at most 30, spec part 3 §4.7). */
+  ASSISTANT_RETENTION_DAYS: integer(1, 30, 30),
+  /** An OpenAI-compatible `/audio/transcriptions` URL for POST /ai/transcribe; unset: `unavailable: true`. */
+  TRANSCRIBE_URL: operatorEndpoint('TRANSCRIBE_API_KEY'),
+  TRANSCRIBE_API_KEY: z.string().min(1).optional(),
+  TRANSCRIBE_MODEL: z.string().trim().min(1).max(200).default('whisper-1'),
+  /** Processing time-out of one transcription (spec: about 20 s). */
+  TRANSCRIBE_TIMEOUT_MS: integer(100, 120_000, 20_000),
   /** Days POST /search/events counters (clicks per place and day, searches per query and day) are kept. */
   SEARCH_EVENT_RETENTION_DAYS: integer(1, 365, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

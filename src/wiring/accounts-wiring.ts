@@ -11,6 +11,7 @@ import { meRoutes } from '../edge/routes/me.js';
 import { savedPlacesRoutes } from '../edge/routes/saved-places.js';
 import { AccessTokens } from '../services/accounts/access-tokens.js';
 import { AccountData } from '../services/accounts/account-data.js';
+import { AssistantTurnRepository } from '../store/pg/assistant-turns.js';
 import { AccountService } from '../services/accounts/account-service.js';
 import { LoginThrottle } from '../services/accounts/login-throttle.js';
 import { OperatorActions } from '../services/admin/operator-actions.js';
@@ -99,7 +100,18 @@ export async function wireAccounts(
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
   const accountData = new AccountData(
-    { users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys, signDisregards: new RoadEditRepository(sql), subscriptions: new EntitlementRepository(sql) },
+    {
+      users,
+      sessions,
+      savedPlaces,
+      savedLists,
+      history,
+      liveShares,
+      apiKeys,
+      signDisregards: new RoadEditRepository(sql),
+      subscriptions: new EntitlementRepository(sql),
+      assistantTurns: new AssistantTurnRepository(sql),
+    },
     loginThrottle,
     keyChanged,
   );

@@ -17,6 +17,8 @@ import type { SolverPool } from '../solvers/solver-pool.js';
 import { TrafficRepository } from '../store/pg/traffic.js';
 
 export interface TrafficWiring {
+  /** The traffic model, for other areas that ground answers in it (the assistant). */
+  traffic: TrafficService;
   routes: RouteDefinition[];
   stop(): Promise<void>;
 }
@@ -33,5 +35,6 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     concurrency: Math.max(1, solvers.threads),
   });
   ingestion.start();
-  return { routes: trafficRoutes(new TrafficService(repository, calendars, Date.now, routing), ingestion), stop: () => ingestion.close() };
+  const traffic = new TrafficService(repository, calendars, Date.now, routing);
+  return { traffic, routes: trafficRoutes(traffic, ingestion), stop: () => ingestion.close() };
 }

@@ -259,13 +259,13 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // §4.7 Assistant and voice. Only /ai/agent names its scope (places); the section names none, and part 1 §2.2
   // puts the assistant under places, so the other /ai/* rows take places too.
-  { method: 'POST', path: '/ai/transcribe', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
-  { method: 'POST', path: '/ai/search-understanding', planned: true, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
-  { method: 'POST', path: '/ai/route-labels', planned: true, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
-  { method: 'POST', path: '/ai/agent', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
-  { method: 'POST', path: '/ai/constraints', planned: true, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/transcribe', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/search-understanding', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/route-labels', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/agent', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/constraints', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
   // Part 1 §8 calls the assistant an endpoint that "needs no key scope"; §2.2 and the /ai/agent row say places.
-  { method: 'POST', path: '/ai/assistant', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/assistant', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
   // Named only as the agent's report_incident target. Reporting needs an identified caller (part 1 §4.3);
   // incidents fall under traffic ("Traffic and incidents", part 1 §2.2).
   { method: 'POST', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },

@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import type { AssistantTurnRepository } from '../../store/pg/assistant-turns.js';
 import type { HistoryRepository } from '../../store/pg/history.js';
 import type { EntitlementRepository } from '../../store/pg/entitlements.js';
 import type { LiveShareRepository } from '../../store/pg/live-shares.js';
@@ -21,6 +22,8 @@ export interface AccountDataRepositories {
   signDisregards: { disregards(userId: string): Promise<{ featureKey: string; createdAt: string }[]> };
   /** The payment provider's subscription records (docs/billing.md), exported with the rest. */
   subscriptions?: Pick<EntitlementRepository, 'subscriptions'>;
+  /** The assistant's logged turns (kept ≤ 30 days; removed with the account by cascade). */
+  assistantTurns?: Pick<AssistantTurnRepository, 'listForUser'>;
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -38,7 +41,7 @@ export class AccountData {
     const { users, sessions, savedPlaces, savedLists, history, liveShares, signDisregards } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions, disregards, subscriptions] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, disregards, subscriptions, assistantTurns] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
@@ -46,6 +49,7 @@ export class AccountData {
       sessions.listAll(userId),
       signDisregards.disregards(userId),
       this.repositories.subscriptions?.subscriptions(userId) ?? [],
+      this.repositories.assistantTurns?.listForUser(userId) ?? Promise.resolve([]),
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -65,12 +69,14 @@ export class AccountData {
       signDisregards: disregards,
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
       subscriptions: subscriptions.map(({ userId: _owner, ...subscription }) => subscription),
+      // Prompts, history and replies of the assistant (POST /ai/agent, /ai/assistant), the last 30 days at most.
+      assistantConversations: assistantTurns,
     };
   }
 
   /**
    * Deletes the account and, by cascade, its sessions, saved places and lists,
-   * history, live shares, push tokens, notifications, organizations, projects and keys.
+   * history, live shares, push tokens, notifications, organizations, projects, keys and assistant turns.
    */
   async delete(userId: string, password: string | undefined, client: ClientInfo): Promise<void> {
     const user = await this.repositories.users.findById(userId);
