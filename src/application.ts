@@ -25,6 +25,8 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import type { TrafficService } from './services/traffic/traffic-service.js';
+import type { TrafficEtaSource } from './services/navigation/navigation-sessions.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -79,7 +81,13 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       },
       accounts.clientAddressOf,
     );
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger);
+    // traffic is wired after the calendars it files by; sessions reach it once it exists
+    let trafficService: TrafficService | undefined;
+    const trafficEta: TrafficEtaSource = (input) => {
+      if (!trafficService) return Promise.reject(new Error('traffic not wired yet'));
+      return trafficService.etaBetween(input);
+    };
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, trafficEta);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
     const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);
@@ -108,6 +116,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(async () => transit.stop());
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    trafficService = traffic.traffic;
     routes.push(
       ...operations.routes,
       ...accounts.routes,

@@ -11,6 +11,8 @@ import type { CalendarService } from '../services/calendars/calendar-service.js'
 import type { RoutingService } from '../services/routing/routing-service.js';
 import { TrafficService } from '../services/traffic/traffic-service.js';
 import { TripIngestion } from '../services/traffic/trip-ingestion.js';
+import { AnalysedTrafficService } from '../services/traffic/analysed-traffic.js';
+import { OpenMeteoForecast } from '../services/weather/open-meteo-forecast.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
@@ -18,6 +20,8 @@ import { TrafficRepository } from '../store/pg/traffic.js';
 
 export interface TrafficWiring {
   routes: RouteDefinition[];
+  /** The learned-traffic service (navigation's traffic-aware ETA reads it). */
+  traffic: TrafficService;
   stop(): Promise<void>;
 }
 
@@ -33,5 +37,8 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     concurrency: Math.max(1, solvers.threads),
   });
   ingestion.start();
-  return { routes: trafficRoutes(new TrafficService(repository, calendars, Date.now, routing), ingestion), stop: () => ingestion.close() };
+  const traffic = new TrafficService(repository, calendars, Date.now, routing);
+  const weather = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
+  const analysed = new AnalysedTrafficService(repository, calendars, weather);
+  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, stop: () => ingestion.close() };
 }
