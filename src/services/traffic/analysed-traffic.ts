@@ -91,10 +91,9 @@ export class AnalysedTrafficService {
   async analysed(query: Query) {
     const asked = parseArea(query);
     const atMs = parseAt(query.at, this.now());
-    const area = await this.area(asked, [localClock(asked.askedCountry ?? 'JO', atMs).hour]);
-    // the hour bucket of the area's own country (the rows were read for the asked or JO clock; re-read if it differs)
-    const hour = localClock(area.country, atMs).hour;
-    const rows = area.rows.some((row) => row.hour === hour) || !area.rows.length ? area : await this.area(asked, [hour]);
+    // every hour's rows: the area's country (its roads') decides which local hour is asked
+    const area = await this.area(asked, undefined);
+    const rows = area;
     const forecast = await this.forecastFor(area, [atMs]);
     const day = this.dayContext(area, atMs);
     const estimate = this.estimate(rows, day, atMs, forecast);
