@@ -94,13 +94,16 @@ beforeAll(async () => {
   tripDate = await recentWorkingDay();
   rushAt = cairo(tripDate, 8, 20);
   nightAt = cairo(tripDate, 2, 20);
-  // rush (7, 8), night (2, 3), and the current local hour and the next, for the session ETA departing now
+  // rush (7, 8: 0.45 of the base speed), night (2, 3: 0.95), and the current local hour and the next at a flat 0.8
+  // (for the session ETA departing now; between rush and night, so the windows below stay where they are)
   const nowHour = localClock('EG', Date.now()).hour;
-  const hours = [...new Set([2, 3, 7, 8, nowHour, (nowHour + 1) % 24])];
-  const pattern = defaultPattern();
-  const starts = hours.flatMap((hour) => Array.from({ length: TRIPS_PER_HOUR }, (_, i) => cairo(tripDate, hour, 5 + i * 15)));
+  const patterned = [2, 3, 7, 8];
+  const flatHours = [nowHour, (nowHour + 1) % 24].filter((hour) => !patterned.includes(hour));
+  const flat = { typical: Array<number>(24).fill(0.8), weekend: Array<number>(24).fill(0.8), ramadan: Array<number>(24).fill(0.8) };
+  const starts = [...patterned, ...flatHours].flatMap((hour) => Array.from({ length: TRIPS_PER_HOUR }, (_, i) => ({ hour, startMs: cairo(tripDate, hour, 5 + i * 15) })));
   await Promise.all(
-    starts.map(async (startMs, index) => {
+    starts.map(async ({ hour, startMs }, index) => {
+      const pattern = patterned.includes(hour) ? defaultPattern() : flat;
       const trip = driveTrip(shape, { startMs, baseKph: 50, kind: 'typical', country: 'EG', pattern, noiseMeters: 3, seed: 500 + index });
       const response = await api.post('/telemetry/trips', { fixes: trip.fixes, simulated: true, deviceId: `analysed-${index}` }, token);
       expect(response.status, JSON.stringify(response.body)).toBe(202);

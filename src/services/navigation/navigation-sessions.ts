@@ -156,14 +156,15 @@ export class NavigationSessions {
     const nowMs = this.now();
     const traffic = await trafficEta({ from, to: { lat: snapshot.arrivalPoint.lat, lng: snapshot.arrivalPoint.lng }, costing: snapshot.costing, departAtMs: nowMs }).catch(() => undefined);
     if (!traffic?.basedOnHistory) return base;
-    const etaSeconds = Math.max(0, Math.round(base.etaSeconds + traffic.delaySeconds));
+    const baseSeconds = Math.round(base.etaSeconds);
+    const etaSeconds = Math.max(0, baseSeconds + Math.round(traffic.delaySeconds));
     return {
       sessionId: base.sessionId,
       available: true,
       etaSeconds,
       arrivalTime: new Date(nowMs + etaSeconds * 1000).toISOString(),
-      baseSeconds: base.etaSeconds,
-      delaySeconds: etaSeconds - base.etaSeconds,
+      baseSeconds,
+      delaySeconds: etaSeconds - baseSeconds,
       trafficLevel: traffic.trafficLevel,
       coverage: traffic.coverage,
       simulated: traffic.simulated,

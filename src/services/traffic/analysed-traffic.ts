@@ -160,13 +160,7 @@ export class AnalysedTrafficService {
     const overall = twoHourWindows(all.filter((estimate) => estimate.hour >= from && estimate.hour <= to));
     const known = all.some((estimate) => estimate.expected);
     return {
-      provider: ANALYSED_PROVIDER,
-      live: false,
-      kind: 'expected',
-      basis: known ? 'learned' : 'none',
-      country: area.country,
-      point: { lat: area.lat, lng: area.lng },
-      radiusMeters: area.radiusMeters,
+      ...answerHead(known, area),
       from: days[0]!.date,
       to: days[6]!.date,
       window: { from, to },
@@ -201,21 +195,15 @@ export class AnalysedTrafficService {
       dayType: dayTypeOf(day),
       holiday: day.isHoliday ? (language === 'ar' ? day.holidayNameAr : day.holidayName) : null,
       schoolBreak: day.schoolBreak ? (language === 'ar' ? day.schoolBreak.nameAr : day.schoolBreak.name) : null,
-      worst: windows.worst ? { startHour: windows.worst[0].hour, congestion: worstCongestion(windows.worst) } : null,
-      best: windows.best ? { startHour: windows.best[0].hour } : null,
+      worst: windows.worst ? { startHour: windows.worst[0].hour, congestion: worstCongestion(windows.worst), speedRatio: meanRatio(windows.worst) } : null,
+      best: windows.best ? { startHour: windows.best[0].hour, speedRatio: meanRatio(windows.best) } : null,
       iftarHour: day.isRamadan && day.iftarMs !== undefined ? localClock(area.country, day.iftarMs).hour : null,
       weather: weatherHours.length ? { condition: mostSevere(weatherHours.map((estimate) => estimate.weather.condition!)), fromHour: weatherHours[0]!.hour, whatIf: asked.whatIf !== undefined } : null,
     });
     return {
-      provider: ANALYSED_PROVIDER,
-      live: false,
-      kind: 'expected',
-      basis: known ? 'learned' : 'none',
-      country: area.country,
+      ...answerHead(known, area),
       date,
       language,
-      point: { lat: area.lat, lng: area.lng },
-      radiusMeters: area.radiusMeters,
       headline: text.headline,
       text: text.body,
       bestWindow: windowView(windows.best),
@@ -420,6 +408,19 @@ function parseLanguage(value: string | undefined): OutlookLanguage {
 
 // ── helpers ──
 
+/** What every area answer starts with: the provider, never live, the basis, where. */
+function answerHead(known: boolean, area: Area) {
+  return {
+    provider: ANALYSED_PROVIDER,
+    live: false,
+    kind: 'expected',
+    basis: known ? 'learned' : 'none',
+    country: area.country,
+    point: { lat: area.lat, lng: area.lng },
+    radiusMeters: area.radiusMeters,
+  };
+}
+
 function boxAround(lat: number, lng: number, radiusMeters: number): BoundingBox {
   const dLat = radiusMeters / 111_320;
   const dLng = radiusMeters / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
@@ -455,8 +456,12 @@ function windowView(window: [HourEstimate & { date?: string }, HourEstimate & { 
   };
 }
 
+function meanRatio(window: [HourEstimate, HourEstimate]): number {
+  return (window[0].expected!.speedRatio + window[1].expected!.speedRatio) / 2;
+}
+
 function worstCongestion(window: [HourEstimate, HourEstimate]) {
-  return expectedTraffic((window[0].expected!.speedRatio + window[1].expected!.speedRatio) / 2, []).congestion;
+  return expectedTraffic(meanRatio(window), []).congestion;
 }
 
 function mostSevere(conditions: readonly WeatherCondition[]): WeatherCondition {
