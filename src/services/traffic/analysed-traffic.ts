@@ -108,6 +108,7 @@ export class AnalysedTrafficService {
       local: { date: clock.date, hour: clock.hour, weekday: WEEKDAY_NAMES[clock.dow] },
       point: { lat: area.lat, lng: area.lng },
       radiusMeters: area.radiusMeters,
+      truncated: area.truncated,
       expected: estimate.expected,
       learned: estimate.learned ? { ...estimate.learned, segments: rows.segments, trustworthy: estimate.learned.sampleCount >= TRUST_MIN_SAMPLES } : null,
       adjustments: estimate.adjustments,
@@ -418,6 +419,8 @@ function answerHead(known: boolean, area: Area) {
     country: area.country,
     point: { lat: area.lat, lng: area.lng },
     radiusMeters: area.radiusMeters,
+    /** More than 50 000 profile rows in the area: the first 50 000 (by segment) were read. */
+    truncated: area.truncated,
   };
 }
 
