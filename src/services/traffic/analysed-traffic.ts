@@ -11,7 +11,7 @@ import type { ProfileRow } from '../../domain/traffic.js';
 import { ApiError } from '../../shared/errors.js';
 import type { BoundingBox, TrafficRepository } from '../../store/pg/traffic.js';
 import type { CalendarService } from '../calendars/calendar-service.js';
-import type { CountryCode } from '../calendars/country-profiles.js';
+import { COUNTRY_CODES, type CountryCode } from '../calendars/country-profiles.js';
 import { conditionOf, isWeatherCondition, WEATHER_CONDITIONS, type WeatherCondition } from '../weather/weather-conditions.js';
 import { FORECAST_HORIZON_HOURS, type WeatherForecast, type WeatherSource } from '../weather/open-meteo-forecast.js';
 import { adjustmentsFor, ANALYSED_MULTIPLIERS, ANALYSED_PROVIDER, expectedTraffic, isEidName, twoHourWindows, WEATHER_MULTIPLIERS, type Adjustment, type ExpectedTraffic } from './analysed-model.js';
@@ -42,6 +42,8 @@ interface AreaQuery {
 
 interface Area extends AreaQuery {
   rows: ProfileRow[];
+  /** The rows by local hour: a moment's lookup reads only its hour's. */
+  byHour: Map<number, ProfileRow[]>;
   country: CountryCode;
   segments: number;
   simulated: boolean;
@@ -91,8 +93,9 @@ export class AnalysedTrafficService {
   async analysed(query: Query) {
     const asked = parseArea(query);
     const atMs = parseAt(query.at, this.now());
-    // every hour's rows: the area's country (its roads') decides which local hour is asked
-    const area = await this.area(asked, undefined);
+    // the rows of the local hour in every country the area's roads may be filed under (its country decides)
+    const countries = asked.askedCountry ? [asked.askedCountry] : COUNTRY_CODES;
+    const area = await this.area(asked, [...new Set(countries.map((country) => localClock(country, atMs).hour))]);
     const rows = area;
     const forecast = await this.forecastFor(area, [atMs]);
     const day = this.dayContext(area, atMs);
@@ -254,7 +257,13 @@ export class AnalysedTrafficService {
     const rows = await this.repository.profilesInBox(boxAround(asked.lat, asked.lng, asked.radiusMeters), hours, MAX_AREA_ROWS + 1);
     const used = rows.slice(0, MAX_AREA_ROWS);
     const country = asked.askedCountry ?? countryOrJordan(mostCommon(used.map((row) => row.country)));
-    return { ...asked, rows: used, country, segments: new Set(used.map((row) => row.segmentKey)).size, simulated: used.some((row) => row.simulatedCount > 0), truncated: rows.length > MAX_AREA_ROWS };
+    const byHour = new Map<number, ProfileRow[]>();
+    for (const row of used) {
+      const list = byHour.get(row.hour);
+      if (list) list.push(row);
+      else byHour.set(row.hour, [row]);
+    }
+    return { ...asked, rows: used, byHour, country, segments: new Set(used.map((row) => row.segmentKey)).size, simulated: used.some((row) => row.simulatedCount > 0), truncated: rows.length > MAX_AREA_ROWS };
   }
 
   /** `count` consecutive local hour starts from local midnight of `date` in the area's country. */
@@ -312,7 +321,7 @@ export class AnalysedTrafficService {
   private estimate(area: Area, day: DayContext, atMs: number, forecast: WeatherForecast | undefined): HourEstimate {
     const clock: LocalClock = localClock(area.country, atMs);
     const weather = this.weatherAt(area, atMs, forecast);
-    const resolved = resolveProfile(area.rows, clock, { isRamadan: day.isRamadan, isHoliday: day.isHoliday, isWeekend: day.isWeekend });
+    const resolved = resolveProfile(area.byHour.get(clock.hour) ?? [], clock, { isRamadan: day.isRamadan, isHoliday: day.isHoliday, isWeekend: day.isWeekend });
     if (!resolved) return { atMs, hour: clock.hour, expected: null, learned: null, adjustments: [], weather };
     const learnedRatio = resolved.sums.ratioSum / resolved.sums.sampleCount;
     // the middle of the hour judges "the hour before/after iftar" for an hour bucket
