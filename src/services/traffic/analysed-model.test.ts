@@ -6,6 +6,7 @@ import { schoolBreakOn, SCHOOL_CALENDARS } from './school-calendar.js';
 import { localClock } from './traffic-model.js';
 import { conditionOf } from '../weather/weather-conditions.js';
 import { parseHourly } from '../weather/open-meteo-forecast.js';
+import { outlookText } from './analysed-outlook.js';
 
 const plain: AnalysedContext = { country: 'EG', hour: 8, month: 11, learnedType: 'typical', isWeekend: false, holidayName: null, isEid: false, schoolBreak: null, isRamadan: false, minutesFromIftar: null, weather: null };
 
@@ -101,5 +102,26 @@ describe('weather', () => {
     expect(parseHourly({ hourly: { time: ['2027-01-01T05:00'], precipitation: [null] } })).toEqual([{ atMs: Date.parse('2027-01-01T05:00:00Z') }]);
     expect(parseHourly({ error: true })).toBeUndefined();
     expect(parseHourly('nope')).toBeUndefined();
+  });
+});
+
+describe('outlook words', () => {
+  const facts = { known: true, date: '2026-11-26', dow: 4, dayType: 'working' as const, holiday: null, schoolBreak: null, iftarHour: null, weather: null };
+  it('names the heaviest and the best windows, and says it is not live', () => {
+    const text = outlookText('en', { ...facts, worst: { startHour: 7, congestion: 'heavy', speedRatio: 0.43 }, best: { startHour: 20, speedRatio: 0.8 } });
+    expect(text.body).toContain('07:00–09:00 (heavy)');
+    expect(text.body).toContain('20:00–22:00');
+    expect(text.body).toContain('not live');
+  });
+
+  it('a day whose windows hardly differ is said to be flat, in both languages', () => {
+    const flat = { ...facts, worst: { startHour: 7, congestion: 'heavy', speedRatio: 0.43 }, best: { startHour: 17, speedRatio: 0.44 } };
+    expect(outlookText('en', flat).body).toContain('about the same (heavy) through the day');
+    expect(outlookText('en', flat).body).not.toContain('best time');
+    expect(outlookText('ar', flat).body).toContain('طوال اليوم');
+  });
+
+  it('without learned traffic there is no outlook', () => {
+    expect(outlookText('ar', { ...facts, known: false, worst: null, best: null }).body).toContain('لا توجد توقعات');
   });
 });
