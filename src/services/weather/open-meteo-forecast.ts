@@ -10,7 +10,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { pinnedLookup } from '../webhooks/webhook-http.js';
 import { WebhookUrlPolicy, type HostResolver, type PinnedAddress } from '../webhooks/webhook-url-guard.js';
 import type { WeatherHour } from './weather-conditions.js';
 
@@ -118,14 +118,6 @@ export function parseHourly(body: unknown): WeatherHour[] | undefined {
     hours.push(hour);
   });
   return hours.length ? hours.sort((a, b) => a.atMs - b.atMs) : undefined;
-}
-
-function pinnedLookup(addresses: readonly PinnedAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) return callback(null, addresses.map(({ address, family }) => ({ address, family })));
-    const chosen = addresses.find((entry) => !options.family || entry.family === options.family) ?? addresses[0]!;
-    callback(null, chosen.address, chosen.family);
-  };
 }
 
 /** One GET to the checked address: 200 and JSON within the budget and size bound, else a rejection. */
