@@ -8,23 +8,21 @@
  * Without learned data every endpoint answers `basis: "none"`, never an error.
  */
 import type { ProfileRow } from '../../domain/traffic.js';
-import { ApiError } from '../../shared/errors.js';
 import type { BoundingBox, TrafficRepository } from '../../store/pg/traffic.js';
 import type { CalendarService } from '../calendars/calendar-service.js';
 import { COUNTRY_CODES, type CountryCode } from '../calendars/country-profiles.js';
-import { conditionOf, isWeatherCondition, WEATHER_CONDITIONS, type WeatherCondition } from '../weather/weather-conditions.js';
+import { conditionOf, WEATHER_CONDITIONS, type WeatherCondition } from '../weather/weather-conditions.js';
 import { FORECAST_HORIZON_HOURS, type WeatherForecast, type WeatherSource } from '../weather/open-meteo-forecast.js';
 import { adjustmentsFor, ANALYSED_MULTIPLIERS, ANALYSED_PROVIDER, expectedTraffic, isEidName, twoHourWindows, WEATHER_MULTIPLIERS, type Adjustment, type ExpectedTraffic } from './analysed-model.js';
-import { outlookText, type OutlookLanguage } from './analysed-outlook.js';
+import { outlookText } from './analysed-outlook.js';
 import { sunsetOn } from './iftar.js';
 import { SCHOOL_CALENDARS, schoolBreakOn } from './school-calendar.js';
 import { countryOrJordan, localClock, resolveProfile, TRUST_MIN_SAMPLES, type LocalClock } from './traffic-model.js';
-import { parseAt, parseHour } from './traffic-queries.js';
+import { parseAt } from './traffic-queries.js';
+import { DEFAULT_RADIUS_M, MAX_RADIUS_M, parseArea, parseDate, parseLanguage, parseWindow, type AreaQuery } from './analysed-queries.js';
 
 export { ANALYSED_PROVIDER };
 const ATTRIBUTION = '© OpenStreetMap contributors, ODbL';
-export const DEFAULT_RADIUS_M = 750;
-export const MAX_RADIUS_M = 5_000;
 /** Most profile rows one area reads. */
 const MAX_AREA_ROWS = 50_000;
 const HOUR_MS = 3_600_000;
@@ -32,13 +30,6 @@ const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', '
 
 type Query = Record<string, string | undefined>;
 
-interface AreaQuery {
-  lat: number;
-  lng: number;
-  radiusMeters: number;
-  askedCountry: CountryCode | undefined;
-  whatIf: WeatherCondition | undefined;
-}
 
 interface Area extends AreaQuery {
   rows: ProfileRow[];
@@ -362,58 +353,6 @@ export class AnalysedTrafficService {
       schoolBreak: day.schoolBreak?.name ?? null,
     };
   }
-}
-
-// ── parameters ──
-
-function parseArea(query: Query): AreaQuery {
-  const lat = parseNumber(query.lat);
-  const lng = parseNumber(query.lng ?? query.lon);
-  if (lat === undefined || lng === undefined) throw new ApiError('VALIDATION_ERROR', { message: 'lat and lng required' });
-  if (!(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180)) throw new ApiError('VALIDATION_ERROR', { message: 'lat must be within -90..90 and lng within -180..180' });
-  let radiusMeters = DEFAULT_RADIUS_M;
-  if (query.radius !== undefined && query.radius.trim() !== '') {
-    const radius = parseNumber(query.radius);
-    if (radius === undefined || radius < 50 || radius > MAX_RADIUS_M) throw new ApiError('VALIDATION_ERROR', { message: `radius: metres from 50 to ${MAX_RADIUS_M}` });
-    radiusMeters = Math.round(radius);
-  }
-  let whatIf: WeatherCondition | undefined;
-  if (query.weather !== undefined && query.weather.trim() !== '') {
-    const value = query.weather.trim().toLowerCase().replace(/[\s-]+/g, '_');
-    if (!isWeatherCondition(value)) throw new ApiError('VALIDATION_ERROR', { message: `weather: one of ${WEATHER_CONDITIONS.join(', ')}` });
-    whatIf = value;
-  }
-  return { lat, lng, radiusMeters, askedCountry: query.country === undefined || query.country.trim() === '' ? undefined : countryOrJordan(query.country), whatIf };
-}
-
-function parseNumber(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const number = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(number)) throw new ApiError('VALIDATION_ERROR', { message: `${value.slice(0, 40)} is not a number` });
-  return number;
-}
-
-function parseWindow(query: Query): { from: number; to: number } {
-  const from = parseHour(query.from, 6, 'from');
-  const to = parseHour(query.to, 22, 'to');
-  if (from >= to) throw new ApiError('VALIDATION_ERROR', { message: 'from must be before to' });
-  return { from, to };
-}
-
-function parseDate(value: string | undefined, fallback: string): string {
-  if (value === undefined || value.trim() === '') return fallback;
-  const date = value.trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
-    throw new ApiError('VALIDATION_ERROR', { message: 'date: a local date YYYY-MM-DD' });
-  }
-  return date;
-}
-
-function parseLanguage(value: string | undefined): OutlookLanguage {
-  if (value === undefined || value.trim() === '') return 'en';
-  const primary = value.trim().toLowerCase().split(/[-_]/)[0];
-  if (primary === 'en' || primary === 'ar') return primary;
-  throw new ApiError('VALIDATION_ERROR', { message: 'lang: en or ar' });
 }
 
 // ── helpers ──
