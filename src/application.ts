@@ -29,6 +29,8 @@ import { wireTraffic } from './wiring/traffic-wiring.js';
 import { wireIncidents } from './wiring/incidents-wiring.js';
 import { wireAds, wireBilling } from './wiring/billing-wiring.js';
 import { wireAssistant } from './wiring/assistant-wiring.js';
+import type { TrafficService } from './services/traffic/traffic-service.js';
+import type { TrafficEtaSource } from './services/navigation/navigation-sessions.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -84,7 +86,13 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       },
       accounts.clientAddressOf,
     );
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, incidents.constraints);
+    // traffic is wired after the calendars it files by; sessions reach it once it exists
+    let trafficService: TrafficService | undefined;
+    const trafficEta: TrafficEtaSource = (input) => {
+      if (!trafficService) return Promise.reject(new Error('traffic not wired yet'));
+      return trafficService.etaBetween(input);
+    };
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, incidents.constraints, trafficEta);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
     const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);
@@ -116,6 +124,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    trafficService = traffic.traffic;
     const assistant = wireAssistant({ config, backends, search: search.search, traffic: traffic.traffic, logger });
     closeOnFailure.push(async () => assistant.stop());
     routes.push(

@@ -309,6 +309,19 @@ export const configSchema = z.object({
     .string()
     .optional()
     .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
+  /**
+   * An Open-Meteo-compatible forecast endpoint (e.g. `https://api.open-meteo.com/v1/forecast`) the analysed-traffic
+   * endpoints read the next 72 hours' weather from (docs/traffic.md). Unset (the default): no weather is assumed.
+   */
+  WEATHER_URL: optionalUrl(['http:', 'https:']),
+  /**
+   * `host` or `host:port` entries the weather provider may use over plain http and on a private address (a local
+   * test server). Empty (the default) in production: the provider must be a public https host.
+   */
+  WEATHER_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .optional()

@@ -19,7 +19,7 @@ import { ENDPOINT_TABLE } from '../services/access/endpoint-access.js';
 import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
 import type { StreamAdmission } from '../edge/ws/stream-admission.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
-import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
+import { NavigationSessions, type ArrivalPointResolver, type TrafficEtaSource } from '../services/navigation/navigation-sessions.js';
 import { NavigationRoutePlanner } from '../services/navigation/navigation-route-planner.js';
 import { MapPackPlaceEntrances, unknownPlace } from '../services/navigation/place-entrances.js';
 import type { RecalculateSession } from '../services/navigation/recalculate.js';
@@ -50,6 +50,7 @@ export async function wireNavigation(
   logger: Logger,
   /** Blocking incidents, acknowledged reports and road edits: routes go around them, sessions re-plan around new incidents ahead. */
   constraints?: CommunityConstraints,
+  trafficEta?: TrafficEtaSource,
 ): Promise<NavigationWiring> {
   const planner = new NavigationRoutePlanner(routing, constraints);
   const entrances = new MapPackPlaceEntrances(pack, routing);
@@ -76,7 +77,7 @@ export async function wireNavigation(
     onLost: (sessionId) => void webhooks.release(sessionId),
     ...(constraints ? { incidentAhead: (points, known) => constraints.blockingIncidentNear(points, known) } : {}),
   });
-  const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks });
+  const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks, ...(trafficEta ? { trafficEta } : {}) });
   // events of sessions whose process died before delivering them
   void webhooks.resumePending().catch((error: unknown) => logger.warn({ err: error }, 'webhook resume failed'));
   const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input);

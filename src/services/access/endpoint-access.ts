@@ -234,10 +234,10 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/insights/summary', access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
   // The analysed-traffic endpoints name no scope; traffic ("Traffic and incidents", part 1 §2.2) rather than
   // tiles ("traffic model"), since they sit under /traffic and answer traffic questions. Open as public reads.
-  { method: 'GET', path: '/traffic/analysed', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/analysed/week', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/analysed/outlook', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/analysed/model', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/week', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/outlook', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/model', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'POST', path: '/traffic/route', access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
   { method: 'POST', path: '/telemetry/trips', access: 'key-or-bearer', scopes: ['telemetry'], billing: 'default', source: 'part3 §4.4' },
 

@@ -117,6 +117,12 @@ export class TrafficService {
     };
   }
 
+  /** The traffic-aware ETA between two points departing at `departAtMs` (navigation's `source: "traffic"` ETA). */
+  async etaBetween(input: { from: { lat: number; lng: number }; to: { lat: number; lng: number }; costing: 'auto' | 'truck'; departAtMs: number }) {
+    const routed = await this.route({ locations: [{ lat: input.from.lat, lon: input.from.lng }, { lat: input.to.lat, lon: input.to.lng }], costing: input.costing, departAt: new Date(input.departAtMs).toISOString() });
+    return { basedOnHistory: routed.basedOnHistory, delaySeconds: routed.delaySeconds, trafficLevel: routed.trafficLevel, coverage: routed.coverage, simulated: routed.simulated };
+  }
+
   /** The country whose clock and calendar read a moment: the one asked for (unknown → JO), else the road's own. */
   private countryFor(asked: string | undefined, road: string | undefined): CountryCode {
     return countryOrJordan(asked ?? road);

@@ -23,7 +23,7 @@ export interface WebhookPostOptions {
  * the check and the connection must see the same address, or a DNS answer
  * that flips after the check (rebinding) would reach a private address.
  */
-function pinnedLookup(addresses: readonly PinnedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: readonly PinnedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     // Node 20 asks for all addresses (autoSelectFamily) and tries them in turn; older paths ask for one.
     if (options.all) return callback(null, addresses.map(({ address, family }) => ({ address, family })));
