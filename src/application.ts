@@ -25,6 +25,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireItineraries } from './wiring/itineraries-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -108,6 +109,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(async () => transit.stop());
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    const itineraries = wireItineraries(config, backends, solvers, routing.routing, places.repository);
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -124,6 +126,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
+      ...itineraries.routes,
     );
 
     const server = new EdgeServer({

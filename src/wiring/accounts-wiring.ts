@@ -9,6 +9,7 @@ import { historyRoutes } from '../edge/routes/history.js';
 import { liveShareRoutes } from '../edge/routes/live-shares.js';
 import { meRoutes } from '../edge/routes/me.js';
 import { savedPlacesRoutes } from '../edge/routes/saved-places.js';
+import { ItineraryRepository } from '../store/pg/itineraries.js';
 import { AccessTokens } from '../services/accounts/access-tokens.js';
 import { AccountData } from '../services/accounts/account-data.js';
 import { AccountService } from '../services/accounts/account-service.js';
@@ -78,6 +79,7 @@ export async function wireAccounts(
   const savedLists = new SavedListRepository(sql);
   const history = new HistoryRepository(sql);
   const liveShares = new LiveShareRepository(sql);
+  const itineraries = new ItineraryRepository(sql);
 
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
   const identities = new IdentityRepository(sql);
@@ -93,7 +95,7 @@ export async function wireAccounts(
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, loginThrottle, keyChanged);
+  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, itineraries, apiKeys }, loginThrottle, keyChanged);
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
     counters,

@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import type { HistoryRepository } from '../../store/pg/history.js';
+import type { ItineraryRepository } from '../../store/pg/itineraries.js';
 import type { LiveShareRepository } from '../../store/pg/live-shares.js';
 import type { SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceRepository } from '../../store/pg/saved-places.js';
@@ -16,6 +17,7 @@ export interface AccountDataRepositories {
   savedLists: SavedListRepository;
   history: HistoryRepository;
   liveShares: LiveShareRepository;
+  itineraries: ItineraryRepository;
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -30,15 +32,16 @@ export class AccountData {
 
   /** One JSON document with every section of spec part 1 §4.2; no secret (hash, token) is included. */
   async export(userId: string) {
-    const { users, sessions, savedPlaces, savedLists, history, liveShares } = this.repositories;
+    const { users, sessions, savedPlaces, savedLists, history, liveShares, itineraries } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, savedItineraries] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
+      itineraries.listAll(userId),
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -54,6 +57,7 @@ export class AccountData {
       savedLocations: { places, lists },
       mapHistory: entries,
       liveShares: shares,
+      itineraries: savedItineraries,
       // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
       signDisregards: [],
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
@@ -62,7 +66,7 @@ export class AccountData {
 
   /**
    * Deletes the account and, by cascade, its sessions, saved places and lists,
-   * history, live shares, push tokens, notifications, organizations, projects and keys.
+   * history, live shares, saved itineraries, push tokens, notifications, organizations, projects and keys.
    */
   async delete(userId: string, password: string | undefined, client: ClientInfo): Promise<void> {
     const user = await this.repositories.users.findById(userId);
