@@ -182,6 +182,24 @@ describe('POST /itinerary/auto', () => {
     expect(round.body.returnToStart).toBe(true);
   });
 
+  it('weights by rating: a well-reviewed place outranks the unreviewed ones', async () => {
+    const body = { interests: ['clinic'], timeBudgetMin: 240, radiusKm: 4, dwellMin: 15 };
+    const before = (await auto({ ...body, maxCandidates: 30 })).body;
+    const candidates = [...before.orderedStops, ...before.skipped].filter((place: any) => place.reason !== 'too_far' && place.reason !== 'no_route');
+    expect(candidates.length).toBeGreaterThan(1);
+    for (const place of candidates) expect(place.value).toBe(3);
+    // one of them (the last by slug) gets two five-star reviews
+    const target = candidates.sort((a: any, b: any) => a.slug.localeCompare(b.slug))[candidates.length - 1];
+    for (const label of ['reviewer-a', 'reviewer-b']) {
+      const reviewer = await registerUser(api, label);
+      expect((await api.post(`/places/${target.slug}/reviews`, { rating: 5 }, reviewer.token)).status).toBe(201);
+    }
+    const after = (await auto({ ...body, maxCandidates: 1 })).body;
+    expect(after.totals.candidatesConsidered).toBe(1);
+    // (5·2 + 3·2) / (2 + 2): the Bayesian average the docs give
+    expect(after.orderedStops).toEqual([expect.objectContaining({ slug: target.slug, rating: 5, value: 4 })]);
+  });
+
   it('says which interests named nothing and answers an empty plan when none did', async () => {
     const response = await auto({ interests: ['zzqqxx'] });
     expect(response.status).toBe(201);
