@@ -15,6 +15,7 @@ import { TransitService } from '../src/services/transit/transit-service.js';
 import { createLogger } from '../src/shared/logger.js';
 import type { TransitFeedData, TransitFeedRecord, TransitFeedRepository } from '../src/store/pg/transit-feeds.js';
 import { conditions, round } from './support.js';
+import { runItineraryAutoBenchmark } from './itinerary-auto.js';
 
 const FEED = fileURLToPath(new URL('../../../shared/data/gtfs/cairo-metro', import.meta.url));
 const TARGET_P99_MS = 20;
@@ -93,4 +94,5 @@ export async function runJourneysBenchmark(): Promise<void> {
   console.log(`plan_p99_ms,${round(p99, 3)}`);
   console.log(`target_p99_ms,${TARGET_P99_MS}`);
   console.log(`verdict,${p99 <= TARGET_P99_MS ? 'met' : 'missed'}`);
+  await runItineraryAutoBenchmark();
 }

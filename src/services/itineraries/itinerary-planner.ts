@@ -177,7 +177,8 @@ export class ItineraryPlanner {
       const node = index + 1;
       if (chosen.has(node)) return [];
       const reason = unreachable.has(node) ? 'no_route' : outOfReach.includes(node) ? 'too_far' : 'time_budget';
-      return [{ placeId: candidate.place.id, slug: candidate.place.slug, name: candidate.place.nameEn ?? candidate.place.nameAr, rating: candidate.place.rating, value: round3(candidate.value), reason }];
+      const { place } = candidate;
+      return [{ placeId: place.id, slug: place.slug, name: place.nameEn ?? place.nameAr, category: place.canonicalCategory, rating: place.rating, value: round3(candidate.value), lat: place.lat, lng: place.lng, reason }];
     });
     // rounded down: rounding up could carry a tour that fits exactly over the budget
     const travelMinutes = floor1(solved.value.travelMinutes);
