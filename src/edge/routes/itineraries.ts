@@ -40,7 +40,7 @@ export function itineraryRoutes(planner: ItineraryPlanner, saved: SavedItinerari
       summary:
         'Order 2–40 stops for the least travel (first and last fixed, the middle reordered over the routing engine’s matrix) with N−1 legs and totals incl. dwell; available:false when unroutable',
       body: itineraryPlanBody,
-      errors: ['COSTING_UNAVAILABLE'],
+      errors: ['COMPUTATION_TIMEOUT', 'SERVER_BUSY'],
       handler: ({ body, signal }) => planner.plan(body, signal),
     }),
     defineRoute({
