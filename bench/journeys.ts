@@ -4,7 +4,7 @@
  * egress and transfers) from a random point near one station to a random point
  * near another at a random time of the service day, in process, one at a time.
  * Target p99 ≤ 20 ms. The feed (CC BY-NC) is read from ../shared/data for the
- * benchmark only.
+ * benchmark only. Then the EV plan benchmark (bench/ev-plan.ts).
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { TransitService } from '../src/services/transit/transit-service.js';
 import { createLogger } from '../src/shared/logger.js';
 import type { TransitFeedData, TransitFeedRecord, TransitFeedRepository } from '../src/store/pg/transit-feeds.js';
 import { conditions, round } from './support.js';
+import { runEvPlanBenchmark } from './ev-plan.js';
 import { runItineraryAutoBenchmark } from './itinerary-auto.js';
 
 const FEED = fileURLToPath(new URL('../../../shared/data/gtfs/cairo-metro', import.meta.url));
@@ -94,5 +95,7 @@ export async function runJourneysBenchmark(): Promise<void> {
   console.log(`plan_p99_ms,${round(p99, 3)}`);
   console.log(`target_p99_ms,${TARGET_P99_MS}`);
   console.log(`verdict,${p99 <= TARGET_P99_MS ? 'met' : 'missed'}`);
+  console.log('');
+  await runEvPlanBenchmark();
   await runItineraryAutoBenchmark();
 }

@@ -108,7 +108,8 @@ function searchQueries(box: typeof NASR): Record<string, string[]> {
 }
 
 /** Copies the seeded places to random points until the catalogue holds `target` places (generated rows). */
-async function grow(databaseUrl: string, schema: string, target: number): Promise<{ ms: number; places: number }> {
+/** Grows the catalogue to `target` places: the real ones copied to random points of `box` (GENERATED rows). */
+export async function grow(databaseUrl: string, schema: string, target: number, box: typeof GROWN = GROWN): Promise<{ ms: number; places: number }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
   const started = performance.now();
   try {
@@ -120,7 +121,7 @@ async function grow(databaseUrl: string, schema: string, target: number): Promis
          lat, lng, country_code, time_zone, phone, website, opening_hours, hours_week_stable, amenities, tags, entrances,
          search_doc, search_names, search_prefixes, updated_at, search_indexed_at)
        select gen_random_uuid(), 'node', 1000000000000 + g, 'generated-' || g || '-' || p.slug, p.name_en, p.name_ar, p.name_en_source, p.name_ar_source,
-         p.categories, p.canonical_category, ${GROWN.south} + random() * ${GROWN.north - GROWN.south}, ${GROWN.west} + random() * ${GROWN.east - GROWN.west},
+         p.categories, p.canonical_category, ${box.south} + random() * ${box.north - box.south}, ${box.west} + random() * ${box.east - box.west},
          p.country_code, p.time_zone, p.phone, p.website, p.opening_hours, p.hours_week_stable, p.amenities, p.tags, p.entrances,
          p.search_doc, p.search_names, p.search_prefixes, now(), now()
        from generate_series(1, $1::int) g

@@ -11,8 +11,10 @@ import { runBinPackBenchmark } from './binpack.js';
 import { runCalendarsBenchmark } from './calendars.js';
 import { runTilesBenchmark } from './tiles.js';
 import { runPlacesBenchmark } from './places.js';
+import { runMapDataBenchmark } from './mapdata.js';
 import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
+import { runIncidentsBenchmark } from './incidents.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -27,8 +29,10 @@ const benchmarks: Record<string, () => Promise<void>> = {
   calendars: runCalendarsBenchmark,
   tiles: runTilesBenchmark,
   places: runPlacesBenchmark,
+  mapdata: runMapDataBenchmark,
   journeys: runJourneysBenchmark,
   traffic: runTrafficBenchmark,
+  incidents: runIncidentsBenchmark,
 };
 
 const requested = process.argv.slice(2);

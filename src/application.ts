@@ -13,6 +13,7 @@ import { RoutingTravelMatrix } from './services/routing/routing-travel-matrix.js
 import { wireAccounts } from './wiring/accounts-wiring.js';
 import { wireCalendars } from './wiring/calendars-wiring.js';
 import { wireTransit } from './wiring/transit-wiring.js';
+import { wireEv } from './wiring/ev-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
@@ -26,6 +27,7 @@ import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
 import { wireItineraries } from './wiring/itineraries-wiring.js';
+import { wireIncidents } from './wiring/incidents-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -68,7 +70,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       return dispatcher;
     });
 
-    const routing = wireRouting(config, mapData.pack, solvers, logger);
+    const incidents = wireIncidents(config, backends);
+    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints);
     // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
     const streamAdmission = new StreamAdmission(
       {
@@ -80,7 +83,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       },
       accounts.clientAddressOf,
     );
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger);
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, incidents.constraints);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
     const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);
@@ -97,16 +100,17 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       version: packageJson.version,
       documentedRoutes: () => apiServed,
     });
-    const mapDataWiring = wireMapData(config, mapData.pack, () => apiServed);
+    const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
-    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort });
+    const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort, pinPath: (category, theme) => mapDataWiring.mapData.pinPath(category, theme) });
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
+    const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
     const itineraries = wireItineraries(config, backends, solvers, routing.routing, places.repository);
@@ -121,12 +125,14 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...places.routes,
       ...search.routes,
       ...transit.routes,
+      ...ev.routes,
       ...routing.routes,
       ...navigation.routes,
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
       ...itineraries.routes,
+      ...incidents.routes,
     );
 
     const server = new EdgeServer({

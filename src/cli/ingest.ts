@@ -15,12 +15,14 @@ import type { Bbox } from '../ingest/osm-collector.js';
 import { lineProgress, silentProgress, terminalProgress } from '../ingest/progress.js';
 import { describePack } from '../datapack/pack-stats.js';
 import { gtfsFeedName, importGtfs } from './gtfs-import.js';
+import { importEv } from './ev-import.js';
 import { PACK_FILE_EXTENSION, readPackHeader, resolvePackPath } from '../datapack/pack-file.js';
 
 const USAGE = `usage:
   npm run ingest -- <file.osm.pbf|file.osm|file.osm.gz> [--bbox west,south,east,north] [--out DIR] [--admin FILE.geojson[@LEVEL]]... [--quiet]
   npm run ingest -- --stats <pack|directory with one pack> [--json]
-  npm run ingest -- --gtfs <feed.zip|feed folder> [--feed-name NAME] [--quiet]   (into DATABASE_URL, else the embedded database under DATA_DIR)`;
+  npm run ingest -- --gtfs <feed.zip|feed folder> [--feed-name NAME] [--quiet]   (into DATABASE_URL, else the embedded database under DATA_DIR)
+  npm run ingest -- --ev <Open Charge Map export .json|folder of them>   (replaces the OCM stations; same database)`;
 
 export function packFileName(input: string): string {
   return `${basename(input).replace(/\.(osm\.pbf|pbf|osm\.xml\.gz|osm\.gz|osm\.xml|osm|xml\.gz|xml)$/i, '')}${PACK_FILE_EXTENSION}`;
@@ -46,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
         admin: { type: 'string', multiple: true },
         stats: { type: 'string' },
         gtfs: { type: 'string' },
+        ev: { type: 'string' },
         'feed-name': { type: 'string' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -71,6 +74,10 @@ async function main(argv: string[]): Promise<number> {
   if (values.gtfs) {
     const progress = values.quiet ? silentProgress : lineProgress((line) => console.error(line.replaceAll('entities', 'rows')));
     console.log(await importGtfs(values.gtfs, values['feed-name'] ?? gtfsFeedName(values.gtfs), progress));
+    return 0;
+  }
+  if (values.ev) {
+    console.log(await importEv(values.ev));
     return 0;
   }
   if (positionals.length !== 1) {

@@ -280,6 +280,16 @@ export const configSchema = z.object({
     .refine((entries) => entries.every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry)), {
       message: 'must be host or host:port entries separated by commas (IPv6 in brackets)',
     }),
+  /**
+   * Tests only: a file holding a number of milliseconds added to the clock of incidents, feedback and
+   * road edits (expiry, 60-day avoidances), read on every reading of that clock, so a black-box test can
+   * travel in time. Unset (the default) = the wall clock. See docs/incidents-feedback.md.
+   */
+  CLOCK_OFFSET_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined)),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -23,6 +23,7 @@ import { UserHistory } from '../services/user-data/user-history.js';
 import type { Config } from '../shared/config.js';
 import { ApiKeyRepository } from '../store/pg/api-keys.js';
 import { HistoryRepository } from '../store/pg/history.js';
+import { RoadEditRepository } from '../store/pg/road-edits.js';
 import { LiveShareRepository } from '../store/pg/live-shares.js';
 import { NotificationRepository } from '../store/pg/notifications.js';
 import { OrganizationRepository } from '../store/pg/organizations.js';
@@ -95,7 +96,7 @@ export async function wireAccounts(
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, itineraries, apiKeys }, loginThrottle, keyChanged);
+  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, itineraries, apiKeys, signDisregards: new RoadEditRepository(sql) }, loginThrottle, keyChanged);
   const portal = new DeveloperPortal(
     { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
     counters,

@@ -9,14 +9,17 @@ import { mountedPath, type RouteDefinition } from '../edge/route.js';
 import { mapDataRoutes } from '../edge/routes/map-data.js';
 import { MapDataService } from '../services/map-data/map-data-service.js';
 import type { MapCapability } from '../services/map-data/map-readiness.js';
+import { PoiMarkers } from '../services/map-data/poi-markers.js';
 import type { Config } from '../shared/config.js';
+import { PlaceMarkerRepository } from '../store/pg/place-markers.js';
+import type { Backends } from './backends.js';
 
 export interface MapDataWiring {
   mapData: MapDataService;
   routes: RouteDefinition[];
 }
 
-export function wireMapData(config: Config, pack: MapPack, servedRoutes: () => readonly RouteDefinition[]): MapDataWiring {
+export function wireMapData(config: Config, pack: MapPack, backends: Backends, servedRoutes: () => readonly RouteDefinition[]): MapDataWiring {
   let served: Set<string> | undefined;
   const serves = (method: string, path: string) => {
     served ??= new Set(servedRoutes().map((route) => `${route.method} ${mountedPath(route)}`));
@@ -24,5 +27,6 @@ export function wireMapData(config: Config, pack: MapPack, servedRoutes: () => r
   };
   const switchedOff: MapCapability[] = config.GEOCODING_ENABLED ? [] : ['geocoding'];
   const mapData = new MapDataService(pack, { serves, switchedOff });
-  return { mapData, routes: mapDataRoutes(mapData) };
+  const poi = new PoiMarkers({ repository: new PlaceMarkerRepository(backends.sql), pinPath: (category, theme) => mapData.pinPath(category, theme) });
+  return { mapData, routes: mapDataRoutes({ mapData, poi, publicBaseUrl: config.PUBLIC_BASE_URL }) };
 }

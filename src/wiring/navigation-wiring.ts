@@ -4,6 +4,7 @@
  * and the stateless helpers. Sessions and the helpers share one route planner
  * and one place-entrance resolver.
  */
+import type { CommunityConstraints } from '../services/incidents/community-constraints.js';
 import type { Backends } from './backends.js';
 import type { MapPack } from '../datapack/map-pack.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
@@ -47,8 +48,10 @@ export async function wireNavigation(
   guards: readonly RequestGuard[],
   admission: StreamAdmission,
   logger: Logger,
+  /** Blocking incidents, acknowledged reports and road edits: routes go around them, sessions re-plan around new incidents ahead. */
+  constraints?: CommunityConstraints,
 ): Promise<NavigationWiring> {
-  const planner = new NavigationRoutePlanner(routing);
+  const planner = new NavigationRoutePlanner(routing, constraints);
   const entrances = new MapPackPlaceEntrances(pack, routing);
   const planRoute: SessionRoutePlanner = (from, plan) =>
     planner.plan({ from, to: plan.arrivalPoint, costing: plan.costing, preference: plan.preference, avoid: plan.avoid, language: plan.language });
@@ -71,6 +74,7 @@ export async function wireNavigation(
     writeLingerMs: backends.sql.kind === 'pglite' ? 4 : 1,
     onEvents: (record) => webhooks.onEvents(record),
     onLost: (sessionId) => void webhooks.release(sessionId),
+    ...(constraints ? { incidentAhead: (points, known) => constraints.blockingIncidentNear(points, known) } : {}),
   });
   const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks });
   // events of sessions whose process died before delivering them

@@ -6,6 +6,7 @@ import type { HttpMetrics } from '../edge/metrics.js';
 import { buildOpenApiDocument } from '../edge/openapi.js';
 import type { BoundRoute, RouteDefinition } from '../edge/route.js';
 import { apiDocsRoutes } from '../edge/routes/api-docs.js';
+import { webAppRoutes } from '../edge/routes/web-app.js';
 import { metricsRoutes, operationsRoutes } from '../edge/routes/operations.js';
 import { checkReadiness } from '../services/operations/readiness.js';
 import type { Config } from '../shared/config.js';
@@ -57,6 +58,7 @@ export function wireOperations(deps: OperationsWiringDeps): OperationsWiring {
     routes: [
       ...operationsRoutes({ readiness, backends: describeBackends(backends), version: deps.version }),
       ...apiDocsRoutes(document),
+      ...webAppRoutes(),
     ],
     metricsRoutes: metricsRoutes(deps.metrics),
   };

@@ -8,6 +8,7 @@ import { adminPlaceRoutes, placeRoutes } from '../edge/routes/places.js';
 import type { CalendarService } from '../services/calendars/calendar-service.js';
 import { seedPlaces } from '../services/places/place-seeder.js';
 import { PlacesService } from '../services/places/places-service.js';
+import type { PlaceCategory } from '../services/places/place-taxonomy.js';
 import { countryAt } from '../services/geocoding/countries.js';
 import type { Geocoder } from '../services/geocoding/geocoder.js';
 import type { RoutingService } from '../services/routing/routing-service.js';
@@ -46,6 +47,8 @@ export interface PlacesWiringDeps {
   logger: Logger;
   /** The listening port, for the default site origin. */
   port: () => number;
+  /** Path under /api/v1 of a category's pin icon (map data's category icons). */
+  pinPath: (category: PlaceCategory, theme: 'light' | 'dark') => string;
 }
 
 export async function wirePlaces(deps: PlacesWiringDeps): Promise<PlacesWiring> {
@@ -65,6 +68,7 @@ export async function wirePlaces(deps: PlacesWiringDeps): Promise<PlacesWiring> 
     get siteUrl() {
       return siteUrl();
     },
+    iconUrl: (category, theme) => `${siteUrl()}/api/v1${deps.pinPath(category, theme)}`,
   });
   return { repository, places, routes: [...placeRoutes(places), ...adminPlaceRoutes(places), ...userContent.routes] };
 }

@@ -1,3 +1,4 @@
+import { memoizedJson } from '../json-memo.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import type { CalendarService } from '../../services/calendars/calendar-service.js';
 import { holidaysHijriQuery, holidaysListQuery, holidaysOnQuery, holidaysTodayQuery, holidaysUpcomingQuery } from '../../services/calendars/calendar-queries.js';
@@ -50,7 +51,8 @@ export function holidayRoutes(calendars: CalendarService): RouteDefinition[] {
       summary: 'Holidays from today over the next `days` (default 30), soonest first; Hijri ones say whether their date is still estimated',
       query: holidaysUpcomingQuery,
       response: holidaysUpcomingResponse,
-      handler: ({ query }) => calendars.upcoming(query),
+      // the service keeps the day's answer per query: its JSON is kept with it
+      handler: ({ query }) => memoizedJson(calendars.upcoming(query), (answer) => answer),
     }),
     defineRoute({
       ...route,

@@ -151,12 +151,14 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // §4.8 Map data (scope tiles; places for /map/poi).
   { method: 'GET', path: '/map/config', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },
   { method: 'GET', path: '/map/layers', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/category-styles', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/icons/sprite.svg', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/icons/sprite.json', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/category-styles', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'GET', path: '/map/icons/sprite.svg', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
+  // Pin icons at the URLs places return (part2 §2.4 iconLightUrl/iconDarkUrl): fetched by <img> without a key.
+  { method: 'GET', path: '/map/icons/pins/{file}', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #29; part2 §2.4 iconLightUrl/iconDarkUrl)' },
+  { method: 'GET', path: '/map/icons/sprite.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   // Listed with map data, so open with tiles; the spec does not say this self-audit is operator-only.
   { method: 'GET', path: '/map/readiness', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
-  { method: 'GET', path: '/map/poi', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.8, part2 §4.7' },
+  { method: 'GET', path: '/map/poi', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.8, part2 §4.7' },
   { method: 'GET', path: '/map/overlays/{layerType}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/overlays/{layerType}/tile-cover', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   { method: 'GET', path: '/map/overlays/{layerType}/tiles/{z}/{x}/{y}', planned: true, access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
@@ -250,9 +252,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/optimize/jobs/{id}', access: 'key-or-bearer', scopes: ['optimize'], billing: 'default', source: 'part3 §4.5' },
 
   // §4.6 EV charging (scope per row).
-  { method: 'GET', path: '/ev/stations', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
-  { method: 'GET', path: '/ev/networks', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
-  { method: 'POST', path: '/ev/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.6' },
+  { method: 'GET', path: '/ev/stations', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
+  { method: 'GET', path: '/ev/networks', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.6' },
+  { method: 'POST', path: '/ev/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.6' },
 
   // §4.7 Assistant and voice. Only /ai/agent names its scope (places); the section names none, and part 1 §2.2
   // puts the assistant under places, so the other /ai/* rows take places too.
@@ -265,14 +267,26 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/ai/assistant', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
   // Named only as the agent's report_incident target. Reporting needs an identified caller (part 1 §4.3);
   // incidents fall under traffic ("Traffic and incidents", part 1 §2.2).
-  { method: 'POST', path: '/incidents', planned: true, access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'GET', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/incidents/{id}', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/incidents/{id}/votes', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
 
   // §4.8 Feedback (scope per row).
-  { method: 'POST', path: '/feedback', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/feedback/categories', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'POST', path: '/feedback/implicit', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/admin/feedback/problem-spots', planned: true, access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/admin/feedback/routing-avoidances', planned: true, access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/feedback/categories', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback/implicit', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/problem-spots', access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/routing-avoidances', access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/admin/feedback/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/admin/feedback/{id}/status', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/admin/road-edits', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/admin/road-edits', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'DELETE', path: '/admin/road-edits/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  // A user's kept sign disregards (part3 §4.1 `disregard`, part1 §4.2 export `signDisregards`).
+  { method: 'GET', path: '/me/sign-disregards', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28 sign disregards; docs/incidents-feedback.md)' },
+  { method: 'DELETE', path: '/me/sign-disregards/{featureKey}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28 sign disregards; docs/incidents-feedback.md)' },
 
   // §4.9 Plans and entitlements.
   // Spec says "API key" with no scope; there is no key-only class, so key-or-bearer (a bearer is also let in).
@@ -356,11 +370,17 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // ─────────────────────────── Operations: at the root, outside /api/v1 ───────────────────────────
   // Outside the access gate and its limits: probes, scrapers and the documentation page have no key.
+  // Weather icons at the site root (part2 §2.11), fetched by <img> without credentials like the uploads above.
+  { method: 'GET', path: '/uploads/weather-icons/{file}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'part2 §2.11' },
+
   { method: 'GET', path: '/health', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: liveness)' },
   { method: 'GET', path: '/ready', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: readiness)' },
   { method: 'GET', path: '/metrics', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: Prometheus metrics, on the METRICS_PORT listener only)' },
   { method: 'GET', path: '/docs', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation page)' },
   { method: 'GET', path: '/docs/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation assets)' },
+  // The web app's page and static files: the page asks its user for an API key, it holds none.
+  { method: 'GET', path: '/', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #32; web app page)' },
+  { method: 'GET', path: '/app/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #32; web app assets)' },
 ];
 
 /** The table the application serves by. */

@@ -18,6 +18,8 @@ export interface AccountDataRepositories {
   history: HistoryRepository;
   liveShares: LiveShareRepository;
   itineraries: ItineraryRepository;
+  /** The user's sign disregards (routing's `disregard`, kept per user). */
+  signDisregards: { disregards(userId: string): Promise<{ featureKey: string; createdAt: string }[]> };
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -32,15 +34,16 @@ export class AccountData {
 
   /** One JSON document with every section of spec part 1 §4.2; no secret (hash, token) is included. */
   async export(userId: string) {
-    const { users, sessions, savedPlaces, savedLists, history, liveShares, itineraries } = this.repositories;
+    const { users, sessions, savedPlaces, savedLists, history, liveShares, itineraries, signDisregards } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions, savedItineraries] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, disregards, savedItineraries] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
+      signDisregards.disregards(userId),
       itineraries.listAll(userId),
     ]);
     return {
@@ -58,8 +61,8 @@ export class AccountData {
       mapHistory: entries,
       liveShares: shares,
       itineraries: savedItineraries,
-      // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
-      signDisregards: [],
+      // Sign feature keys the user chose to disregard in /routing/plan (docs/incidents-feedback.md).
+      signDisregards: disregards,
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
     };
   }

@@ -79,3 +79,5 @@ export const monthStartRecordSchema = z.object({
   note: z.string().nullable(),
   createdAt: z.string(),
 });
+
+export type UpcomingHolidays = Readonly<z.infer<typeof holidaysUpcomingResponse>>;

@@ -7,6 +7,7 @@
 import { type DayNumber, LocalDays, civilDateOf, isoOfDay, parseIsoDay, weekdayOf } from './civil-days.js';
 import { FIRST_SUPPORTED_DAY, LAST_SUPPORTED_DAY, type HolidaysHijriQuery, type HolidaysListQuery, type HolidaysOnQuery, type HolidaysTodayQuery, type HolidaysUpcomingQuery } from './calendar-queries.js';
 import { COUNTRY_CODES, COUNTRY_PROFILES, type CountryCode, isCountryCode } from './country-profiles.js';
+import type { UpcomingHolidays } from './calendar-responses.js';
 import { GenerationCache } from './generation-cache.js';
 import type { AnnouncedStarts, HijriCalendar } from './hijri-calendar.js';
 import { type CityScope, HolidayCalendar, inScope } from './holiday-calendar.js';
@@ -62,6 +63,8 @@ export interface CalendarServiceDeps {
 /** Half an hour: every offset of the fifteen countries' zones is a multiple of it, so a country's day never starts inside one. */
 const FLAG_BUCKET_MS = 1_800_000;
 const FLAG_CACHE_SIZE = 8_192;
+// 15 countries × their cities × the `days` asked: a day's distinct queries are few
+const UPCOMING_CACHE_SIZE = 2_048;
 
 function summaryOf(occurrence: HolidayOccurrence | undefined): HolidaySummary | null {
   return occurrence ? { name: occurrence.name, nameAr: occurrence.nameAr, type: occurrence.type, affectsBusinessHours: occurrence.affectsBusinessHours } : null;
@@ -73,12 +76,14 @@ export class CalendarService {
   private readonly localDays = new LocalDays();
   private readonly now: () => number;
   private readonly flagCache: GenerationCache<CalendarFlags>;
+  private readonly upcomingCache: GenerationCache<UpcomingHolidays>;
 
   constructor(private readonly deps: CalendarServiceDeps) {
     this.hijri = deps.hijri;
     this.holidays = new HolidayCalendar(deps.hijri, deps.library, deps.announced);
     this.now = deps.now ?? Date.now;
     this.flagCache = new GenerationCache(FLAG_CACHE_SIZE, deps.announced);
+    this.upcomingCache = new GenerationCache(UPCOMING_CACHE_SIZE, deps.announced);
   }
 
   /** A country's date at an instant (its own timezone). */
@@ -164,8 +169,17 @@ export class CalendarService {
   }
 
   /** GET /holidays/upcoming: today and the `days - 1` days after it, soonest first. */
-  upcoming(query: HolidaysUpcomingQuery) {
+  /**
+   * GET /holidays/upcoming. The answer depends only on the country's date, the query and the announced
+   * month starts, so it is kept per date and query (and dropped when an announcement moves): the same
+   * object comes back for the rest of the day, which lets the edge serialize it once.
+   */
+  upcoming(query: HolidaysUpcomingQuery): UpcomingHolidays {
     const from = this.localDay(query.country, this.now());
+    return this.upcomingCache.get(`${query.country}|${query.city ?? ''}|${query.days}|${from}`, () => this.computeUpcoming(query, from));
+  }
+
+  private computeUpcoming(query: HolidaysUpcomingQuery, from: DayNumber): UpcomingHolidays {
     const to = Math.min(from + query.days - 1, LAST_SUPPORTED_DAY);
     this.assertSupported(from);
     const holidays = this.holidays.between(query.country, from, to, this.scopeOf(query.country, query.city, true)).map((occurrence) => ({
@@ -178,8 +192,9 @@ export class CalendarService {
       city: occurrence.city,
       ...(occurrence.hijri ? { estimated: occurrence.hijri.estimated } : {}),
     }));
-    return { provider: PROVIDER, country: query.country, from: isoOfDay(from), to: isoOfDay(to), days: query.days, count: holidays.length, holidays };
+    return Object.freeze({ provider: PROVIDER, country: query.country, from: isoOfDay(from), to: isoOfDay(to), days: query.days, count: holidays.length, holidays });
   }
+
 
   /** GET /holidays/hijri: a Hijri year's months as the country dates them, and its main events. */
   hijriYear(query: HolidaysHijriQuery) {

@@ -8,6 +8,7 @@
 export type DayNumber = number;
 
 const MS_PER_DAY = 86_400_000;
+const HALF_HOUR_MS = 1_800_000;
 
 export function dayOf(year: number, month: number, day: number): DayNumber {
   return Math.floor(Date.UTC(year, month - 1, day) / MS_PER_DAY);
@@ -61,13 +62,31 @@ export function dayOfUtcInstant(instantMs: number): DayNumber {
 
 /**
  * The date in `timeZone` at an instant. Intl's formatter is the dearest part (a
- * few microseconds), so formatters are kept per zone; hot paths cache the
- * answer per half hour (every offset of the supported countries is a multiple of 30 min).
+ * few microseconds a call, 10 µs of a `/holidays/upcoming` request), so
+ * formatters are kept per zone and each zone's date is remembered for the half
+ * hour last asked.
  */
 export class LocalDays {
   private readonly formatters = new Map<string, Intl.DateTimeFormat>();
+  /** The last half hour asked of each zone and its date: requests of the same half hour share one formatting. */
+  private readonly lastHalfHour = new Map<string, { halfHour: number; day: DayNumber }>();
 
   localDayOf(timeZone: string, instantMs: number): DayNumber {
+    const halfHour = Math.floor(instantMs / HALF_HOUR_MS);
+    const last = this.lastHalfHour.get(timeZone);
+    if (last !== undefined && last.halfHour === halfHour) return last.day;
+    // Today's offsets of the supported zones, and their changes, fall on half hours, so a date
+    // normally holds for a whole half hour; their local mean times before ~1950 do not. So the
+    // half hour is remembered only when its first and last millisecond share a date (two
+    // offset changes within 30 minutes do not happen, so the date holds in between).
+    const first = this.formattedDayOf(timeZone, halfHour * HALF_HOUR_MS);
+    const lastDay = this.formattedDayOf(timeZone, halfHour * HALF_HOUR_MS + HALF_HOUR_MS - 1);
+    if (first !== lastDay) return this.formattedDayOf(timeZone, instantMs);
+    this.lastHalfHour.set(timeZone, { halfHour, day: first });
+    return first;
+  }
+
+  private formattedDayOf(timeZone: string, instantMs: number): DayNumber {
     let formatter = this.formatters.get(timeZone);
     if (!formatter) {
       formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', era: 'short' });

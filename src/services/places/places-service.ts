@@ -17,7 +17,7 @@ import { AMENITY_GROUPS, CUISINE_GROUP, amenityGroupOf, amenityLabel } from './p
 import type { PlacePhoto, PlaceQuestion, PlaceReview } from './place-content-responses.js';
 import type { PlacesListQuery, PlaceOperatorBody } from './place-queries.js';
 import { DEFAULT_TIME_ZONE } from './place-seeder.js';
-import { PLACE_CATEGORIES, categoryBySlug } from './place-taxonomy.js';
+import { PLACE_CATEGORIES, categoryBySlug, type PlaceCategory } from './place-taxonomy.js';
 import { type OpenStatus, type TextLanguage, WEEKDAYS, localMinuteOfWeek, openStatusAt, openTextOf } from './opening-hours.js';
 
 export const ATTRIBUTION = '© OpenStreetMap contributors, ODbL';
@@ -61,8 +61,8 @@ export interface PlacesServiceDeps {
   content?: PlaceContentSource;
   /** Absolute site origin that relative upload paths are joined onto (`https://example.com`). */
   siteUrl: string;
-  /** Absolute URL of a category pin icon by Maki name and theme; undefined: no icon is served yet. */
-  iconUrl?: (icon: string, theme: 'light' | 'dark') => string | null;
+  /** Absolute URL of a category's pin icon in a theme (map-data's category icons); undefined: none served. */
+  iconUrl?: (category: PlaceCategory, theme: 'light' | 'dark') => string | null;
   now?: () => number;
 }
 
@@ -111,7 +111,7 @@ export class PlacesService {
 
   private icon(slug: string, theme: 'light' | 'dark'): string | null {
     const category = categoryBySlug(slug);
-    return category && this.deps.iconUrl ? this.deps.iconUrl(category.icon, theme) : null;
+    return category && this.deps.iconUrl ? this.deps.iconUrl(category, theme) : null;
   }
 
   private absolute(path: string): string {
@@ -334,8 +334,8 @@ export class PlacesService {
         nameAr: category.nameAr,
         group: category.group,
         icon: category.icon,
-        iconLightUrl: this.deps.iconUrl?.(category.icon, 'light') ?? null,
-        iconDarkUrl: this.deps.iconUrl?.(category.icon, 'dark') ?? null,
+        iconLightUrl: this.deps.iconUrl?.(category, 'light') ?? null,
+        iconDarkUrl: this.deps.iconUrl?.(category, 'dark') ?? null,
         aliases: [...category.aliases],
         osmTags: [...category.tags],
       })),

@@ -16,10 +16,12 @@ import { placeContentMigration } from './014-place-content.js';
 import { placeSearchMigration } from './015-place-search.js';
 import { transitMigration } from './016-transit.js';
 import { trafficMigration } from './017-traffic.js';
+import { evMigration } from './018-ev.js';
 import { itinerariesMigration } from './019-itineraries.js';
+import { incidentsFeedbackMigration } from './021-incidents-feedback.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, itinerariesMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, itinerariesMigration, incidentsFeedbackMigration];
