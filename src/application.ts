@@ -26,6 +26,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireItineraries } from './wiring/itineraries-wiring.js';
 import { wireIncidents } from './wiring/incidents-wiring.js';
 import { wireAds, wireBilling } from './wiring/billing-wiring.js';
 import { wireAssistant } from './wiring/assistant-wiring.js';
@@ -127,6 +128,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     trafficService = traffic.traffic;
     const assistant = wireAssistant({ config, backends, search: search.search, traffic: traffic.traffic, logger });
     closeOnFailure.push(async () => assistant.stop());
+    const itineraries = wireItineraries(config, backends, solvers, routing.routing, places.repository);
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -144,6 +146,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
+      ...itineraries.routes,
       ...incidents.routes,
       ...billing.routes,
       ...ads.routes,

@@ -9,6 +9,7 @@ import { historyRoutes } from '../edge/routes/history.js';
 import { liveShareRoutes } from '../edge/routes/live-shares.js';
 import { meRoutes } from '../edge/routes/me.js';
 import { savedPlacesRoutes } from '../edge/routes/saved-places.js';
+import { ItineraryRepository } from '../store/pg/itineraries.js';
 import { AccessTokens } from '../services/accounts/access-tokens.js';
 import { AccountData } from '../services/accounts/account-data.js';
 import { AssistantTurnRepository } from '../store/pg/assistant-turns.js';
@@ -84,6 +85,7 @@ export async function wireAccounts(
   const savedLists = new SavedListRepository(sql);
   const history = new HistoryRepository(sql);
   const liveShares = new LiveShareRepository(sql);
+  const itineraries = new ItineraryRepository(sql);
 
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
   const identities = new IdentityRepository(sql);
@@ -107,6 +109,7 @@ export async function wireAccounts(
       savedLists,
       history,
       liveShares,
+      itineraries,
       apiKeys,
       signDisregards: new RoadEditRepository(sql),
       subscriptions: new EntitlementRepository(sql),

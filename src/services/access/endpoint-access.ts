@@ -207,15 +207,16 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/navigation/speak', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
 
   // §4.3 Itineraries (scope routing; saved ones need a user session token, so no key scope applies).
-  { method: 'POST', path: '/itinerary/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
-  { method: 'POST', path: '/itinerary/auto', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3, part3 §4.7' },
-  { method: 'GET', path: '/me/itineraries', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
-  { method: 'POST', path: '/me/itineraries', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/itinerary/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/itinerary/auto', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3, part3 §4.7' },
+  { method: 'GET', path: '/me/itineraries', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/me/itineraries', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
   // The spec row reads "POST, PATCH": both methods update.
-  { method: 'POST', path: '/me/itineraries/{id}', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
-  { method: 'PATCH', path: '/me/itineraries/{id}', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'PATCH', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'DELETE', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #26; part3 §4.3 delete "not shown"; access as the other /me/itineraries rows)' },
   // Row says "public"; the routing scope comes from the section heading, so a presented key still needs it.
-  { method: 'GET', path: '/itineraries/{shareSlug}', planned: true, access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
+  { method: 'GET', path: '/itineraries/{shareSlug}', access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
 
   // §4.4 Traffic and commute (scope per row). Learned-traffic reads are public data, so open.
   { method: 'GET', path: '/traffic/profile', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },

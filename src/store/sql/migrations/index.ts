@@ -17,6 +17,7 @@ import { placeSearchMigration } from './015-place-search.js';
 import { transitMigration } from './016-transit.js';
 import { trafficMigration } from './017-traffic.js';
 import { evMigration } from './018-ev.js';
+import { itinerariesMigration } from './019-itineraries.js';
 import { incidentsFeedbackMigration } from './021-incidents-feedback.js';
 import { billingAndAdsMigration } from './024-billing-and-ads.js';
 import { assistantTurnsMigration } from './023-assistant-turns.js';
@@ -25,4 +26,4 @@ import { assistantTurnsMigration } from './023-assistant-turns.js';
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, incidentsFeedbackMigration, assistantTurnsMigration, billingAndAdsMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, itinerariesMigration, incidentsFeedbackMigration, assistantTurnsMigration, billingAndAdsMigration];
