@@ -25,6 +25,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireCommute } from './wiring/commute-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -108,6 +109,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(async () => transit.stop());
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    const commute = wireCommute(config, backends, routing.routing, traffic.traffic, logger);
+    closeOnFailure.push(() => commute.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -124,6 +127,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
+      ...commute.routes,
     );
 
     const server = new EdgeServer({
@@ -178,6 +182,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await optimization.stop();
           await fleets.stop();
           await traffic.stop();
+          await commute.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),

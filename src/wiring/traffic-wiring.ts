@@ -18,6 +18,7 @@ import { TrafficRepository } from '../store/pg/traffic.js';
 
 export interface TrafficWiring {
   routes: RouteDefinition[];
+  traffic: TrafficService;
   stop(): Promise<void>;
 }
 
@@ -33,5 +34,6 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     concurrency: Math.max(1, solvers.threads),
   });
   ingestion.start();
-  return { routes: trafficRoutes(new TrafficService(repository, calendars, Date.now, routing), ingestion), stop: () => ingestion.close() };
+  const traffic = new TrafficService(repository, calendars, Date.now, routing);
+  return { routes: trafficRoutes(traffic, ingestion), traffic, stop: () => ingestion.close() };
 }

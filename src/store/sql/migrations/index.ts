@@ -16,9 +16,10 @@ import { placeContentMigration } from './014-place-content.js';
 import { placeSearchMigration } from './015-place-search.js';
 import { transitMigration } from './016-transit.js';
 import { trafficMigration } from './017-traffic.js';
+import { commutePushGeofencesMigration } from './022-commute-push-geofences.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, commutePushGeofencesMigration];
