@@ -92,7 +92,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
 describe('push delivery', () => {
   it('/ready names the configured push providers', async () => {
     const ready = await fetch(`${server.baseUrl}/ready`);
-    const body = await ready.json();
+    const body = (await ready.json()) as { providers: Record<string, string> };
     expect(ready.status).toBe(200);
     expect(body.providers).toEqual({ 'push-web': 'configured', 'push-android': 'configured', 'push-ios': 'not configured' });
   });
