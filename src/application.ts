@@ -26,6 +26,7 @@ import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
 import { wireCommute } from './wiring/commute-wiring.js';
+import { wireGeofences } from './wiring/geofences-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -111,6 +112,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(() => traffic.stop());
     const commute = wireCommute(config, backends, routing.routing, traffic.traffic, logger);
     closeOnFailure.push(() => commute.stop());
+    const geofences = await wireGeofences(config, backends, logger);
+    closeOnFailure.push(() => geofences.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -128,6 +131,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...fleets.routes,
       ...traffic.routes,
       ...commute.routes,
+      ...geofences.routes,
     );
 
     const server = new EdgeServer({
@@ -183,6 +187,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await fleets.stop();
           await traffic.stop();
           await commute.stop();
+          await geofences.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),
