@@ -29,9 +29,9 @@ export function geofenceRoutes(geofences: Geofences): RouteDefinition[] {
       ...route,
       method: 'POST',
       path: '/geofences/evaluate',
-      summary: "A device's fix: answers the zones it is in and the enter, leave and dwell events it caused (also sent to the zones' webhooks)",
+      summary: "A device's fix (or up to 500 in time order): answers the zones it is in and the enter, leave and dwell events caused (also sent to the zones' webhooks)",
       description:
-        'Body `{ deviceId, lat, lng, at? }`. A zone is entered once the fix is `hysteresisM` inside its boundary and left once it is `hysteresisM` outside; between, the previous state holds. `dwell` fires once per visit after `dwellSec` inside (evaluated on fixes).',
+        'Body `{ deviceId, lat, lng, at? }` or `{ deviceId, fixes: [{ lat, lng, at? }, …] }`. A zone is entered once the fix is `hysteresisM` inside its boundary and left once it is `hysteresisM` outside; between, the previous state holds. `dwell` fires once per visit after `dwellSec` inside (evaluated on fixes).',
       query: projectQuery,
       body: evaluateRequest,
       errors: ['NOT_FOUND'],

@@ -37,12 +37,17 @@ export const listQuery = projectQuery.extend({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
-export const evaluateRequest = z.object({
-  /** The caller's own name for the device (vehicle id, app install id). */
-  deviceId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 letters, digits or . _ : -'),
-  lat: latitude,
-  lng: longitude,
-  /** When the fix was taken (default now); at most 1 minute ahead and 24 hours back. */
-  at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-03-01T08:30:00Z' }).optional(),
-});
+/** Fixes one call may carry (a device that buffered its positions sends them together). */
+export const MAX_FIXES_PER_CALL = 500;
+
+const deviceId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 letters, digits or . _ : -');
+/** When the fix was taken (default now); at most 1 minute ahead and 24 hours back. */
+const fixTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-03-01T08:30:00Z' });
+const fix = z.object({ lat: latitude, lng: longitude, at: fixTime.optional() });
+
+/** One fix `{ deviceId, lat, lng, at? }`, or several of one device in time order `{ deviceId, fixes: [...] }`. */
+export const evaluateRequest = z.union([
+  z.object({ deviceId, lat: latitude, lng: longitude, at: fixTime.optional() }).strict(),
+  z.object({ deviceId, fixes: z.array(fix).min(1).max(MAX_FIXES_PER_CALL) }).strict(),
+]);
 export type EvaluateRequest = z.infer<typeof evaluateRequest>;

@@ -118,43 +118,64 @@ export class Geofences {
     return this.webhooks.list(id, limit);
   }
 
-  /** One fix of a device: its transitions are stored, answered and sent to the zones' webhooks. */
-  async evaluate(principal: Principal | undefined, projectIdAsked: string | undefined, fix: EvaluateRequest) {
+  /**
+   * Fixes of one device, in time order: their transitions are stored (one transaction), answered and sent to
+   * the zones' webhooks. The answer's `inside` is after the last fix; each event names the fix that caused it.
+   */
+  async evaluate(principal: Principal | undefined, projectIdAsked: string | undefined, request: EvaluateRequest) {
     const projectId = await this.projectOf(principal, projectIdAsked);
     const nowMs = this.now();
-    const atMs = fix.at === undefined ? nowMs : Date.parse(fix.at);
-    if (atMs > nowMs + 60_000 || atMs < nowMs - 86_400_000) throw new ApiError('VALIDATION_ERROR', { message: ['at: must be within the last 24 hours and at most 1 minute ahead'] });
-    const [{ index, zones }, state] = await Promise.all([this.indexOf(projectId), this.repository.deviceState(projectId, fix.deviceId)]);
-    const insideIds = new Set(state.map((entry) => entry.geofenceId));
-    const transitions = index.transitions(fix.lat, fix.lng, insideIds);
-    const leaving = new Set(transitions.filter((transition) => transition.type === 'leave').map((transition) => transition.zone.id));
-    const position = { lat: fix.lat, lng: fix.lng };
-    const at = new Date(atMs).toISOString();
-    const dataOf = (zone: GeofenceRecord | undefined, extra: Record<string, unknown>) => ({ deviceId: fix.deviceId, geofenceId: zone?.id, name: zone?.name ?? null, metadata: zone?.metadata ?? null, position, ...extra });
-    const changes: { geofenceId: string; type: 'enter' | 'leave' | 'dwell'; atMs: number; data: Record<string, unknown> }[] = transitions.map((transition) => ({
-      geofenceId: transition.zone.id,
-      type: transition.type,
-      atMs,
-      data: dataOf(zones.get(transition.zone.id), { distanceM: Math.round(transition.distanceM * 10) / 10 }),
-    }));
-    for (const entry of state) {
-      const zone = zones.get(entry.geofenceId);
-      if (!zone || leaving.has(zone.id) || zone.dwellSec === null || entry.dwellFired) continue;
-      if (atMs - entry.enteredAtMs >= zone.dwellSec * 1000) {
-        changes.push({ geofenceId: zone.id, type: 'dwell', atMs, data: dataOf(zone, { dwellSec: Math.round((atMs - entry.enteredAtMs) / 1000), enteredAt: new Date(entry.enteredAtMs).toISOString() }) });
-      }
+    const fixes = 'fixes' in request ? request.fixes : [{ lat: request.lat, lng: request.lng, at: request.at }];
+    const times = fixes.map((fix, index) => {
+      const atMs = fix.at === undefined ? nowMs : Date.parse(fix.at);
+      const field = 'fixes' in request ? `fixes.${index}.at` : 'at';
+      if (atMs > nowMs + 60_000 || atMs < nowMs - 86_400_000) throw new ApiError('VALIDATION_ERROR', { message: [`${field}: must be within the last 24 hours and at most 1 minute ahead`] });
+      return atMs;
+    });
+    for (let index = 1; index < times.length; index++) {
+      if (times[index]! < times[index - 1]!) throw new ApiError('VALIDATION_ERROR', { message: [`fixes.${index}.at: fixes must be in time order`] });
     }
-    const written = await this.repository.apply(projectId, fix.deviceId, changes);
-    for (const event of written) if (event.webhookUrl) this.webhooks.notify(event.geofenceId, event.webhookUrl);
-    for (const transition of transitions) {
-      if (transition.type === 'enter') insideIds.add(transition.zone.id);
-      else insideIds.delete(transition.zone.id);
+    const [{ index, zones }, state] = await Promise.all([this.indexOf(projectId), this.repository.deviceState(projectId, request.deviceId)]);
+    // the device's zones as the fixes move it: entry time and whether this visit already dwelt
+    const inside = new Map(state.map((entry) => [entry.geofenceId, { enteredAtMs: entry.enteredAtMs, dwellFired: entry.dwellFired }]));
+    const changes: { geofenceId: string; type: 'enter' | 'leave' | 'dwell'; atMs: number; data: Record<string, unknown>; fix: number }[] = [];
+    fixes.forEach((fix, fixIndex) => {
+      const atMs = times[fixIndex]!;
+      const dataOf = (zone: GeofenceRecord | undefined, extra: Record<string, unknown>) => ({
+        deviceId: request.deviceId,
+        geofenceId: zone?.id,
+        name: zone?.name ?? null,
+        metadata: zone?.metadata ?? null,
+        position: { lat: fix.lat, lng: fix.lng },
+        ...extra,
+      });
+      const insideIds = new Set(inside.keys());
+      for (const transition of index.transitions(fix.lat, fix.lng, insideIds)) {
+        const zone = zones.get(transition.zone.id);
+        changes.push({ geofenceId: transition.zone.id, type: transition.type, atMs, data: dataOf(zone, { distanceM: Math.round(transition.distanceM * 10) / 10 }), fix: fixIndex });
+        if (transition.type === 'enter') inside.set(transition.zone.id, { enteredAtMs: atMs, dwellFired: false });
+        else inside.delete(transition.zone.id);
+      }
+      for (const [geofenceId, visit] of inside) {
+        const zone = zones.get(geofenceId);
+        if (!zone || zone.dwellSec === null || visit.dwellFired || atMs - visit.enteredAtMs < zone.dwellSec * 1000) continue;
+        visit.dwellFired = true;
+        changes.push({ geofenceId, type: 'dwell', atMs, data: dataOf(zone, { dwellSec: Math.round((atMs - visit.enteredAtMs) / 1000), enteredAt: new Date(visit.enteredAtMs).toISOString() }), fix: fixIndex });
+      }
+    });
+    const written = await this.repository.apply(projectId, request.deviceId, changes);
+    const notified = new Set<string>();
+    for (const event of written) {
+      if (!event.webhookUrl || notified.has(event.geofenceId)) continue;
+      notified.add(event.geofenceId);
+      this.webhooks.notify(event.geofenceId, event.webhookUrl);
     }
     return {
-      deviceId: fix.deviceId,
-      at,
-      inside: [...insideIds].filter((id) => zones.has(id)).sort(),
-      events: written.map((event) => ({ geofenceId: event.geofenceId, name: zones.get(event.geofenceId)?.name ?? null, type: event.type, seq: event.seq, at: event.at })),
+      deviceId: request.deviceId,
+      at: new Date(times[times.length - 1]!).toISOString(),
+      fixes: fixes.length,
+      inside: [...inside.keys()].filter((id) => zones.has(id)).sort(),
+      events: written.map((event) => ({ geofenceId: event.geofenceId, name: zones.get(event.geofenceId)?.name ?? null, type: event.type, seq: event.seq, at: event.at, fix: event.fix })),
     };
   }
 

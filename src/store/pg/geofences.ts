@@ -144,11 +144,11 @@ export class GeofenceRepository {
   async apply(
     projectId: string,
     deviceId: string,
-    changes: { geofenceId: string; type: 'enter' | 'leave' | 'dwell'; atMs: number; data: Record<string, unknown> }[],
-  ): Promise<(GeofenceEventInput & { seq: number; webhookUrl: string | null })[]> {
+    changes: { geofenceId: string; type: 'enter' | 'leave' | 'dwell'; atMs: number; data: Record<string, unknown>; fix: number }[],
+  ): Promise<(GeofenceEventInput & { seq: number; webhookUrl: string | null; fix: number })[]> {
     if (changes.length === 0) return [];
     return this.sql.transaction(async (tx) => {
-      const written: (GeofenceEventInput & { seq: number; webhookUrl: string | null })[] = [];
+      const written: (GeofenceEventInput & { seq: number; webhookUrl: string | null; fix: number })[] = [];
       for (const change of changes) {
         const at = new Date(change.atMs).toISOString();
         const applied =
@@ -178,7 +178,7 @@ export class GeofenceRepository {
           at,
           JSON.stringify(change.data),
         ]);
-        written.push({ geofenceId: change.geofenceId, type: change.type, at, data: change.data, seq, webhookUrl: zone[0].webhook_url });
+        written.push({ geofenceId: change.geofenceId, type: change.type, at, data: change.data, seq, webhookUrl: zone[0].webhook_url, fix: change.fix });
       }
       return written;
     });
