@@ -13,6 +13,7 @@ import { runTilesBenchmark } from './tiles.js';
 import { runPlacesBenchmark } from './places.js';
 import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
+import { runGeofencesBenchmark } from './geofences.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -29,6 +30,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   places: runPlacesBenchmark,
   journeys: runJourneysBenchmark,
   traffic: runTrafficBenchmark,
+  geofences: runGeofencesBenchmark,
 };
 
 const requested = process.argv.slice(2);
