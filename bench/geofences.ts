@@ -6,6 +6,7 @@
  * Target: ≤ 50 µs per fix. The HTTP call around it (state read and event write in SQL) is not included.
  */
 import { GeofenceIndex, type IndexedZone } from '../src/solvers/geofences/geofence-index.js';
+import { random as seeded } from './journeys.js';
 import { conditions, round } from './support.js';
 
 const ZONES = 10_000;
@@ -13,17 +14,6 @@ const TARGET_US = 50;
 const FIXES_PER_BATCH = 1_000;
 const BATCHES = 500;
 const M_PER_DEG = 111_320;
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Zones around Amman (31.95 N, 35.93 E) within `spanKm`. */
 function zonesOver(spanKm: number, random: () => number): IndexedZone[] {

@@ -7,20 +7,15 @@
  */
 import webpush from 'web-push';
 import type { Config } from '../../shared/config.js';
+import type { NotificationRecord } from '../../store/pg/notifications.js';
 import { postWebhook } from '../webhooks/webhook-http.js';
 import type { WebhookUrlPolicy } from '../webhooks/webhook-url-guard.js';
 import { WebhookUrlPolicy as UrlPolicy } from '../webhooks/webhook-url-guard.js';
 
 export type PushPlatform = 'web' | 'android' | 'ios';
 
-export interface PushMessage {
-  id: string;
-  type: string;
-  title: string;
-  body: string;
-  url: string | null;
-  data: Record<string, unknown> | null;
-}
+/** What a device is sent: the inbox record's fields. */
+export type PushMessage = Pick<NotificationRecord, 'id' | 'type' | 'title' | 'body' | 'url' | 'data'>;
 
 /** `gone`: the provider says the token will never work again (404/410): it is removed. */
 export type PushOutcome =
