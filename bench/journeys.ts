@@ -24,7 +24,7 @@ const WARMUP = 200;
 const QUERIES = 3_000;
 
 /** A deterministic generator (mulberry32): the same queries on every run. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -16,6 +16,7 @@ import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
 import { runIncidentsBenchmark } from './incidents.js';
 import { runAssistantBenchmark } from './assistant.js';
+import { runGeofencesBenchmark } from './geofences.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   traffic: runTrafficBenchmark,
   incidents: runIncidentsBenchmark,
   assistant: runAssistantBenchmark,
+  geofences: runGeofencesBenchmark,
 };
 
 const requested = process.argv.slice(2);

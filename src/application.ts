@@ -32,6 +32,8 @@ import { wireAds, wireBilling } from './wiring/billing-wiring.js';
 import { wireAssistant } from './wiring/assistant-wiring.js';
 import type { TrafficService } from './services/traffic/traffic-service.js';
 import type { TrafficEtaSource } from './services/navigation/navigation-sessions.js';
+import { wireCommute } from './wiring/commute-wiring.js';
+import { wireGeofences } from './wiring/geofences-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -129,6 +131,10 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const assistant = wireAssistant({ config, backends, search: search.search, traffic: traffic.traffic, logger });
     closeOnFailure.push(async () => assistant.stop());
     const itineraries = wireItineraries(config, backends, solvers, routing.routing, places.repository);
+    const commute = wireCommute(config, backends, routing.routing, traffic.traffic, logger);
+    closeOnFailure.push(() => commute.stop());
+    const geofences = await wireGeofences(config, backends, logger);
+    closeOnFailure.push(() => geofences.stop());
     routes.push(
       ...operations.routes,
       ...accounts.routes,
@@ -151,6 +157,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...billing.routes,
       ...ads.routes,
       ...assistant.routes,
+      ...commute.routes,
+      ...geofences.routes,
     );
 
     const server = new EdgeServer({
@@ -206,6 +214,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await fleets.stop();
           await traffic.stop();
           assistant.stop();
+          await commute.stop();
+          await geofences.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),

@@ -322,6 +322,38 @@ export const configSchema = z.object({
     .string()
     .optional()
     .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
+  /**
+   * Shifts the clock of commute advice and leave-now alerts by this many milliseconds (tests and drills:
+   * "it is 07:40 on a Monday in Amman"); refused in production.
+   */
+  COMMUTE_CLOCK_OFFSET_MS: z.coerce.number().int().min(-366 * 86_400_000).max(366 * 86_400_000).default(0),
+  /** How often each process looks for commutes whose leave-now moment has come. */
+  COMMUTE_ALERT_INTERVAL_MS: integer(100, 3_600_000, 30_000),
+  /** Web Push VAPID keys (URL-safe base64, as `web-push generate-vapid-keys` prints) and subject (mailto: or https:); all three or none. */
+  VAPID_PUBLIC_KEY: z.string().trim().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().min(1).optional(),
+  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://').optional(),
+  /** FCM HTTP v1 send URL (`https://fcm.googleapis.com/v1/projects/<id>/messages:send`) and its bearer credential; unset = android tokens are not attempted. */
+  PUSH_FCM_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
+  PUSH_FCM_TOKEN: z.string().min(1).optional(),
+  /** An APNs provider base URL (`/3/device/<token>` is appended; an HTTP/1.1 gateway) and its bearer credential; unset = ios tokens are not attempted. */
+  PUSH_APNS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
+  PUSH_APNS_TOKEN: z.string().min(1).optional(),
+  PUSH_APNS_TOPIC: z.string().trim().min(1).optional(),
+  /** How often each process polls the push outbox (it is also woken when it writes a notification itself). */
+  PUSH_POLL_MS: integer(50, 600_000, 2_000),
+  /** Wait before a push's 2nd attempt (each later one doubles, up to 15 min); 6 attempts within 1 h. */
+  PUSH_RETRY_INITIAL_MS: integer(10, 600_000, 5_000),
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .optional()
@@ -380,6 +412,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       if (config.TERRAIN_DEM_TILE_URL && !config.TERRAIN_DEM_ATTRIBUTION) {
         context.addIssue({ code: 'custom', path: ['TERRAIN_DEM_ATTRIBUTION'], message: "is required with TERRAIN_DEM_TILE_URL (the elevation data's credit)" });
+      }
+      if (config.NODE_ENV === 'production' && config.COMMUTE_CLOCK_OFFSET_MS !== 0) {
+        context.addIssue({ code: 'custom', path: ['COMMUTE_CLOCK_OFFSET_MS'], message: 'must be 0 in production (it is for tests and drills)' });
+      }
+      const vapid = { VAPID_PUBLIC_KEY: config.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: config.VAPID_PRIVATE_KEY, VAPID_SUBJECT: config.VAPID_SUBJECT };
+      const vapidSet = Object.entries(vapid).filter(([, value]) => value !== undefined).map(([name]) => name);
+      if (vapidSet.length > 0 && vapidSet.length < 3) {
+        for (const [name, value] of Object.entries(vapid)) if (value === undefined) context.addIssue({ code: 'custom', path: [name], message: `is required with ${vapidSet.join(' and ')} (Web Push needs both keys and a subject)` });
       }
       if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
         context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });

@@ -19,7 +19,7 @@ import type { SolverPool } from '../solvers/solver-pool.js';
 import { TrafficRepository } from '../store/pg/traffic.js';
 
 export interface TrafficWiring {
-  /** The traffic model: navigation's traffic-aware ETA and the assistant's grounding read it. */
+  /** The traffic model: navigation's traffic-aware ETA, commute advice and the assistant's grounding read it. */
   traffic: TrafficService;
   routes: RouteDefinition[];
   stop(): Promise<void>;

@@ -230,7 +230,7 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // The spec row lists /traffic/model/status and /traffic/model/validation together; split into two rows.
   { method: 'GET', path: '/traffic/model/status', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/model/validation', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'POST', path: '/commute/advice', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'POST', path: '/commute/advice', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.4' },
   // Same reasoning as /traffic/popularity.
   { method: 'GET', path: '/insights/summary', access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
   // The analysed-traffic endpoints name no scope; traffic ("Traffic and incidents", part 1 §2.2) rather than
@@ -335,6 +335,21 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/admin/users/{id}/roles', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §3 operator actions)' },
   { method: 'PATCH', path: '/admin/api-keys/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §3 operator actions)' },
   { method: 'POST', path: '/admin/broadcasts', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §6 admin_broadcast)' },
+  // Saved commutes and their leave-now alerts (issue #28; docs/commute.md): a signed-in user's own data, bearer only.
+  { method: 'GET', path: '/me/commutes', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute, part1 §6 commute_leave_now)' },
+  { method: 'POST', path: '/me/commutes', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute, part1 §6 commute_leave_now)' },
+  { method: 'GET', path: '/me/commutes/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  { method: 'PATCH', path: '/me/commutes/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  { method: 'DELETE', path: '/me/commutes/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  { method: 'GET', path: '/me/commutes/{id}/advice', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  // Geofences (issue #28; part3 §4.3 names them, "not shown"; docs/geofences.md): scope geo, owned by a project (a key's own,
+  // or one the signed-in user names). Evaluation is one billed call per fix.
+  { method: 'POST', path: '/geofences', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'GET', path: '/geofences', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'POST', path: '/geofences/evaluate', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 device evaluation, §6 geofence webhooks)' },
+  { method: 'GET', path: '/geofences/{id}', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'DELETE', path: '/geofences/{id}', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'GET', path: '/geofences/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §6 geofence webhooks, delivery log)' },
   { method: 'GET', path: '/openapi.json', access: 'open', scopes: [], billing: 'default', source: 'designed (OpenAPI document)' },
   { method: 'GET', path: '/navigation/sessions/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'designed (part3 §6 webhooks, delivery log)' },
   { method: 'GET', path: '/navigation/sessions/{id}/stream', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'designed (part3 §4.2 sessions, streamed over WebSocket)' },

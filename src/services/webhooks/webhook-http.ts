@@ -51,7 +51,7 @@ function discardBody(response: IncomingMessage, maxBytes: number): void {
 }
 
 /** POSTs `body` to the pinned target once. Never throws; never follows redirects (node's client does not). */
-export function postWebhook(target: PinnedWebhookTarget, body: string, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookHttpResult> {
+export function postWebhook(target: PinnedWebhookTarget, body: string | Buffer, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookHttpResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const send = target.url.protocol === 'http:' ? httpRequest : httpsRequest;
