@@ -16,6 +16,7 @@ import { createLogger } from '../src/shared/logger.js';
 import type { TransitFeedData, TransitFeedRecord, TransitFeedRepository } from '../src/store/pg/transit-feeds.js';
 import { conditions, round } from './support.js';
 import { runEvPlanBenchmark } from './ev-plan.js';
+import { runItineraryAutoBenchmark } from './itinerary-auto.js';
 
 const FEED = fileURLToPath(new URL('../../../shared/data/gtfs/cairo-metro', import.meta.url));
 const TARGET_P99_MS = 20;
@@ -23,7 +24,7 @@ const WARMUP = 200;
 const QUERIES = 3_000;
 
 /** A deterministic generator (mulberry32): the same queries on every run. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -96,4 +97,5 @@ export async function runJourneysBenchmark(): Promise<void> {
   console.log(`verdict,${p99 <= TARGET_P99_MS ? 'met' : 'missed'}`);
   console.log('');
   await runEvPlanBenchmark();
+  await runItineraryAutoBenchmark();
 }

@@ -14,6 +14,9 @@ import { runPlacesBenchmark } from './places.js';
 import { runMapDataBenchmark } from './mapdata.js';
 import { runJourneysBenchmark } from './journeys.js';
 import { runTrafficBenchmark } from './traffic.js';
+import { runIncidentsBenchmark } from './incidents.js';
+import { runAssistantBenchmark } from './assistant.js';
+import { runGeofencesBenchmark } from './geofences.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -31,6 +34,9 @@ const benchmarks: Record<string, () => Promise<void>> = {
   mapdata: runMapDataBenchmark,
   journeys: runJourneysBenchmark,
   traffic: runTrafficBenchmark,
+  incidents: runIncidentsBenchmark,
+  assistant: runAssistantBenchmark,
+  geofences: runGeofencesBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -31,6 +31,8 @@ import { HijriCalendar } from '../src/services/calendars/hijri-calendar.js';
 import { loadHolidayLibrary } from '../src/services/calendars/library-holidays.js';
 import { AnnouncementBoard } from '../src/services/calendars/month-start-announcements.js';
 import { fileTraversals } from '../src/services/traffic/trip-ingestion.js';
+import { AnalysedTrafficService } from '../src/services/traffic/analysed-traffic.js';
+import { OpenMeteoForecast } from '../src/services/weather/open-meteo-forecast.js';
 import { TrafficService } from '../src/services/traffic/traffic-service.js';
 import { conditions, round } from './support.js';
 
@@ -138,5 +140,10 @@ export async function runTrafficBenchmark(): Promise<void> {
     'labels',
   );
   console.log(`# labels_city_bbox: bbox ${BBOX}, up to ${labelCount} labels per answer; service + PGlite, no HTTP`);
+  // analysed traffic around a point of the learned routes (no weather provider: nothing fetched)
+  const analysed = new AnalysedTrafficService(repository, calendars, new OpenMeteoForecast({}));
+  const point = { lat: '30.066', lng: '31.331', radius: '1500' };
+  await timeCalls('analysed_point', (index) => analysed.analysed({ ...point, at: new Date(start + (index % 24) * 3_600_000).toISOString() }), 'GET /traffic/analysed, 1.5 km radius');
+  await timeCalls('analysed_week', () => analysed.week(point), 'GET /traffic/analysed/week: 7 x 24 hours + windows');
   await sql.close();
 }

@@ -27,6 +27,14 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireItineraries } from './wiring/itineraries-wiring.js';
+import { wireIncidents } from './wiring/incidents-wiring.js';
+import { wireAds, wireBilling } from './wiring/billing-wiring.js';
+import { wireAssistant } from './wiring/assistant-wiring.js';
+import type { TrafficService } from './services/traffic/traffic-service.js';
+import type { TrafficEtaSource } from './services/navigation/navigation-sessions.js';
+import { wireCommute } from './wiring/commute-wiring.js';
+import { wireGeofences } from './wiring/geofences-wiring.js';
 import { ENDPOINT_TABLE } from './services/access/endpoint-access.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -69,7 +77,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       return dispatcher;
     });
 
-    const routing = wireRouting(config, mapData.pack, solvers, logger);
+    const incidents = wireIncidents(config, backends);
+    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints);
     // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
     const streamAdmission = new StreamAdmission(
       {
@@ -81,7 +90,13 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       },
       accounts.clientAddressOf,
     );
-    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger);
+    // traffic is wired after the calendars it files by; sessions reach it once it exists
+    let trafficService: TrafficService | undefined;
+    const trafficEta: TrafficEtaSource = (input) => {
+      if (!trafficService) return Promise.reject(new Error('traffic not wired yet'));
+      return trafficService.etaBetween(input);
+    };
+    const navigation = await wireNavigation(config, backends, mapData.pack, routing.routing, accounts.guards, streamAdmission, logger, incidents.constraints, trafficEta);
     const travelMatrix = new RoutingTravelMatrix(routing.routing);
     const optimization = wireOptimization(config, optimizationSolvers, backends, logger, travelMatrix);
     const fleets = wireFleet(config, backends, optimizationSolvers, travelMatrix, accounts.guards, streamAdmission, logger);
@@ -99,18 +114,28 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       documentedRoutes: () => apiServed,
     });
     const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed);
-    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers);
+    const billing = wireBilling(config, backends, accounts);
+    const vectorTiles = wireVectorTiles(config, mapData.pack, solvers, billing.requireOfflineMaps);
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort, pinPath: (category, theme) => mapDataWiring.mapData.pinPath(category, theme) });
-    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger });
+    const ads = wireAds(backends, places.places, places.repository);
+    const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger, sponsoredPlaces: (ids) => ads.ads.sponsoredPlaces(ids) });
     closeOnFailure.push(async () => search.stop());
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
     closeOnFailure.push(() => traffic.stop());
+    trafficService = traffic.traffic;
+    const assistant = wireAssistant({ config, backends, search: search.search, traffic: traffic.traffic, logger });
+    closeOnFailure.push(async () => assistant.stop());
+    const itineraries = wireItineraries(config, backends, solvers, routing.routing, places.repository);
+    const commute = wireCommute(config, backends, routing.routing, traffic.traffic, logger);
+    closeOnFailure.push(() => commute.stop());
+    const geofences = await wireGeofences(config, backends, logger);
+    closeOnFailure.push(() => geofences.stop());
     const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic });
     routes.push(
       ...operations.routes,
@@ -130,6 +155,13 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       ...optimization.routes,
       ...fleets.routes,
       ...traffic.routes,
+      ...itineraries.routes,
+      ...incidents.routes,
+      ...billing.routes,
+      ...ads.routes,
+      ...assistant.routes,
+      ...commute.routes,
+      ...geofences.routes,
     );
 
     const server = new EdgeServer({
@@ -184,6 +216,9 @@ export async function startApplication(config: Config, logger: Logger): Promise<
           await optimization.stop();
           await fleets.stop();
           await traffic.stop();
+          assistant.stop();
+          await commute.stop();
+          await geofences.stop();
           await Promise.all([solvers.close(), optimizationSolvers.close()]);
           await closeBackends(backends, logger);
         })()),

@@ -178,7 +178,7 @@ describe('API keys', () => {
     const usage = await api.get(`/developer/api-keys/${key.id}/usage`, dev.token);
     expect(usage.body).toEqual({ id: key.id, label: 'server', active: false, plan: 'free', lastUsedAt: null, unlimited: false, minute: { used: 0, limit: 60 }, day: { used: 0, limit: 5000 } });
     const monthly = await api.get(`/developer/api-keys/${key.id}/usage/monthly`, dev.token);
-    expect(monthly.body).toEqual({ id: key.id, plan: 'free', periodStart: expect.stringMatching(/^\d{4}-\d{2}-01$/), weightedRequests: 0, rawRequests: 0, includedRequests: expect.any(Number), overageRequests: 0 });
+    expect(monthly.body).toEqual({ id: key.id, plan: 'free', periodStart: expect.stringMatching(/^\d{4}-\d{2}-01$/), weightedRequests: 0, rawRequests: 0, includedRequests: expect.any(Number), overageRequests: 0, project: expect.objectContaining({ weightedRequests: 0, overageRequests: 0 }) });
     const summary = await api.get('/developer/summary', dev.token);
     expect(summary.body).toEqual({ organizations: 1, projects: 1, apiKeys: 1, activeApiKeys: 0, requestsToday: 0 });
     expect((await api.delete(`/developer/api-keys/${key.id}`, dev.token)).status).toBe(200);

@@ -33,7 +33,7 @@ describe('endpoint table', () => {
   // the operations endpoints, and the approved place photos a page's <img> fetches without credentials
   it('keeps the endpoints at the root open, unscoped and billed at 1', () => {
     const root = ENDPOINT_ROWS.filter((row) => row.mount === 'root');
-    expect(root.map(nameOf).sort()).toEqual(['GET /docs', 'GET /docs/{asset}', 'GET /health', 'GET /metrics', 'GET /ready', 'GET /uploads/place-logos/{file}', 'GET /uploads/place-photos/{file}', 'GET /uploads/weather-icons/{file}']);
+    expect(root.map(nameOf).sort()).toEqual(['GET /', 'GET /app/{asset}', 'GET /docs', 'GET /docs/{asset}', 'GET /health', 'GET /metrics', 'GET /ready', 'GET /uploads/place-logos/{file}', 'GET /uploads/place-photos/{file}', 'GET /uploads/weather-icons/{file}']);
     for (const row of root) expect({ name: nameOf(row), access: row.access, scopes: row.scopes, billing: row.billing }).toEqual({ name: nameOf(row), access: 'open', scopes: [], billing: 'default' });
   });
 

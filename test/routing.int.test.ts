@@ -140,7 +140,7 @@ describe('POST /routing/plan and /routing/optimize', () => {
     expect(response.body.optimizedOrder[3]).toBe(3);
     expect(response.body.avoid).toEqual(['tolls']);
     expect(response.body.parsedConstraints).toMatchObject({ source: 'rules', avoid: ['tolls'], unparsed: ['ring before arrival'] });
-    expect(response.body.incidentConstraints).toEqual({ applied: true, avoided: [] });
+    expect(response.body.incidentConstraints).toEqual({ applied: true, avoided: [], unavoidable: [] });
     expect(response.body.routeSpeedLimits).toHaveLength(3);
     expect(response.body.labels.parsed.label).toMatch(/^عبر/);
   });

@@ -124,7 +124,7 @@ describe('export and deletion', () => {
     await api.post('/developer/enroll', undefined, user.token);
     const exported = await api.get('/auth/me/export', user.token);
     expect(exported.status).toBe(200);
-    expect(Object.keys(exported.body).sort()).toEqual(['account', 'exportedAt', 'liveShares', 'mapHistory', 'savedLocations', 'sessions', 'signDisregards']);
+    expect(Object.keys(exported.body).sort()).toEqual(['account', 'assistantConversations', 'exportedAt', 'itineraries', 'liveShares', 'mapHistory', 'savedLocations', 'sessions', 'signDisregards', 'subscriptions']);
     expect(exported.body.account).toMatchObject({ email: user.email, roles: ['user', 'developer'], hasPassword: true });
     expect(exported.body.savedLocations.places).toHaveLength(1);
     expect(exported.body.mapHistory[0]).toMatchObject({ query: 'فول' });

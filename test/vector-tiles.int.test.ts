@@ -11,9 +11,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
 import { describe, expect, it } from 'vitest';
 import { keysWithScopes } from './support/api-keys.js';
+import { registerUser } from './support/api-client.js';
+import { subscribe, WEBHOOK_SECRET } from './support/payment-sender.js';
 import { useServer } from './support/server-fixture.js';
 
-const fixture = useServer();
+// the webhook secret lets a test user buy offline_maps, which manifests need (docs/billing.md "Gates")
+const fixture = useServer({ BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET });
 const api = fixture.api;
 const TILE = '/api/v1/tiles/vector/svc/planet';
 /** The Nasr City pack's data box. */
@@ -205,6 +208,17 @@ describe('TileJSON', () => {
   });
 });
 
+/** A signed-in user holding offline_maps, bought through the payment webhook. */
+let offlineUser: string | undefined;
+async function offlineToken(): Promise<string> {
+  if (!offlineUser) {
+    const user = await registerUser(api, 'offline');
+    await subscribe(fixture.server.baseUrl, user.userId, 'offline_maps');
+    offlineUser = user.token;
+  }
+  return offlineUser;
+}
+
 describe('offline regions', () => {
   it('lists the pack coverage and its admin areas with measured sizes, and a manifest per region', async () => {
     const list = await api.get('/offline/regions');
@@ -221,7 +235,7 @@ describe('offline regions', () => {
       expect(region.version).toBe(city.version);
     }
 
-    const manifest = (await api.get(`/offline/regions/${city.id}/manifest`)).body;
+    const manifest = (await api.get(`/offline/regions/${city.id}/manifest`, await offlineToken())).body;
     expect(manifest.version).toBe(city.version);
     expect(manifest.tiles.template).toContain(`?v=${city.version}`);
     expect(manifest.tiles.zooms).toHaveLength(15);
@@ -236,7 +250,7 @@ describe('offline regions', () => {
   }, 60_000);
 
   it('answers 404 Offline region not found for an unknown id', async () => {
-    const response = await api.get('/offline/regions/atlantis/manifest');
+    const response = await api.get('/offline/regions/atlantis/manifest', await offlineToken());
     expect(response.status).toBe(404);
     expect(response.body.message).toBe('Offline region not found');
   });

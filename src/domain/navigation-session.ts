@@ -34,7 +34,7 @@ export interface SessionPlan {
   arrivalRadiusMeters: number;
 }
 
-export type NavigationEventType = 'maneuver_approaching' | 'maneuver_completed' | 'off_route' | 'rerouted' | 'arrived';
+export type NavigationEventType = 'maneuver_approaching' | 'maneuver_completed' | 'off_route' | 'incident_ahead' | 'rerouted' | 'arrived';
 
 export interface NavigationEvent {
   seq: number;

@@ -86,6 +86,7 @@ class PipelineRequest implements GuardContext, RequestContext {
   params: unknown = undefined;
   query: unknown = undefined;
   body: unknown = undefined;
+  rawBody: Buffer | undefined = undefined;
   principal: Principal | undefined = undefined;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -209,6 +210,10 @@ async function runRoute(
   // Each await is a trip through the microtask queue; routes without a body skip this one.
   const bodyKind = effectiveBodyKind(route);
   const raw = bodyKind === 'none' ? NO_BODY : await incoming.body;
+  request.rawBody = raw;
+  if (bodyKind === 'multipart' && route.nonMultipartMessage && !/^multipart\/form-data\s*(;|$)/i.test(incoming.headers['content-type']?.trim() ?? '')) {
+    throw new ApiError('VALIDATION_ERROR', { message: route.nonMultipartMessage });
+  }
   request.body = validate('body', route.body, decodeBody(bodyKind, raw, incoming.headers['content-type']));
   const result = route.handler(request);
   return toOutgoing(result instanceof Promise ? await result : result, successStatusOf(route));

@@ -34,6 +34,8 @@ export interface RequestContext<P = unknown, Q = unknown, B = unknown> {
   readonly params: P;
   readonly query: Q;
   readonly body: B;
+  /** The body's bytes as received, before decoding (signed webhooks verify the signature over them). */
+  readonly rawBody?: Buffer;
   /** Request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
   /** Address of the TCP peer as text (IPv4 or IPv6). */
@@ -91,6 +93,11 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   bodyKind?: BodyKind;
+  /**
+   * A multipart route whose spec answers a body that is not multipart/form-data with 400
+   * `VALIDATION_ERROR` and this message (e.g. POST /ai/transcribe), rather than the default 415.
+   */
+  nonMultipartMessage?: string;
   /** Overrides BODY_LIMIT_BYTES for this route. */
   bodyLimitBytes?: number;
   /** Documents the success body in OpenAPI. */

@@ -57,6 +57,16 @@ const optionalText = () =>
     .optional()
     .transform((value) => (value ? value : undefined));
 
+/** An operator-configured service URL: https (http only on loopback), no credentials in it (use the key variable). */
+const operatorEndpoint = (keyVariable: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
+    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: `must not carry credentials: set ${keyVariable}` });
+
 /** Issuer and verifier URLs must be https, except on loopback (a local provider in development and tests). */
 function isHttpsOrLoopback(value: string): boolean {
   try {
@@ -196,17 +206,43 @@ export const configSchema = z.object({
    * `semantic=on` asks as a second meaning signal (docs/places.md). https, or http on loopback; no
    * credentials in the URL (EMBEDDINGS_API_KEY is sent as a bearer token). Unset: the concept index alone.
    */
-  EMBEDDINGS_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value : undefined))
-    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' })
-    .refine((value) => value === undefined || !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), { message: 'must not carry credentials: set EMBEDDINGS_API_KEY' }),
+  EMBEDDINGS_URL: operatorEndpoint('EMBEDDINGS_API_KEY'),
   EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('text-embedding-3-small'),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   /** Time one search waits for the query's embedding; past it the search goes on without it. */
   EMBEDDINGS_TIMEOUT_MS: integer(20, 10_000, 300),
+  /**
+   * Shared secret of the payment provider's webhook (POST /billing/webhooks/payments, docs/billing.md): HMAC-SHA256
+   * over `<timestamp>.<raw body>`, at least 32 characters. Unset: the webhook answers 503 and only operators
+   * change entitlements.
+   */
+  BILLING_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || value.length >= 32, { message: 'must be at least 32 characters' }),
+  /** How far a webhook's signed timestamp may be from the server's clock, in seconds (replay window). */
+  BILLING_WEBHOOK_TOLERANCE_S: integer(30, 3_600, 300),
+  /**
+   * The assistant's optional language model (docs/assistant.md): an OpenAI-compatible base URL
+   * (`{url}/chat/completions`), https or http on loopback, no credentials in the URL (LLM_API_KEY is sent
+   * as a bearer token). Unset: the deterministic parser alone.
+   */
+  LLM_BASE_URL: operatorEndpoint('LLM_API_KEY'),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().trim().min(1).max(200).default('gpt-4o-mini'),
+  /** Longest the model may take to propose an action; past it the parser answers. */
+  LLM_TIMEOUT_MS: integer(50, 30_000, 2_500),
+  /** Overall time limit of one /ai/agent or /ai/assistant answer (model, then grounding). */
+  AI_TIME_LIMIT_MS: integer(200, 60_000, 4_000),
+  /** Days prompts, history and replies are kept (at most 30, spec part 3 §4.7). */
+  ASSISTANT_RETENTION_DAYS: integer(1, 30, 30),
+  /** An OpenAI-compatible `/audio/transcriptions` URL for POST /ai/transcribe; unset: `unavailable: true`. */
+  TRANSCRIBE_URL: operatorEndpoint('TRANSCRIBE_API_KEY'),
+  TRANSCRIBE_API_KEY: z.string().min(1).optional(),
+  TRANSCRIBE_MODEL: z.string().trim().min(1).max(200).default('whisper-1'),
+  /** Processing time-out of one transcription (spec: about 20 s). */
+  TRANSCRIBE_TIMEOUT_MS: integer(100, 120_000, 20_000),
   /** Days POST /search/events counters (clicks per place and day, searches per query and day) are kept. */
   SEARCH_EVENT_RETENTION_DAYS: integer(1, 365, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -273,6 +309,51 @@ export const configSchema = z.object({
     .string()
     .optional()
     .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
+  /**
+   * An Open-Meteo-compatible forecast endpoint (e.g. `https://api.open-meteo.com/v1/forecast`) the analysed-traffic
+   * endpoints read the next 72 hours' weather from (docs/traffic.md). Unset (the default): no weather is assumed.
+   */
+  WEATHER_URL: optionalUrl(['http:', 'https:']),
+  /**
+   * `host` or `host:port` entries the weather provider may use over plain http and on a private address (a local
+   * test server). Empty (the default) in production: the provider must be a public https host.
+   */
+  WEATHER_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
+  /**
+   * Shifts the clock of commute advice and leave-now alerts by this many milliseconds (tests and drills:
+   * "it is 07:40 on a Monday in Amman"); refused in production.
+   */
+  COMMUTE_CLOCK_OFFSET_MS: z.coerce.number().int().min(-366 * 86_400_000).max(366 * 86_400_000).default(0),
+  /** How often each process looks for commutes whose leave-now moment has come. */
+  COMMUTE_ALERT_INTERVAL_MS: integer(100, 3_600_000, 30_000),
+  /** Web Push VAPID keys (URL-safe base64, as `web-push generate-vapid-keys` prints) and subject (mailto: or https:); all three or none. */
+  VAPID_PUBLIC_KEY: z.string().trim().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().min(1).optional(),
+  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://').optional(),
+  /** FCM HTTP v1 send URL (`https://fcm.googleapis.com/v1/projects/<id>/messages:send`) and its bearer credential; unset = android tokens are not attempted. */
+  PUSH_FCM_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
+  PUSH_FCM_TOKEN: z.string().min(1).optional(),
+  /** An APNs provider base URL (`/3/device/<token>` is appended; an HTTP/1.1 gateway) and its bearer credential; unset = ios tokens are not attempted. */
+  PUSH_APNS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isHttpsOrLoopback(value), { message: 'must be an https URL (http only on loopback)' }),
+  PUSH_APNS_TOKEN: z.string().min(1).optional(),
+  PUSH_APNS_TOPIC: z.string().trim().min(1).optional(),
+  /** How often each process polls the push outbox (it is also woken when it writes a notification itself). */
+  PUSH_POLL_MS: integer(50, 600_000, 2_000),
+  /** Wait before a push's 2nd attempt (each later one doubles, up to 15 min); 6 attempts within 1 h. */
+  PUSH_RETRY_INITIAL_MS: integer(10, 600_000, 5_000),
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .optional()
@@ -280,6 +361,16 @@ export const configSchema = z.object({
     .refine((entries) => entries.every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry)), {
       message: 'must be host or host:port entries separated by commas (IPv6 in brackets)',
     }),
+  /**
+   * Tests only: a file holding a number of milliseconds added to the clock of incidents, feedback and
+   * road edits (expiry, 60-day avoidances), read on every reading of that clock, so a black-box test can
+   * travel in time. Unset (the default) = the wall clock. See docs/incidents-feedback.md.
+   */
+  CLOCK_OFFSET_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined)),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
@@ -321,6 +412,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }
       if (config.TERRAIN_DEM_TILE_URL && !config.TERRAIN_DEM_ATTRIBUTION) {
         context.addIssue({ code: 'custom', path: ['TERRAIN_DEM_ATTRIBUTION'], message: "is required with TERRAIN_DEM_TILE_URL (the elevation data's credit)" });
+      }
+      if (config.NODE_ENV === 'production' && config.COMMUTE_CLOCK_OFFSET_MS !== 0) {
+        context.addIssue({ code: 'custom', path: ['COMMUTE_CLOCK_OFFSET_MS'], message: 'must be 0 in production (it is for tests and drills)' });
+      }
+      const vapid = { VAPID_PUBLIC_KEY: config.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: config.VAPID_PRIVATE_KEY, VAPID_SUBJECT: config.VAPID_SUBJECT };
+      const vapidSet = Object.entries(vapid).filter(([, value]) => value !== undefined).map(([name]) => name);
+      if (vapidSet.length > 0 && vapidSet.length < 3) {
+        for (const [name, value] of Object.entries(vapid)) if (value === undefined) context.addIssue({ code: 'custom', path: [name], message: `is required with ${vapidSet.join(' and ')} (Web Push needs both keys and a subject)` });
       }
       if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
         context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (metrics are never served on the API port)' });

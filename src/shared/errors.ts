@@ -25,6 +25,7 @@ export const errorCodes = {
   SESSION_ENDED: { status: 409, message: 'The navigation session has ended' },
   STOP_CLOSED: { status: 409, message: 'The stop was already completed or cancelled' },
   REVIEW_EXISTS: { status: 409, message: 'You have already reviewed this place' },
+  STATE_CONFLICT: { status: 409, message: 'Not allowed in the current state' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
   URI_TOO_LONG: { status: 414, message: 'Request target too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },

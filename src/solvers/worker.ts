@@ -20,6 +20,7 @@ import { solveBinPack as runBinPack } from './binpack/solve.js';
 import type { BinPackProblem, BinPackResult } from './binpack/model.js';
 import { solveRoster as runRoster } from './roster/solve.js';
 import type { RosterProblem, RosterResult } from './roster/model.js';
+import { solveOrienteering as runOrienteering, type OrienteeringOptions, type OrienteeringProblem, type OrienteeringResult } from './orienteering/orienteering.js';
 
 const shared: SharedDataSet = (workerData as { shared?: SharedDataSet } | undefined)?.shared ?? {};
 
@@ -123,4 +124,9 @@ export function solveBinPack(input: BinPackProblem): TaskResult<BinPackResult> {
 /** Driver rostering minimizing the busiest driver's load (max-flow, exact). */
 export function solveRoster(input: RosterProblem): TaskResult<RosterResult> {
   return ok(runRoster(input));
+}
+
+/** An automatic itinerary's stops: the most valuable tour within the time budget (orienteering). */
+export function solveOrienteering(input: { problem: OrienteeringProblem; options?: OrienteeringOptions }): TaskResult<OrienteeringResult> {
+  return ok(runOrienteering(input.problem, input.options));
 }

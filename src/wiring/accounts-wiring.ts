@@ -9,8 +9,10 @@ import { historyRoutes } from '../edge/routes/history.js';
 import { liveShareRoutes } from '../edge/routes/live-shares.js';
 import { meRoutes } from '../edge/routes/me.js';
 import { savedPlacesRoutes } from '../edge/routes/saved-places.js';
+import { ItineraryRepository } from '../store/pg/itineraries.js';
 import { AccessTokens } from '../services/accounts/access-tokens.js';
 import { AccountData } from '../services/accounts/account-data.js';
+import { AssistantTurnRepository } from '../store/pg/assistant-turns.js';
 import { AccountService } from '../services/accounts/account-service.js';
 import { LoginThrottle } from '../services/accounts/login-throttle.js';
 import { OperatorActions } from '../services/admin/operator-actions.js';
@@ -22,6 +24,7 @@ import { UserHistory } from '../services/user-data/user-history.js';
 import type { Config } from '../shared/config.js';
 import { ApiKeyRepository } from '../store/pg/api-keys.js';
 import { HistoryRepository } from '../store/pg/history.js';
+import { RoadEditRepository } from '../store/pg/road-edits.js';
 import { LiveShareRepository } from '../store/pg/live-shares.js';
 import { NotificationRepository } from '../store/pg/notifications.js';
 import { OrganizationRepository } from '../store/pg/organizations.js';
@@ -32,6 +35,7 @@ import { SavedPlaceRepository } from '../store/pg/saved-places.js';
 import { loadOrCreateServerSecret } from '../store/pg/server-secrets.js';
 import { SessionRepository } from '../store/pg/sessions.js';
 import { UserRepository } from '../store/pg/users.js';
+import { EntitlementRepository } from '../store/pg/entitlements.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
 import { createAccessGate } from '../edge/auth/access-gate.js';
 import { AddressSet, clientAddress } from '../services/access/ip-address.js';
@@ -56,6 +60,9 @@ export interface AccountsWiring {
   clientAddressOf(peer: string, forwardedFor: string | undefined): string;
   /** Stops listening and writes the last usage aggregates. */
   stop(): Promise<void>;
+  /** Writes the pending usage aggregates now (billing reads them). */
+  flushUsage(): Promise<void>;
+  users: UserRepository;
 }
 
 /**
@@ -78,6 +85,7 @@ export async function wireAccounts(
   const savedLists = new SavedListRepository(sql);
   const history = new HistoryRepository(sql);
   const liveShares = new LiveShareRepository(sql);
+  const itineraries = new ItineraryRepository(sql);
 
   const signingSecret = config.JWT_SECRET ?? (await loadOrCreateServerSecret(sql, 'access-token-hs256'));
   const identities = new IdentityRepository(sql);
@@ -93,14 +101,32 @@ export async function wireAccounts(
   const keyDirectory = new KeyDirectory(apiKeys, bus, createSubjects(config.BUS_NAMESPACE), logger);
   keyDirectory.start();
   const keyChanged = (keyId: string) => void keyDirectory.announce({ keyId });
-  const accountData = new AccountData({ users, sessions, savedPlaces, savedLists, history, liveShares, apiKeys }, loginThrottle, keyChanged);
-  const portal = new DeveloperPortal(
-    { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
-    counters,
+  const accountData = new AccountData(
+    {
+      users,
+      sessions,
+      savedPlaces,
+      savedLists,
+      history,
+      liveShares,
+      itineraries,
+      apiKeys,
+      signDisregards: new RoadEditRepository(sql),
+      subscriptions: new EntitlementRepository(sql),
+      assistantTurns: new AssistantTurnRepository(sql),
+    },
+    loginThrottle,
     keyChanged,
   );
   const usage = new UsageRecorder(sql, logger);
   usage.start();
+  const portal = new DeveloperPortal(
+    { users, organizations: new OrganizationRepository(sql), projects: new ProjectRepository(sql), apiKeys },
+    counters,
+    keyChanged,
+    Date.now,
+    () => usage.flush(),
+  );
   const trustedProxies = new AddressSet(config.TRUSTED_PROXIES);
   const accessGate = createAccessGate({
     keys: keyDirectory,
@@ -110,6 +136,8 @@ export async function wireAccounts(
   });
   return {
     clientAddressOf: (peer, forwardedFor) => clientAddress(peer, forwardedFor, trustedProxies),
+    flushUsage: () => usage.flush(),
+    users,
     stop: async () => {
       keyDirectory.stop();
       await usage.stop();

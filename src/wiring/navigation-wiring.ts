@@ -4,6 +4,7 @@
  * and the stateless helpers. Sessions and the helpers share one route planner
  * and one place-entrance resolver.
  */
+import type { CommunityConstraints } from '../services/incidents/community-constraints.js';
 import type { Backends } from './backends.js';
 import type { MapPack } from '../datapack/map-pack.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
@@ -18,7 +19,7 @@ import { ENDPOINT_TABLE } from '../services/access/endpoint-access.js';
 import { navigationStreamEndpoint } from '../edge/ws/navigation-stream.js';
 import type { StreamAdmission } from '../edge/ws/stream-admission.js';
 import type { WebSocketEndpoint } from '../edge/ws/websocket-endpoint.js';
-import { NavigationSessions, type ArrivalPointResolver } from '../services/navigation/navigation-sessions.js';
+import { NavigationSessions, type ArrivalPointResolver, type TrafficEtaSource } from '../services/navigation/navigation-sessions.js';
 import { NavigationRoutePlanner } from '../services/navigation/navigation-route-planner.js';
 import { MapPackPlaceEntrances, unknownPlace } from '../services/navigation/place-entrances.js';
 import type { RecalculateSession } from '../services/navigation/recalculate.js';
@@ -47,8 +48,11 @@ export async function wireNavigation(
   guards: readonly RequestGuard[],
   admission: StreamAdmission,
   logger: Logger,
+  /** Blocking incidents, acknowledged reports and road edits: routes go around them, sessions re-plan around new incidents ahead. */
+  constraints?: CommunityConstraints,
+  trafficEta?: TrafficEtaSource,
 ): Promise<NavigationWiring> {
-  const planner = new NavigationRoutePlanner(routing);
+  const planner = new NavigationRoutePlanner(routing, constraints);
   const entrances = new MapPackPlaceEntrances(pack, routing);
   const planRoute: SessionRoutePlanner = (from, plan) =>
     planner.plan({ from, to: plan.arrivalPoint, costing: plan.costing, preference: plan.preference, avoid: plan.avoid, language: plan.language });
@@ -71,8 +75,9 @@ export async function wireNavigation(
     writeLingerMs: backends.sql.kind === 'pglite' ? 4 : 1,
     onEvents: (record) => webhooks.onEvents(record),
     onLost: (sessionId) => void webhooks.release(sessionId),
+    ...(constraints ? { incidentAhead: (points, known) => constraints.blockingIncidentNear(points, known) } : {}),
   });
-  const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks });
+  const sessions = new NavigationSessions({ host, planRoute, resolveArrival, webhooks, ...(trafficEta ? { trafficEta } : {}) });
   // events of sessions whose process died before delivering them
   void webhooks.resumePending().catch((error: unknown) => logger.warn({ err: error }, 'webhook resume failed'));
   const recalculateSession: RecalculateSession = (sessionId, principal, input) => sessions.recalculate(principal, sessionId, input);

@@ -6,8 +6,10 @@ import type { HttpMetrics } from '../edge/metrics.js';
 import { buildOpenApiDocument } from '../edge/openapi.js';
 import type { BoundRoute, RouteDefinition } from '../edge/route.js';
 import { apiDocsRoutes } from '../edge/routes/api-docs.js';
+import { webAppRoutes } from '../edge/routes/web-app.js';
 import { metricsRoutes, operationsRoutes } from '../edge/routes/operations.js';
 import { checkReadiness } from '../services/operations/readiness.js';
+import { describePushProviders } from '../services/push/push-providers.js';
 import type { Config } from '../shared/config.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 import { describeBackends, type Backends } from './backends.js';
@@ -55,8 +57,9 @@ export function wireOperations(deps: OperationsWiringDeps): OperationsWiring {
     (openApi ??= buildOpenApiDocument(deps.documentedRoutes(), { title: 'Location Platform API', version: deps.version, description: API_DESCRIPTION }));
   return {
     routes: [
-      ...operationsRoutes({ readiness, backends: describeBackends(backends), version: deps.version }),
+      ...operationsRoutes({ readiness, backends: describeBackends(backends), providers: describePushProviders(deps.config), version: deps.version }),
       ...apiDocsRoutes(document),
+      ...webAppRoutes(),
     ],
     metricsRoutes: metricsRoutes(deps.metrics),
   };

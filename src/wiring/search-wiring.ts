@@ -21,7 +21,15 @@ export interface SearchWiring {
   stop(): void;
 }
 
-export async function wireSearch(deps: { config: Config; backends: Backends; places: PlacesService; placeRepository: PlaceRepository; logger: Logger }): Promise<SearchWiring> {
+export async function wireSearch(deps: {
+  config: Config;
+  backends: Backends;
+  places: PlacesService;
+  placeRepository: PlaceRepository;
+  logger: Logger;
+  /** Place id → campaign id of live promoted placements, so /search marks those results sponsored (docs/ads.md). */
+  sponsoredPlaces?: (placeIds: readonly string[]) => Promise<Map<string, string>>;
+}): Promise<SearchWiring> {
   const { config, logger } = deps;
   const repository = new PlaceSearchRepository(deps.backends.sql, deps.placeRepository);
   let embeddings: EmbeddingSignal | undefined;
@@ -49,5 +57,5 @@ export async function wireSearch(deps: { config: Config; backends: Backends; pla
   const indexed = await search.reindex();
   if (indexed > 0) logger.info({ places: indexed, ms: Math.round(performance.now() - started) }, 'search: place documents indexed');
   search.startRetention();
-  return { search, routes: searchRoutes(search), stop: () => search.stop() };
+  return { search, routes: searchRoutes(search, deps.sponsoredPlaces), stop: () => search.stop() };
 }

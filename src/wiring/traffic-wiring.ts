@@ -11,14 +11,17 @@ import type { CalendarService } from '../services/calendars/calendar-service.js'
 import type { RoutingService } from '../services/routing/routing-service.js';
 import { TrafficService } from '../services/traffic/traffic-service.js';
 import { TripIngestion } from '../services/traffic/trip-ingestion.js';
+import { AnalysedTrafficService } from '../services/traffic/analysed-traffic.js';
+import { OpenMeteoForecast } from '../services/weather/open-meteo-forecast.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 import { TrafficRepository } from '../store/pg/traffic.js';
 
 export interface TrafficWiring {
-  routes: RouteDefinition[];
+  /** The traffic model: navigation's traffic-aware ETA, commute advice and the assistant's grounding read it. */
   traffic: TrafficService;
+  routes: RouteDefinition[];
   stop(): Promise<void>;
 }
 
@@ -35,5 +38,7 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
   });
   ingestion.start();
   const traffic = new TrafficService(repository, calendars, Date.now, routing);
-  return { routes: trafficRoutes(traffic, ingestion), traffic, stop: () => ingestion.close() };
+  const weather = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
+  const analysed = new AnalysedTrafficService(repository, calendars, weather);
+  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, stop: () => ingestion.close() };
 }

@@ -3,6 +3,7 @@
  * workers), the version token of the loaded pack and tile code, and the routes.
  */
 import type { MapPack } from '../datapack/map-pack.js';
+import type { Principal } from '../domain/principal.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { vectorTileRoutes } from '../edge/routes/vector-tiles.js';
 import { offlineRoutes } from '../edge/routes/offline.js';
@@ -22,7 +23,13 @@ export interface VectorTilesWiring {
   routes: RouteDefinition[];
 }
 
-export function wireVectorTiles(config: Config, pack: MapPack, solvers: SolverPool): VectorTilesWiring {
+export function wireVectorTiles(
+  config: Config,
+  pack: MapPack,
+  solvers: SolverPool,
+  /** The offline_maps gate of offline manifests (billing-wiring.ts). */
+  requireOfflineMaps: (principal: Principal | undefined) => Promise<void>,
+): VectorTilesWiring {
   const version = tileVersion(pack.header);
   const tiles = new VectorTileService(solvers, { version, cacheBytes: config.TILE_CACHE_BYTES });
   let coverage: Promise<[number, number, number, number] | undefined> | undefined;
@@ -39,6 +46,6 @@ export function wireVectorTiles(config: Config, pack: MapPack, solvers: SolverPo
   // the embedded default pack is named in words; another pack by its file name
   const label = pack.header.source.name === basename(DEFAULT_DATASET.osm) ? DEFAULT_DATASET.label : undefined;
   const offline = new OfflineRegionService({ pack, tiles, solvers, label });
-  routes.push(...offlineRoutes({ offline, publicBaseUrl: config.PUBLIC_BASE_URL }));
+  routes.push(...offlineRoutes({ offline, publicBaseUrl: config.PUBLIC_BASE_URL, requireOfflineMaps }));
   return { tiles, coverage: coverageOnce, routes };
 }

@@ -10,14 +10,14 @@
  *
  * Run with `npm run test:browser` (built server; Chromium at /usr/bin/chromium or CHROMIUM_PATH).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysWithScopes } from '../support/api-keys.js';
+import { launchChromium } from '../support/chromium.js';
 import { useServer } from '../support/server-fixture.js';
 
 // The page functions below run in the browser; this project compiles without the DOM library.
@@ -25,7 +25,6 @@ declare const window: Record<string, any>;
 declare const document: { createElement(tag: 'canvas'): any };
 
 const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const MAPLIBRE_DIST = dirname(require.resolve('maplibre-gl/dist/maplibre-gl.mjs'));
 const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 /**
@@ -42,7 +41,7 @@ const HEIGHT = 600;
 const fixture = useServer();
 let context: BrowserContext;
 let page: Page;
-let userDataDir: string;
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 let apiKey: string;
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8">
@@ -55,27 +54,9 @@ window.pageReady = true;
 </script></body></html>`;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   apiKey = (await keysWithScopes(fixture.api, { tiles: true })).keys[0]!;
-  userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: WIDTH, height: HEIGHT },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // WebGL without a GPU: Chromium's software renderer, which it no longer picks on its own
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
+  browser = await launchChromium({ width: WIDTH, height: HEIGHT });
+  context = browser.context;
   page = context.pages()[0] ?? (await context.newPage());
   await page.route(`${fixture.server.baseUrl}${PAGE_PATH}/**`, async (route) => {
     const path = new URL(route.request().url()).pathname.slice(PAGE_PATH.length);
@@ -90,8 +71,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await browser?.close();
 });
 
 interface RenderReport {

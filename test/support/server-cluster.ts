@@ -9,7 +9,7 @@ import { sharedDeployment } from './services.js';
  * `server.child.kill('SIGKILL')` (its `stop()` drops the shared schema).
  * Every server still running is stopped after the file's tests.
  */
-export function useServerCluster(label: string, jwtSecret: string): { start(): Promise<ServerProcess>; live(): ServerProcess[] } {
+export function useServerCluster(label: string, jwtSecret: string): { start(env?: Record<string, string>): Promise<ServerProcess>; live(): ServerProcess[] } {
   const shared = { ...sharedDeployment(label), JWT_SECRET: jwtSecret };
   const servers: ServerProcess[] = [];
   afterAll(async () => {
@@ -17,8 +17,9 @@ export function useServerCluster(label: string, jwtSecret: string): { start(): P
     for (const server of servers.reverse()) await server.stop('SIGKILL').catch(() => undefined);
   });
   return {
-    async start() {
-      const server = await startServerProcess(shared);
+    /** `env` adds settings of this process (the deployment's own names always win). */
+    async start(env: Record<string, string> = {}) {
+      const server = await startServerProcess({ ...env, ...shared });
       servers.push(server);
       return server;
     },

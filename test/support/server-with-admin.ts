@@ -20,24 +20,25 @@ export interface ServerWithAdmin {
   stop(): Promise<void>;
 }
 
-export async function startServerWithAdmin(label: string): Promise<ServerWithAdmin> {
+/** `env`: extra server settings (e.g. a webhook secret), given to every start (both starts on the embedded database). */
+export async function startServerWithAdmin(label: string, env: Record<string, string> = {}): Promise<ServerWithAdmin> {
   let server: ServerProcess;
   let admin: ServerWithAdmin['admin'];
   let dataDir: string | undefined;
   if (usingRealServices) {
     const deployment = sharedDeployment(label);
-    server = await startServerProcess(deployment);
+    server = await startServerProcess({ ...deployment, ...env });
     admin = await registerUser(apiClient(server.baseUrl), `${label}-operator`);
     const granted = await runAdminCli(['grant-role', admin.email, 'admin'], { DATABASE_URL: deployment.DATABASE_URL!, DATABASE_SCHEMA: deployment.DATABASE_SCHEMA! });
     expect(granted.code, granted.stderr).toBe(0);
   } else {
     dataDir = mkdtempSync(join(tmpdir(), `${label}-`));
-    const first = await startServerProcess({ DATA_DIR: dataDir });
+    const first = await startServerProcess({ DATA_DIR: dataDir, ...env });
     admin = await registerUser(apiClient(first.baseUrl), `${label}-operator`);
     await first.stop();
     const granted = await runAdminCli(['grant-role', admin.email, 'admin'], { DATA_DIR: dataDir });
     expect(granted.code, granted.stderr).toBe(0);
-    server = await startServerProcess({ DATA_DIR: dataDir });
+    server = await startServerProcess({ DATA_DIR: dataDir, ...env });
   }
   return {
     server,

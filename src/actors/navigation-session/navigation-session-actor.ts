@@ -52,8 +52,25 @@ export interface SessionActorDeps {
   publish(sessionId: string, frames: FeedFrame[]): void;
   /** New events are durable (webhook delivery picks them up). */
   onEvents?(record: SessionRecord): void;
+  /**
+   * A live road-blocking incident within about 30 m of these route points (ahead of the traveller), other
+   * than the ones named; undefined when none. Without it sessions do not watch for incidents.
+   */
+  incidentAhead?(points: LatLng[], known: ReadonlySet<string>): Promise<BlockingIncident | undefined>;
   now(): number;
 }
+
+export interface BlockingIncident {
+  id: string;
+  incidentType: string;
+  lat: number;
+  lng: number;
+}
+
+/** How often a session looks for new blocking incidents on its route ahead (ms). */
+export const INCIDENT_CHECK_MS = 5_000;
+/** Route points ahead handed to the incident check: one every ~this many metres at most. */
+const INCIDENT_POINT_SPACING_M = 25;
 
 /** The session's own transitions; anything else is a bug, not a user error. */
 const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
@@ -102,6 +119,9 @@ export class NavigationSessionActor {
   private readonly mailbox = new Mailbox(MAILBOX_CAPACITY);
   private line: RouteLine;
   private lastReplanAttemptMs = 0;
+  private lastIncidentCheckMs = -Infinity;
+  /** Incidents already seen on the route (re-planned around or unavoidable): each raises one event. */
+  private readonly knownIncidents = new Set<string>();
   /** When the store last received this session's state; progress applied since then is not written yet. */
   private persistedAtMs: number;
   private unsaved = false;
@@ -280,6 +300,7 @@ export class NavigationSessionActor {
       }
       draft.frames.push(this.progressFrame(draft));
     }
+    if (accepted > 0 && !rerouted && draft.status === 'active') rerouted = await this.avoidIncidentAhead(draft, at, nowMs);
     draft.expiresAtMs = nowMs + SESSION_IDLE_TTL_MS;
     const applied: AppliedCommand = { id: commandId, fromSeq, toSeq: draft.eventSeq, accepted, rerouted };
     this.remember(draft, applied);
@@ -288,6 +309,39 @@ export class NavigationSessionActor {
     if (durable) await this.commit(draft);
     else this.adopt(draft, {}, false);
     return { applied, newEvents: draft.events };
+  }
+
+  /**
+   * Looks (at most every INCIDENT_CHECK_MS) for a new road-blocking incident on the route ahead; when one
+   * appeared, emits `incident_ahead` and re-plans from the last fix (the planner goes around it).
+   */
+  private async avoidIncidentAhead(draft: Draft, at: string, nowMs: number): Promise<boolean> {
+    const fix = draft.tracking.lastFix;
+    if (!this.deps.incidentAhead || !fix || nowMs - this.lastIncidentCheckMs < INCIDENT_CHECK_MS) return false;
+    this.lastIncidentCheckMs = nowMs;
+    const line = draft.line;
+    const from = draft.tracking.tracker.alongMeters ?? 0;
+    const points: LatLng[] = [];
+    let lastAlong = -Infinity;
+    for (let index = 0; index < line.lat.length; index++) {
+      const along = line.along[index]!;
+      if (along < from) continue;
+      if (along - lastAlong >= INCIDENT_POINT_SPACING_M || index === line.lat.length - 1) {
+        points.push({ lat: line.lat[index]!, lng: line.lng[index]! });
+        lastAlong = along;
+      }
+    }
+    if (points.length < 2) return false;
+    let incident: BlockingIncident | undefined;
+    try {
+      incident = await this.deps.incidentAhead(points, this.knownIncidents);
+    } catch {
+      return false; // the check is advisory: a failed lookup never fails the fix
+    }
+    if (!incident) return false;
+    this.knownIncidents.add(incident.id);
+    this.append(draft, [{ type: 'incident_ahead', data: { incidentId: incident.id, incidentType: incident.incidentType, lat: incident.lat, lng: incident.lng } }], at);
+    return this.replan(draft, { lat: fix.lat, lng: fix.lng, ...(fix.heading !== undefined ? { heading: fix.heading } : {}) }, at);
   }
 
   /** Re-plans from the traveller's position; false (and the session stays off route) when no route is found. */

@@ -14,7 +14,7 @@ import { ActorDirectory } from '../runtime/actor-directory.js';
 import type { Logger } from '../../shared/logger.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
-import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionRoutePlanner } from './navigation-session-actor.js';
+import { CHECKPOINT_INTERVAL_MS, NavigationSessionActor, SessionFencedError, type SessionActorDeps, type SessionRoutePlanner } from './navigation-session-actor.js';
 import type { SessionOwner, SessionRecord } from '../../domain/navigation-session.js';
 import type { FeedFrame, SessionCommandBody, SessionEnvelope, SessionExchange, SessionReply, SessionSnapshot } from './session-protocol.js';
 
@@ -30,6 +30,8 @@ export interface SessionHostOptions {
   onEvents?(record: SessionRecord): void;
   /** Another process took the session over: stop this process's work on it (webhook delivery). */
   onLost?(sessionId: string): void;
+  /** Live blocking incidents near a route ahead (sessions re-plan around new ones). */
+  incidentAhead?: SessionActorDeps['incidentAhead'];
   now?: () => number;
   /** Actors idle this long, with no stream watching, leave memory (the store keeps them). */
   idleEvictMs?: number;
@@ -78,6 +80,7 @@ export class NavigationSessionHost {
           persist: (write) => this.writes.submit(write),
           publish: (sessionId, frames) => feed.publish(sessionId, frames),
           ...(options.onEvents ? { onEvents: options.onEvents } : {}),
+          ...(options.incidentAhead ? { incidentAhead: options.incidentAhead } : {}),
           now: this.now,
         }),
       ...(options.onLost ? { onLost: options.onLost } : {}),

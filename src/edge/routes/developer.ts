@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DeveloperPortal } from '../../services/developer/developer-portal.js';
 import { LIMIT_DEFAULTS, PLAN_LIMITS, PLANS, SCOPE_NAMES, SCOPES, SELF_SERVE_MAX_PER_DAY, SELF_SERVE_MAX_PER_MINUTE } from '../../services/developer/catalog.js';
 import type { ApiKeyRecord } from '../../domain/api-key.js';
+import { CURRENCIES } from '../../services/billing/plan-catalog.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { defineRoute, type RequestContext, type RouteDefinition } from '../route.js';
 
@@ -217,10 +218,11 @@ export function developerRoutes(portal: DeveloperPortal): RouteDefinition[] {
       ...route,
       method: 'GET',
       path: '/developer/api-keys/{id}/usage/monthly',
-      summary: 'Weighted and raw requests this month, included and overage',
+      summary: "Weighted and raw requests this month, included and overage; `project`: the key's project as billed (all its keys, its plan's prices in `currency`)",
       errors: ['NOT_FOUND'],
       params: z.object({ id: id('key') }),
-      handler: (context) => portal.monthlyUsage(developerId(portal, context), context.params.id),
+      query: z.object({ currency: z.enum(CURRENCIES).default('JOD') }),
+      handler: (context) => portal.monthlyUsage(developerId(portal, context), context.params.id, context.query.currency),
     }),
     defineRoute({
       ...route,

@@ -73,7 +73,7 @@ export function navigationSessionRoutes(sessions: NavigationSessions): RouteDefi
       ...route,
       method: 'GET',
       path: '/navigation/sessions/{id}/eta',
-      summary: 'Time to arrival; `source: "base"` (free-flow) until live traffic is available',
+      summary: 'Time to arrival: `source: "traffic"` (base time plus the learned delay, `delaySeconds`, `trafficLevel`) when the rest of a driving route has learned traffic profiles, else `available: false, source: "base"`',
       params: sessionIdParams,
       errors: [...sessionErrors],
       handler: ({ params, principal }) => sessions.eta(principal, params.id),

@@ -8,6 +8,8 @@ export interface OperationsDeps {
   readiness(): Promise<ReadinessReport>;
   /** Which backend implementation each dependency uses (embedded or real). */
   backends: Record<string, string>;
+  /** Optional providers and whether each is configured (push: web, android, ios); not configured is not a failure. */
+  providers?: Record<string, string>;
   version: string;
 }
 
@@ -35,12 +37,14 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
       path: '/ready',
       mount: 'root',
       summary: 'Readiness: SQL, counters, bus and solver workers answer',
-      description: 'Answers 503 `NOT_READY` naming the failed dependencies in `message` and `details.failed`.',
+      description:
+        'Answers 503 `NOT_READY` naming the failed dependencies in `message` and `details.failed`. `providers` says which optional providers are configured (`push-web`, `push-android`, `push-ios`: `configured` or `not configured`; an unconfigured one is never attempted and does not make the process unready).',
       tags: ['operations'],
       errors: ['NOT_READY'],
       response: z.object({
         status: z.literal('ready'),
         backends: z.record(z.string(), z.string()),
+        providers: z.record(z.string(), z.string()),
         checks: z.record(z.string(), dependencyStatus),
       }),
       handler: async () => {
@@ -51,7 +55,7 @@ export function operationsRoutes(deps: OperationsDeps): RouteDefinition[] {
             details: { failed: report.failed, checks: report.checks, backends: deps.backends },
           });
         }
-        return { status: 'ready' as const, backends: deps.backends, checks: report.checks };
+        return { status: 'ready' as const, backends: deps.backends, providers: deps.providers ?? {}, checks: report.checks };
       },
     }),
   ];

@@ -75,7 +75,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       summary: 'The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits',
       body: planRequestSchema,
       errors: ENGINE_INPUT_ERRORS,
-      handler: ({ body, signal, setHeader }) => engineAnswer(setHeader, endpoints.plan('/routing/plan', body, signal)),
+      handler: ({ body, signal, setHeader, principal }) => engineAnswer(setHeader, endpoints.plan('/routing/plan', body, signal, principal)),
     }),
     defineRoute({
       ...route,

@@ -8,7 +8,7 @@ import { searchEventResponse, searchResponse, suggestionsResponse } from '../../
 const route = { tags: ['search'] };
 
 /** Place search (spec part 2 §4.3, scope `search`; docs/places.md "Search"). */
-export function searchRoutes(search: SearchService): RouteDefinition[] {
+export function searchRoutes(search: SearchService, sponsoredPlaces?: (placeIds: readonly string[]) => Promise<Map<string, string>>): RouteDefinition[] {
   return [
     defineRoute({
       ...route,
@@ -18,7 +18,14 @@ export function searchRoutes(search: SearchService): RouteDefinition[] {
         'Search places: q (Arabic-aware, Arabizi), mode=typeahead, semantic=on (concept index, embeddings), category (up to 10), openNow, near/origin, radiusKm, sort, price, paging',
       query: searchQuery,
       response: searchResponse,
-      handler: ({ query, headers }) => search.search(query, languageOf(query.locale, headers['accept-language'])),
+      handler: async ({ query, headers }) => {
+        const result = await search.search(query, languageOf(query.locale, headers['accept-language']));
+        if (!sponsoredPlaces || result.items.length === 0) return result;
+        // places with a live promoted placement are marked (never moved): sponsored, and the campaign to record a click on
+        const promoted = await sponsoredPlaces(result.items.map((item) => item.id));
+        if (promoted.size === 0) return result;
+        return { ...result, items: result.items.map((item) => (promoted.has(item.id) ? { ...item, sponsored: true, adId: promoted.get(item.id)! } : item)) };
+      },
     }),
     defineRoute({
       ...route,

@@ -6,15 +6,20 @@
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import type { TrafficService } from '../../services/traffic/traffic-service.js';
 import type { TripIngestion } from '../../services/traffic/trip-ingestion.js';
-import { bboxQuery, departQuery, forecastQuery, labelsQuery, popularityQuery, profileQuery, summaryQuery, trafficRouteRequest } from '../../services/traffic/traffic-queries.js';
+import type { AnalysedTrafficService } from '../../services/traffic/analysed-traffic.js';
+import { analysedQuery, bboxQuery, departQuery, forecastQuery, labelsQuery, popularityQuery, profileQuery, summaryQuery, trafficRouteRequest } from '../../services/traffic/traffic-queries.js';
 import { TRIP_BODY_LIMIT_BYTES, tripRequest } from '../../services/traffic/trip-request.js';
 import { z } from 'zod';
 
 const route = { tags: ['traffic'] };
 const none = z.object({});
 
-export function trafficRoutes(traffic: TrafficService, ingestion: TripIngestion): RouteDefinition[] {
+const analysedNote =
+  'Expected (typical) traffic, never live: the learned profiles of the segments within `radius` metres (default 750, at most 5000) of `lat`,`lng`, adjusted for Eid and public holidays not yet learned, school breaks, the hours around iftar, the month and the weather (the configured forecast for the next 72 hours, or the what-if `weather`: clear|rain|fog|dust|heavy_rain|snow|storm). `country` (default the roads\' own; unknown codes read as JO). Without learned data: `basis: "none"`, not an error.';
+
+export function trafficRoutes(traffic: TrafficService, ingestion: TripIngestion, analysed?: AnalysedTrafficService): RouteDefinition[] {
   return [
+    ...(analysed ? analysedRoutes(analysed) : []),
     defineRoute({
       ...route,
       method: 'POST',
@@ -70,5 +75,30 @@ export function trafficRoutes(traffic: TrafficService, ingestion: TripIngestion)
       handler: ({ body }) => traffic.route(body),
     }),
     defineRoute({ ...route, method: 'GET', path: '/insights/summary', summary: 'PII-free change and freshness counts of the traffic model over `days` (default 30)', query: summaryQuery, handler: ({ query }) => traffic.summary(query) }),
+  ];
+}
+
+function analysedRoutes(analysed: AnalysedTrafficService): RouteDefinition[] {
+  return [
+    defineRoute({ ...route, method: 'GET', path: '/traffic/analysed', summary: 'Expected traffic around a point at `at` (default now), with the adjustments applied', description: analysedNote, query: analysedQuery, handler: ({ query }) => analysed.analysed(query) }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/traffic/analysed/week',
+      summary: 'Expected traffic around a point for seven local days from `date`, by hour, with the best and worst two-hour windows between `from` and `to` (local hours, default 6 and 22)',
+      description: analysedNote,
+      query: analysedQuery,
+      handler: ({ query }) => analysed.week(query),
+    }),
+    defineRoute({
+      ...route,
+      method: 'GET',
+      path: '/traffic/analysed/outlook',
+      summary: 'A short outlook of one local day (`date`, default today) around a point, in English or Arabic (`lang=en|ar`)',
+      description: analysedNote,
+      query: analysedQuery,
+      handler: ({ query }) => analysed.outlook(query),
+    }),
+    defineRoute({ ...route, method: 'GET', path: '/traffic/analysed/model', summary: 'The analysed-traffic model: what it reads, its multipliers, school calendars, weather provider and how much it has learned', query: none, handler: () => analysed.model() }),
   ];
 }

@@ -41,7 +41,7 @@ const eventFrame = z.object({
   type: z.literal('event'),
   event: z.object({
     seq: z.number().int().min(1),
-    type: z.enum(['maneuver_approaching', 'maneuver_completed', 'off_route', 'rerouted', 'arrived']),
+    type: z.enum(['maneuver_approaching', 'maneuver_completed', 'off_route', 'incident_ahead', 'rerouted', 'arrived']),
     at: z.string(),
     data: z.record(z.string(), z.unknown()),
   }),

@@ -127,7 +127,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/transit/gbfs', access: 'open', scopes: ['places'], billing: 'default', source: 'part2 §4.6' },
   { method: 'POST', path: '/transit/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.6' },
   { method: 'GET', path: '/offline/regions', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
-  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6' },
+  // Key-or-bearer, not open: a manifest needs the offline_maps entitlement (part3 §4.9; docs/billing.md "Gates"), so the
+  // caller must be someone — the signed-in user, or the owner of the key.
+  { method: 'GET', path: '/offline/regions/{id}/manifest', access: 'key-or-bearer', scopes: ['tiles'], billing: 'default', source: 'part2 §4.6, part3 §4.9 (offline_maps gate)' },
 
   // §4.7 Map styles and tiles (scope tiles). §8 rule 4 says some burst-fetched tile layers are never
   // throttled but names none, so no row carries neverThrottled.
@@ -205,15 +207,16 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/navigation/speak', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.2' },
 
   // §4.3 Itineraries (scope routing; saved ones need a user session token, so no key scope applies).
-  { method: 'POST', path: '/itinerary/plan', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
-  { method: 'POST', path: '/itinerary/auto', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3, part3 §4.7' },
-  { method: 'GET', path: '/me/itineraries', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
-  { method: 'POST', path: '/me/itineraries', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/itinerary/plan', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/itinerary/auto', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.3, part3 §4.7' },
+  { method: 'GET', path: '/me/itineraries', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/me/itineraries', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
   // The spec row reads "POST, PATCH": both methods update.
-  { method: 'POST', path: '/me/itineraries/{id}', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
-  { method: 'PATCH', path: '/me/itineraries/{id}', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'POST', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'PATCH', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.3' },
+  { method: 'DELETE', path: '/me/itineraries/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #26; part3 §4.3 delete "not shown"; access as the other /me/itineraries rows)' },
   // Row says "public"; the routing scope comes from the section heading, so a presented key still needs it.
-  { method: 'GET', path: '/itineraries/{shareSlug}', planned: true, access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
+  { method: 'GET', path: '/itineraries/{shareSlug}', access: 'open', scopes: ['routing'], billing: 'default', source: 'part3 §4.3' },
 
   // §4.4 Traffic and commute (scope per row). Learned-traffic reads are public data, so open.
   { method: 'GET', path: '/traffic/profile', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
@@ -227,15 +230,15 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   // The spec row lists /traffic/model/status and /traffic/model/validation together; split into two rows.
   { method: 'GET', path: '/traffic/model/status', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
   { method: 'GET', path: '/traffic/model/validation', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'POST', path: '/commute/advice', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'POST', path: '/commute/advice', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part3 §4.4' },
   // Same reasoning as /traffic/popularity.
   { method: 'GET', path: '/insights/summary', access: 'key-or-bearer', scopes: ['insights'], billing: 'default', source: 'part3 §4.4' },
   // The analysed-traffic endpoints name no scope; traffic ("Traffic and incidents", part 1 §2.2) rather than
   // tiles ("traffic model"), since they sit under /traffic and answer traffic questions. Open as public reads.
-  { method: 'GET', path: '/traffic/analysed', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/analysed/week', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/analysed/outlook', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
-  { method: 'GET', path: '/traffic/analysed/model', planned: true, access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/week', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/outlook', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
+  { method: 'GET', path: '/traffic/analysed/model', access: 'open', scopes: ['traffic'], billing: 'default', source: 'part3 §4.4' },
   { method: 'POST', path: '/traffic/route', access: 'key-or-bearer', scopes: ['routing', 'traffic'], billing: 'routing', source: 'part3 §4.4, part1 §2.2, part1 §4.3' },
   { method: 'POST', path: '/telemetry/trips', access: 'key-or-bearer', scopes: ['telemetry'], billing: 'default', source: 'part3 §4.4' },
 
@@ -257,34 +260,57 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
 
   // §4.7 Assistant and voice. Only /ai/agent names its scope (places); the section names none, and part 1 §2.2
   // puts the assistant under places, so the other /ai/* rows take places too.
-  { method: 'POST', path: '/ai/transcribe', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
-  { method: 'POST', path: '/ai/search-understanding', planned: true, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
-  { method: 'POST', path: '/ai/route-labels', planned: true, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
-  { method: 'POST', path: '/ai/agent', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
-  { method: 'POST', path: '/ai/constraints', planned: true, access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/transcribe', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/search-understanding', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/route-labels', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
+  { method: 'POST', path: '/ai/agent', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/constraints', access: 'key-or-bearer', scopes: ['places'], throttlePerMinute: 30, billing: 'default', source: 'part3 §4.7, part1 §8' },
   // Part 1 §8 calls the assistant an endpoint that "needs no key scope"; §2.2 and the /ai/agent row say places.
-  { method: 'POST', path: '/ai/assistant', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/ai/assistant', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.7' },
   // Named only as the agent's report_incident target. Reporting needs an identified caller (part 1 §4.3);
   // incidents fall under traffic ("Traffic and incidents", part 1 §2.2).
-  { method: 'POST', path: '/incidents', planned: true, access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'POST', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'part3 §4.7' },
+  { method: 'GET', path: '/incidents', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/incidents/{id}', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/incidents/{id}/votes', access: 'key-or-bearer', scopes: ['traffic'], billing: 'default', source: 'designed (issue #28 incidents; docs/incidents-feedback.md)' },
 
   // §4.8 Feedback (scope per row).
-  { method: 'POST', path: '/feedback', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/feedback/categories', planned: true, access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'POST', path: '/feedback/implicit', planned: true, access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/admin/feedback/problem-spots', planned: true, access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
-  { method: 'GET', path: '/admin/feedback/routing-avoidances', planned: true, access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/feedback/categories', access: 'open', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'POST', path: '/feedback/implicit', access: 'key-or-bearer', scopes: ['places'], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/problem-spots', access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback/routing-avoidances', access: 'admin', scopes: [], billing: 'default', source: 'part3 §4.8' },
+  { method: 'GET', path: '/admin/feedback', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/admin/feedback/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/admin/feedback/{id}/status', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'GET', path: '/admin/road-edits', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'POST', path: '/admin/road-edits', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  { method: 'DELETE', path: '/admin/road-edits/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #28 feedback editor moves and road edits; part3 §3, §4.1; docs/incidents-feedback.md)' },
+  // A user's kept sign disregards (part3 §4.1 `disregard`, part1 §4.2 export `signDisregards`).
+  { method: 'GET', path: '/me/sign-disregards', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28 sign disregards; docs/incidents-feedback.md)' },
+  { method: 'DELETE', path: '/me/sign-disregards/{featureKey}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28 sign disregards; docs/incidents-feedback.md)' },
 
   // §4.9 Plans and entitlements.
   // Spec says "API key" with no scope; there is no key-only class, so key-or-bearer (a bearer is also let in).
-  { method: 'GET', path: '/billing/plans', planned: true, access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
-  { method: 'GET', path: '/me/entitlements', planned: true, access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
+  { method: 'GET', path: '/billing/plans', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
+  { method: 'GET', path: '/me/entitlements', access: 'bearer', scopes: [], billing: 'default', source: 'part3 §4.9' },
 
   // §4.10 Promoted placements.
   // Spec says "API key" with no scope; as for /billing/plans.
-  { method: 'GET', path: '/ads/promoted', planned: true, access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
+  { method: 'GET', path: '/ads/promoted', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
   // Auth not stated; clicks are billed, so the same identified caller as /ads/promoted rather than anonymous.
-  { method: 'POST', path: '/ads/{id}/click', planned: true, access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
+  { method: 'POST', path: '/ads/{id}/click', access: 'key-or-bearer', scopes: [], billing: 'default', source: 'part3 §4.10' },
+  // Designed (issue #30; docs/billing.md, docs/ads.md): invoice preview, the payment webhook, operators' entitlements and campaigns.
+  { method: 'GET', path: '/developer/projects/{id}/invoice-preview', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9 metering, docs/billing.md)' },
+  // Open: the provider holds no key or session; the HMAC signature over the body is its credential (checked by the handler).
+  { method: 'POST', path: '/billing/webhooks/payments', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9 renewal, lapse, refund; docs/billing.md)' },
+  { method: 'GET', path: '/admin/users/{id}/entitlements', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9; docs/billing.md)' },
+  { method: 'POST', path: '/admin/users/{id}/entitlements', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.9; docs/billing.md)' },
+  { method: 'POST', path: '/admin/ads/campaigns', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'GET', path: '/admin/ads/campaigns', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'GET', path: '/admin/ads/campaigns/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'PATCH', path: '/admin/ads/campaigns/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
+  { method: 'DELETE', path: '/admin/ads/campaigns/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (issue #30; part3 §4.10 campaigns "not shown"; docs/ads.md)' },
 
   // ─────────────────────── Designed: endpoints the spec leaves "not shown" ───────────────────────
   // The product's own design (docs/accounts.md, docs/developer-portal.md, docs/navigation.md), held to the same gate.
@@ -309,6 +335,21 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'POST', path: '/admin/users/{id}/roles', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §3 operator actions)' },
   { method: 'PATCH', path: '/admin/api-keys/{id}', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §3 operator actions)' },
   { method: 'POST', path: '/admin/broadcasts', access: 'admin', scopes: [], billing: 'default', source: 'designed (part1 §6 admin_broadcast)' },
+  // Saved commutes and their leave-now alerts (issue #28; docs/commute.md): a signed-in user's own data, bearer only.
+  { method: 'GET', path: '/me/commutes', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute, part1 §6 commute_leave_now)' },
+  { method: 'POST', path: '/me/commutes', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute, part1 §6 commute_leave_now)' },
+  { method: 'GET', path: '/me/commutes/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  { method: 'PATCH', path: '/me/commutes/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  { method: 'DELETE', path: '/me/commutes/{id}', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  { method: 'GET', path: '/me/commutes/{id}/advice', access: 'bearer', scopes: [], billing: 'default', source: 'designed (issue #28; part3 §4.4 commute)' },
+  // Geofences (issue #28; part3 §4.3 names them, "not shown"; docs/geofences.md): scope geo, owned by a project (a key's own,
+  // or one the signed-in user names). Evaluation is one billed call per fix.
+  { method: 'POST', path: '/geofences', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'GET', path: '/geofences', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'POST', path: '/geofences/evaluate', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 device evaluation, §6 geofence webhooks)' },
+  { method: 'GET', path: '/geofences/{id}', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'DELETE', path: '/geofences/{id}', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §4.3 geofences "not shown")' },
+  { method: 'GET', path: '/geofences/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['geo'], billing: 'default', source: 'designed (issue #28; part3 §6 geofence webhooks, delivery log)' },
   { method: 'GET', path: '/openapi.json', access: 'open', scopes: [], billing: 'default', source: 'designed (OpenAPI document)' },
   { method: 'GET', path: '/navigation/sessions/{id}/webhook-deliveries', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'designed (part3 §6 webhooks, delivery log)' },
   { method: 'GET', path: '/navigation/sessions/{id}/stream', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'designed (part3 §4.2 sessions, streamed over WebSocket)' },
@@ -371,6 +412,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/metrics', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: Prometheus metrics, on the METRICS_PORT listener only)' },
   { method: 'GET', path: '/docs', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation page)' },
   { method: 'GET', path: '/docs/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (operations: API documentation assets)' },
+  // The web app's page and static files: the page asks its user for an API key, it holds none.
+  { method: 'GET', path: '/', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #32; web app page)' },
+  { method: 'GET', path: '/app/{asset}', mount: 'root', access: 'open', scopes: [], billing: 'default', source: 'designed (issue #32; web app assets)' },
 ];
 
 /** The table the application serves by. */

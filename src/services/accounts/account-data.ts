@@ -1,5 +1,8 @@
 import { ApiError } from '../../shared/errors.js';
+import type { AssistantTurnRepository } from '../../store/pg/assistant-turns.js';
 import type { HistoryRepository } from '../../store/pg/history.js';
+import type { EntitlementRepository } from '../../store/pg/entitlements.js';
+import type { ItineraryRepository } from '../../store/pg/itineraries.js';
 import type { LiveShareRepository } from '../../store/pg/live-shares.js';
 import type { SavedListRepository } from '../../store/pg/saved-lists.js';
 import type { SavedPlaceRepository } from '../../store/pg/saved-places.js';
@@ -16,6 +19,13 @@ export interface AccountDataRepositories {
   savedLists: SavedListRepository;
   history: HistoryRepository;
   liveShares: LiveShareRepository;
+  itineraries: ItineraryRepository;
+  /** The user's sign disregards (routing's `disregard`, kept per user). */
+  signDisregards: { disregards(userId: string): Promise<{ featureKey: string; createdAt: string }[]> };
+  /** The payment provider's subscription records (docs/billing.md), exported with the rest. */
+  subscriptions?: Pick<EntitlementRepository, 'subscriptions'>;
+  /** The assistant's logged turns (kept ≤ 30 days; removed with the account by cascade). */
+  assistantTurns?: Pick<AssistantTurnRepository, 'listForUser'>;
 }
 
 /** Everything we hold about an account: the export (data portability) and the deletion. */
@@ -30,15 +40,19 @@ export class AccountData {
 
   /** One JSON document with every section of spec part 1 §4.2; no secret (hash, token) is included. */
   async export(userId: string) {
-    const { users, sessions, savedPlaces, savedLists, history, liveShares } = this.repositories;
+    const { users, sessions, savedPlaces, savedLists, history, liveShares, itineraries, signDisregards } = this.repositories;
     const user = await users.findById(userId);
     if (!user) throw new ApiError('UNAUTHENTICATED');
-    const [places, lists, entries, shares, allSessions] = await Promise.all([
+    const [places, lists, entries, shares, allSessions, disregards, savedItineraries, subscriptions, assistantTurns] = await Promise.all([
       savedPlaces.listAll(userId),
       savedLists.list(userId),
       history.listAll(userId),
       liveShares.listAll(userId),
       sessions.listAll(userId),
+      signDisregards.disregards(userId),
+      itineraries.listAll(userId),
+      this.repositories.subscriptions?.subscriptions(userId) ?? [],
+      this.repositories.assistantTurns?.listForUser(userId) ?? Promise.resolve([]),
     ]);
     return {
       exportedAt: new Date().toISOString(),
@@ -54,15 +68,19 @@ export class AccountData {
       savedLocations: { places, lists },
       mapHistory: entries,
       liveShares: shares,
-      // Traffic-sign warnings the user chose to disregard: none are recorded by this deployment yet.
-      signDisregards: [],
+      itineraries: savedItineraries,
+      // Sign feature keys the user chose to disregard in /routing/plan (docs/incidents-feedback.md).
+      signDisregards: disregards,
       sessions: allSessions.map(({ userId: _owner, ...session }) => session),
+      subscriptions: subscriptions.map(({ userId: _owner, ...subscription }) => subscription),
+      // Prompts, history and replies of the assistant (POST /ai/agent, /ai/assistant), the last 30 days at most.
+      assistantConversations: assistantTurns,
     };
   }
 
   /**
    * Deletes the account and, by cascade, its sessions, saved places and lists,
-   * history, live shares, push tokens, notifications, organizations, projects and keys.
+   * history, live shares, saved itineraries, push tokens, notifications, organizations, projects, keys and assistant turns.
    */
   async delete(userId: string, password: string | undefined, client: ClientInfo): Promise<void> {
     const user = await this.repositories.users.findById(userId);

@@ -9,6 +9,8 @@ import type { UserRepository } from '../../store/pg/users.js';
 import { dayWindow, keyQuotaCounter, minuteWindow, monthPeriodStart } from '../limits/quota-windows.js';
 import { generateApiKey } from './api-key-secrets.js';
 import { defaultScopes, normalizePlan, PLAN_LIMITS, SELF_SERVE_MAX_PER_DAY, SELF_SERVE_MAX_PER_MINUTE, type Plan } from './catalog.js';
+import { projectBill } from '../billing/project-bill.js';
+import type { Currency } from '../billing/plan-catalog.js';
 import { InvalidRestrictionError, normalizeList, type KeyRestrictions } from './key-restrictions.js';
 
 export interface PortalRepositories {
@@ -110,6 +112,8 @@ export class DeveloperPortal {
     private readonly counters: CounterStore,
     private readonly onKeyChanged: KeyChangeListener = () => {},
     private readonly now: () => number = Date.now,
+    /** Writes pending usage aggregates before a monthly read, so it counts every request served so far. */
+    private readonly flushUsage: () => Promise<void> = async () => {},
   ) {}
 
   /** Keys that a cascade is about to delete, so their caches can be dropped afterwards. */
@@ -286,11 +290,17 @@ export class DeveloperPortal {
     };
   }
 
-  async monthlyUsage(userId: string, id: string) {
+  /**
+   * The key's month (its own weighted and raw requests against its plan's allowance) and, under `project`,
+   * what its project is billed: every key of the project together (docs/billing.md "Metering").
+   */
+  async monthlyUsage(userId: string, id: string, currency: Currency = 'JOD') {
     const key = await this.getKey(userId, id);
+    await this.flushUsage();
     const periodStart = monthPeriodStart(this.now());
     const usage = await this.repositories.apiKeys.monthlyUsage(userId, id, periodStart);
     const includedRequests = (PLAN_LIMITS[key.plan as Plan] ?? PLAN_LIMITS.free).includedMonthlyRequests;
+    const bill = projectBill((await this.repositories.apiKeys.projectMonthlyUsage(userId, key.projectId, periodStart)) ?? [], currency);
     return {
       id: key.id,
       plan: key.plan,
@@ -299,6 +309,18 @@ export class DeveloperPortal {
       rawRequests: usage.raw,
       includedRequests,
       overageRequests: Math.max(0, usage.weighted - includedRequests),
+      project: {
+        id: key.projectId,
+        plan: bill.plan,
+        pricedAs: bill.pricedAs.key,
+        weightedRequests: bill.weightedRequests,
+        rawRequests: bill.rawRequests,
+        includedRequests: bill.includedRequests,
+        overageRequests: bill.overageRequests,
+        currency: bill.currency,
+        overageMinor: bill.lines.find((line) => line.kind === 'overage')!.amountMinor,
+        totalMinor: bill.totalMinor,
+      },
     };
   }
 

@@ -18,6 +18,8 @@ import { metricOf } from '../routing/engine-request.js';
 import type { RoutingService } from '../routing/routing-service.js';
 import type { Avoidable, Preference } from '../../domain/costing.js';
 import type { NavigationCosting } from '../../domain/costing.js';
+import { steerAround, type PlanConstraintSource } from '../routing/plan-constraints.js';
+import type { TripOutcome } from '../../solvers/routing/routing-tasks.js';
 
 export interface PlanPosition {
   lat: number;
@@ -39,7 +41,11 @@ export interface NavigationPlanRequest {
 export type TripRouter = Pick<RoutingService, 'trip'>;
 
 export class NavigationRoutePlanner {
-  constructor(private readonly routing: TripRouter) {}
+  constructor(
+    private readonly routing: TripRouter,
+    /** Blocking incidents, acknowledged reports and road edits a navigated route goes around (as /routing/plan's defaults). */
+    private readonly constraints?: PlanConstraintSource,
+  ) {}
 
   /**
    * The route from `from` to `to`. Throws the routing ApiErrors: COSTING_UNAVAILABLE (truck without
@@ -52,14 +58,23 @@ export class NavigationRoutePlanner {
     const guidance = { language: request.language, units: 'kilometers' as const };
     if (request.from.heading !== undefined) {
       try {
-        const outcome = await this.routing.trip(metric, [{ ...origin, heading: request.from.heading }, destination], guidance, {}, signal);
-        return navigationRoute(outcome.trip);
+        const locations = [{ ...origin, heading: request.from.heading }, destination];
+        return navigationRoute((await this.steered(locations, await this.routing.trip(metric, locations, guidance, {}, signal), (avoidAreas) => this.routing.trip(metric, locations, guidance, { avoidAreas }, signal))).trip);
       } catch (error) {
         // Ahead is a dead end (a one-way into a closed area, a cul-de-sac): turning around beats no route.
         if (!(error instanceof ApiError) || error.code !== 'NO_ROUTE') throw error;
       }
     }
-    const outcome = await this.routing.trip(metric, [origin, destination], guidance, {}, signal);
-    return navigationRoute(outcome.trip);
+    const locations = [origin, destination];
+    const outcome = await this.routing.trip(metric, locations, guidance, {}, signal);
+    return navigationRoute((await this.steered(locations, outcome, (avoidAreas) => this.routing.trip(metric, locations, guidance, { avoidAreas }, signal))).trip);
+  }
+
+  /** The route around what the planner avoids near it (nothing to do without a constraint source). */
+  private async steered(locations: RouteLocation[], first: TripOutcome, plan: Parameters<typeof steerAround<TripOutcome>>[3]): Promise<TripOutcome> {
+    if (!this.constraints) return first;
+    const request = { locations, avoidIncidents: true, avoidReported: true, disregard: [], principal: undefined };
+    const isUnroutable = (error: unknown) => error instanceof ApiError && (error.code === 'NO_ROUTE' || error.code === 'NO_ROAD_NEARBY');
+    return (await steerAround(this.constraints, request, first, plan, isUnroutable)).outcome;
   }
 }

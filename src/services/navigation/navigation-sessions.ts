@@ -12,7 +12,7 @@ import { newSessionRecord } from '../../actors/navigation-session/session-machin
 import type { SessionRoutePlanner } from '../../actors/navigation-session/navigation-session-actor.js';
 import { DEFAULT_SESSION_ARRIVAL_METERS, DEFAULT_SESSION_CORRIDOR_METERS } from '../../actors/navigation-session/session-model.js';
 import type { LatLng, SessionOwner, SessionPlan } from '../../domain/navigation-session.js';
-import type { FeedFrame, FixAck, FixInput, SessionCommandBody, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
+import type { FeedFrame, FixAck, FixInput, SessionCommandBody, SessionEta, SessionEvents, SessionReply, SessionSnapshot } from '../../actors/navigation-session/session-protocol.js';
 import { isUuid } from '../../shared/uuid.js';
 import type { Avoidable, NavigationCosting, Preference } from '../../domain/costing.js';
 import type { Principal } from '../../domain/principal.js';
@@ -41,8 +41,27 @@ export interface SessionWebhooks {
   list(sessionId: string, limit: number): Promise<unknown>;
 }
 
+/**
+ * The traffic-aware travel time from a position to the arrival point, departing at `departAtMs` (the learned
+ * profiles along the fastest route, as POST /traffic/route computes it; docs/traffic.md).
+ */
+export type TrafficEtaSource = (input: { from: LatLng; to: LatLng; costing: 'auto' | 'truck'; departAtMs: number }) => Promise<{
+  basedOnHistory: boolean;
+  delaySeconds: number;
+  trafficLevel: string;
+  coverage: number;
+  simulated: boolean;
+}>;
+
+/** The ETA answer: the base one, or the base one with the learned delay added (`source: "traffic"`). */
+export type NavigationEta =
+  | SessionEta
+  | { sessionId: string; available: true; etaSeconds: number; arrivalTime: string; baseSeconds: number; delaySeconds: number; trafficLevel: string; coverage: number; simulated: boolean; source: 'traffic' };
+
 export interface NavigationSessionsDeps {
   host: NavigationSessionHost;
+  /** Traffic-aware ETAs; absent: every ETA is the base one. */
+  trafficEta?: TrafficEtaSource;
   planRoute: SessionRoutePlanner;
   resolveArrival?: ArrivalPointResolver;
   webhooks?: SessionWebhooks;
@@ -122,8 +141,35 @@ export class NavigationSessions {
     return this.send(principal, id, { op: 'events', since });
   }
 
-  eta(principal: Principal | undefined, id: string) {
-    return this.send(principal, id, { op: 'eta' });
+  /**
+   * The base ETA from the session; for a driving session (auto, truck) with learned profiles along the rest of the
+   * way, the base time plus the learned delay of the fastest route from the current position (the last snapped
+   * fix, else the origin) to the arrival point, departing now. Any failure of the traffic side keeps the base answer.
+   */
+  async eta(principal: Principal | undefined, id: string): Promise<NavigationEta> {
+    const base = await this.send(principal, id, { op: 'eta' });
+    const trafficEta = this.deps.trafficEta;
+    if (!trafficEta || base.arrivalTime === null) return base;
+    const snapshot = await this.get(principal, id);
+    if (snapshot.status !== 'active' || (snapshot.costing !== 'auto' && snapshot.costing !== 'truck')) return base;
+    const from = snapshot.progress?.snapped ?? (snapshot.lastFix ? { lat: snapshot.lastFix.lat, lng: snapshot.lastFix.lng } : snapshot.origin);
+    const nowMs = this.now();
+    const traffic = await trafficEta({ from, to: { lat: snapshot.arrivalPoint.lat, lng: snapshot.arrivalPoint.lng }, costing: snapshot.costing, departAtMs: nowMs }).catch(() => undefined);
+    if (!traffic?.basedOnHistory) return base;
+    const baseSeconds = Math.round(base.etaSeconds);
+    const etaSeconds = Math.max(0, baseSeconds + Math.round(traffic.delaySeconds));
+    return {
+      sessionId: base.sessionId,
+      available: true,
+      etaSeconds,
+      arrivalTime: new Date(nowMs + etaSeconds * 1000).toISOString(),
+      baseSeconds,
+      delaySeconds: etaSeconds - baseSeconds,
+      trafficLevel: traffic.trafficLevel,
+      coverage: traffic.coverage,
+      simulated: traffic.simulated,
+      source: 'traffic',
+    };
   }
 
   /** The webhook delivery log of a session, for its owner only. */

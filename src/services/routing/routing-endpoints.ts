@@ -20,12 +20,18 @@ import { roundTo } from '../../shared/rounding.js';
 import { JsonText } from '../../shared/json-text.js';
 import { routeAnswerJson } from './route-envelope.js';
 import type { Costing } from '../../domain/costing.js';
+import type { Principal } from '../../domain/principal.js';
+import { ApiError } from '../../shared/errors.js';
+import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
+import { steerAround, type PlanConstraintSource } from './plan-constraints.js';
 
 export class RoutingEndpoints {
   constructor(
     private readonly routing: RoutingService,
     private readonly external: ExternalEngine | undefined,
     private readonly outages: EngineOutages,
+    /** Incidents, acknowledged reports and road edits the planner routes around; none without it. */
+    private readonly constraints?: PlanConstraintSource,
   ) {}
 
   get passthrough(): boolean {
@@ -104,11 +110,11 @@ export class RoutingEndpoints {
   }
 
   /** POST /routing/plan: the planner (spec table), with stop ordering, constraints and labels. */
-  plan(path: string, body: PlanRequest, signal?: AbortSignal) {
-    return this.outages.answer(path, body, () => this.planHere(path, body, signal));
+  plan(path: string, body: PlanRequest, signal?: AbortSignal, principal?: Principal) {
+    return this.outages.answer(path, body, () => this.planHere(path, body, signal, principal));
   }
 
-  private async planHere(path: string, body: PlanRequest, signal?: AbortSignal) {
+  private async planHere(path: string, body: PlanRequest, signal: AbortSignal | undefined, principal: Principal | undefined) {
     const parsedConstraints = body.constraintsText ? parseConstraintsText(body.constraintsText) : undefined;
     const avoid = [...new Set([...body.avoid, ...(parsedConstraints?.avoid ?? [])])];
     const metric = metricOf(body.costing, undefined, body.preference, avoid);
@@ -120,13 +126,21 @@ export class RoutingEndpoints {
       order = (await this.order(metric, locations, signal)).order;
       locations = order.map((index) => locations[index]!);
     }
-    const outcome = await this.routing.trip(
-      metric,
-      locations,
-      { language: body.language, units: body.units ?? 'kilometers', includeLanes: body.includeLanes, includeAttributes: body.includeAttributes },
-      body.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: body.alternates } } : {},
-      signal,
-    );
+    const planTrip = (avoidAreas?: AreaAvoidance) =>
+      this.routing.trip(
+        metric,
+        locations,
+        { language: body.language, units: body.units ?? 'kilometers', includeLanes: body.includeLanes, includeAttributes: body.includeAttributes },
+        { ...(body.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: body.alternates } } : {}), ...(avoidAreas ? { avoidAreas } : {}) },
+        signal,
+      );
+    let outcome = await planTrip();
+    let constraints: Awaited<ReturnType<typeof steerAround>>['report'] | undefined;
+    if (this.constraints) {
+      const steered = await steerAround(this.constraints, { locations, avoidIncidents: body.avoidIncidents, avoidReported: body.avoidReported, disregard: body.disregard, principal }, outcome, planTrip, isUnroutable);
+      outcome = steered.outcome;
+      constraints = steered.report;
+    }
     outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
     if (body.includeAttributes) for (const trip of [outcome.trip, ...outcome.alternates.map((alternate) => alternate.trip)]) nameSpeedLimits(trip);
     const units = outcome.trip.units;
@@ -137,11 +151,13 @@ export class RoutingEndpoints {
       preference: metric.preference,
       avoid: metric.avoid,
       optimizedOrder: reorder ? order : null,
-      // filled once incidents, confirmed reports and road edits exist; nothing to route around yet
-      incidentConstraints: { applied: body.avoidIncidents, avoided: [] },
-      reportedConstraints: { applied: body.avoidReported, avoided: [] },
-      roadEditConstraints: { applied: true, avoided: [] },
-      disregarded: body.disregard,
+      ...(constraints ?? {
+        incidentConstraints: { applied: body.avoidIncidents, avoided: [], unavoidable: [] },
+        reportedConstraints: { applied: body.avoidReported, ttlDays: 60, avoided: [], unavoidable: [] },
+        roadEditConstraints: { applied: true, avoided: [], unavoidable: [], disregarded: [] },
+        disregarded: body.disregard,
+        exactFallback: { used: false, plans: 1 },
+      }),
       ...(parsedConstraints ? { parsedConstraints } : {}),
       ...(body.includeAttributes ? { routeSpeedLimits: (outcome.speedLimits ?? []).map((stretches) => speedLimitRows(stretches, units)) } : {}),
     };
@@ -183,6 +199,11 @@ export class RoutingEndpoints {
       ...(payload.id ? { id: payload.id } : {}),
     });
   }
+}
+
+/** Whether a re-plan failed because no route avoids what it was asked to (then the last route stands). */
+function isUnroutable(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'NO_ROUTE' || error.code === 'NO_ROAD_NEARBY');
 }
 
 /**

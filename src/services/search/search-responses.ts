@@ -14,6 +14,7 @@ export const searchItemSchema = placeSchema.extend({
       prominent: z.boolean(),
     })
     .describe('How the place matched and its ranking score (docs/places.md "Ranking")'),
+  adId: z.string().optional().describe('Present when a live promoted placement sponsors the place (sponsored is then true): record clicks with POST /ads/{adId}/click (docs/ads.md)'),
 });
 
 export const searchResponse = z.object({

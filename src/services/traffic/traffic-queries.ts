@@ -17,6 +17,7 @@ export const departQuery = z.object({ bbox: text, from: text, to: text, country:
 export const bboxQuery = z.object({ bbox: text, country: text });
 export const popularityQuery = z.object({ bbox: text, z: text });
 export const summaryQuery = z.object({ days: text });
+export const analysedQuery = z.object({ lat: text, lng: text, lon: text, at: text, date: text, country: text, radius: text, weather: text, lang: text, from: text, to: text });
 
 export const BBOX_RULE = 'bbox=minLng,minLat,maxLng,maxLat required';
 

@@ -117,6 +117,51 @@ export class TrafficService {
     };
   }
 
+  /** The traffic-aware ETA between two points departing at `departAtMs` (navigation's `source: "traffic"` ETA). */
+  async etaBetween(input: { from: { lat: number; lng: number }; to: { lat: number; lng: number }; costing: 'auto' | 'truck'; departAtMs: number }) {
+    const routed = await this.route({ locations: [{ lat: input.from.lat, lon: input.from.lng }, { lat: input.to.lat, lon: input.to.lng }], costing: input.costing, departAt: new Date(input.departAtMs).toISOString() });
+    return { basedOnHistory: routed.basedOnHistory, delaySeconds: routed.delaySeconds, trafficLevel: routed.trafficLevel, coverage: routed.coverage, simulated: routed.simulated };
+  }
+
+  /**
+   * A corridor's learned profiles read once, timed at any instant (POST /commute/advice): each segment's
+   * free-flow seconds divided by its profile's speed ratio at `atMs` in the road's own country (ratio kept
+   * within [0.25, 1.5], as for /traffic/route), the total capped at `capFactor` times free flow. Segments
+   * without a profile keep their free-flow time.
+   */
+  async corridor(segments: readonly { segmentKey: string; seconds: number; meters: number }[]) {
+    const bySegment = groupBySegment(await this.repository.profilesOfSegments([...new Set(segments.map((segment) => segment.segmentKey))]));
+    const freeFlowSeconds = segments.reduce((sum, segment) => sum + segment.seconds, 0);
+    return {
+      freeFlowSeconds,
+      at: (atMs: number, capFactor: number) => {
+        let trafficSeconds = 0;
+        let sampled = 0;
+        let coveredMeters = 0;
+        let ratioMeters = 0;
+        let simulated = false;
+        for (const segment of segments) {
+          const rows = bySegment.get(segment.segmentKey);
+          const resolved = rows ? this.resolveAt(rows, countryOrJordan(rows[0]!.country), atMs).resolved : undefined;
+          const described = resolved ? describeSums(resolved.sums) : undefined;
+          trafficSeconds += segment.seconds / (described ? Math.min(1.5, Math.max(0.25, described.speedRatio)) : 1);
+          if (!described) continue;
+          sampled++;
+          coveredMeters += segment.meters;
+          ratioMeters += described.speedRatio * segment.meters;
+          simulated ||= described.simulated;
+        }
+        const meanRatio = coveredMeters > 0 ? ratioMeters / coveredMeters : undefined;
+        return {
+          trafficSeconds: Math.min(trafficSeconds, freeFlowSeconds * capFactor),
+          segmentsSampled: sampled,
+          congestion: meanRatio === undefined ? ('unknown' as const) : bandOf(meanRatio).congestion,
+          simulated,
+        };
+      },
+    };
+  }
+
   /** The country whose clock and calendar read a moment: the one asked for (unknown → JO), else the road's own. */
   private countryFor(asked: string | undefined, road: string | undefined): CountryCode {
     return countryOrJordan(asked ?? road);

@@ -1,6 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Logger } from '../../shared/logger.js';
-import type { NavigationEvent } from '../../domain/navigation-session.js';
 import type { WebhookAttemptRecord, WebhookDeliveryProgress } from '../../store/pg/webhook-deliveries.js';
 import { DeliverySlots } from './delivery-slots.js';
 import { postWebhook } from './webhook-http.js';
@@ -21,9 +20,17 @@ export const WEBHOOK_USER_AGENT = 'LocationPlatform-Webhooks/1.0';
 /** Events read from the outbox at a time. */
 const EVENTS_PER_READ = 50;
 
-/** The session's event log, read as the outbox (NavigationSessionRepository). */
+/** One event to deliver: a navigation event, or any stream's event of the same shape (geofences). */
+export interface OutboxEvent {
+  seq: number;
+  type: string;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+/** The stream's event log, read as the outbox (NavigationSessionRepository, GeofenceRepository). */
 export interface WebhookOutbox {
-  eventsSince(sessionId: string, afterSeq: number, limit: number): Promise<NavigationEvent[]>;
+  eventsSince(sessionId: string, afterSeq: number, limit: number): Promise<OutboxEvent[]>;
 }
 
 /** The delivery log (WebhookDeliveryRepository). */
@@ -59,6 +66,8 @@ export interface WebhookDispatcherOptions {
   observeAttempt?: WebhookAttemptObserver;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
+  /** The body's field naming the stream: `sessionId` (default, navigation) or `geofenceId`. */
+  streamField?: string;
 }
 
 interface SessionQueue {
@@ -200,13 +209,13 @@ export class WebhookDispatcher {
   /** Attempts one event until it is delivered or given up; false when the queue was stopped meanwhile. */
   private async deliverEvent(
     queue: SessionQueue,
-    event: NavigationEvent,
+    event: OutboxEvent,
     prior: { attempts: number; firstAttemptAt: Date } | null,
   ): Promise<boolean> {
     const { signal } = queue.controller;
     const { sessionId } = queue.target;
     const webhookId = `${sessionId}:${event.seq}`;
-    const body = JSON.stringify({ sessionId, seq: event.seq, type: event.type, at: event.at, data: event.data });
+    const body = JSON.stringify({ [this.options.streamField ?? 'sessionId']: sessionId, seq: event.seq, type: event.type, at: event.at, data: event.data });
     const firstAttemptAtMs = prior?.firstAttemptAt.getTime() ?? Date.now();
     let attempt = prior?.attempts ?? 0;
     for (;;) {

@@ -23,7 +23,7 @@ export interface WebhookPostOptions {
  * the check and the connection must see the same address, or a DNS answer
  * that flips after the check (rebinding) would reach a private address.
  */
-function pinnedLookup(addresses: readonly PinnedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: readonly PinnedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     // Node 20 asks for all addresses (autoSelectFamily) and tries them in turn; older paths ask for one.
     if (options.all) return callback(null, addresses.map(({ address, family }) => ({ address, family })));
@@ -51,7 +51,7 @@ function discardBody(response: IncomingMessage, maxBytes: number): void {
 }
 
 /** POSTs `body` to the pinned target once. Never throws; never follows redirects (node's client does not). */
-export function postWebhook(target: PinnedWebhookTarget, body: string, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookHttpResult> {
+export function postWebhook(target: PinnedWebhookTarget, body: string | Buffer, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookHttpResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const send = target.url.protocol === 'http:' ? httpRequest : httpsRequest;

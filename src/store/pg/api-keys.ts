@@ -181,4 +181,23 @@ export class ApiKeyRepository {
     );
     return { raw: Number(rows[0]?.raw_requests ?? 0), weighted: Number(rows[0]?.weighted_requests ?? 0) };
   }
+  /**
+   * Usage of every key of one of the owner's projects in the month starting `periodStart`, with each key's
+   * plan; keys without requests count zero. Null when the project is not the owner's.
+   */
+  async projectMonthlyUsage(
+    ownerId: string,
+    projectId: string,
+    periodStart: string,
+  ): Promise<{ id: string; label: string; plan: string; raw: number; weighted: number }[] | null> {
+    const projects = await this.sql.query('select id from projects where owner_id = $1 and id = $2', [ownerId, projectId]);
+    if (projects.length === 0) return null;
+    const rows = await this.sql.query<{ id: string; label: string; plan: string; raw_requests: unknown; weighted_requests: unknown }>(
+      `select k.id, k.label, k.plan, coalesce(u.raw_requests, 0) as raw_requests, coalesce(u.weighted_requests, 0) as weighted_requests
+       from api_keys k left join api_key_usage_monthly u on u.key_id = k.id and u.period_start = $3
+       where k.owner_id = $1 and k.project_id = $2 order by k.created_at, k.id limit 1000`,
+      [ownerId, projectId, periodStart],
+    );
+    return rows.map((row) => ({ id: row.id, label: row.label, plan: row.plan, raw: Number(row.raw_requests), weighted: Number(row.weighted_requests) }));
+  }
 }

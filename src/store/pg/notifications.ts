@@ -66,13 +66,16 @@ export class NotificationRepository {
     return { items: rows.map(toRecord), total: Number(totals[0]!.total) };
   }
 
-  /** One inbox record for every enabled account (one statement, however many users); returns how many. */
+  /** One inbox record for every enabled account, queued for push to their tokens (one statement, however many users); returns how many. */
   async broadcast(notification: NewNotification): Promise<number> {
     const rows = await this.sql.query<{ count: unknown }>(
       `with inserted as (
          insert into notifications (id, user_id, type, title, body, url, data)
          select gen_random_uuid(), u.id, $1, $2, $3, $4, $5::text::jsonb from users u where not u.disabled
-         returning 1
+         returning id, user_id
+       ), queued as (
+         insert into push_outbox (notification_id, token)
+         select i.id, t.token from inserted i join push_tokens t on t.user_id = i.user_id
        ) select count(*) as count from inserted`,
       [notification.type, notification.title, notification.body, notification.url, notification.data === null ? null : JSON.stringify(notification.data)],
     );

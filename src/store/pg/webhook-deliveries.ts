@@ -48,14 +48,27 @@ interface AttemptRow extends Record<string, unknown> {
   attempted_at: Date | string;
 }
 
-/** The webhook delivery log of navigation sessions: written by the dispatcher, read by it after a restart and by the session owner. */
+/** Where a delivery log lives: its table and the column naming the stream (a navigation session, a geofence). */
+export interface DeliveryLogTable {
+  table: 'nav_webhook_deliveries' | 'geofence_webhook_deliveries';
+  key: 'session_id' | 'geofence_id';
+}
+const NAVIGATION_LOG: DeliveryLogTable = { table: 'nav_webhook_deliveries', key: 'session_id' };
+
+/**
+ * A webhook delivery log (navigation sessions by default; geofences use the same shape in a table of their
+ * own): written by the dispatcher, read by it after a restart and by the stream's owner.
+ */
 export class WebhookDeliveryRepository {
-  constructor(private readonly sql: SqlExecutor) {}
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly log: DeliveryLogTable = NAVIGATION_LOG,
+  ) {}
 
   /** Appends one attempt; a duplicate (another process logged the same attempt number) is ignored. */
   async record(attempt: WebhookAttemptRecord): Promise<void> {
     await this.sql.query(
-      `insert into nav_webhook_deliveries (session_id, seq, attempt, outcome, http_status, error, duration_ms, attempted_at)
+      `insert into ${this.log.table} (${this.log.key}, seq, attempt, outcome, http_status, error, duration_ms, attempted_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing`,
       [
         attempt.sessionId,
@@ -72,13 +85,13 @@ export class WebhookDeliveryRepository {
 
   async progress(sessionId: string): Promise<WebhookDeliveryProgress> {
     const settled = await this.sql.query<{ seq: number | null }>(
-      `select max(seq) as seq from nav_webhook_deliveries where session_id = $1 and outcome <> 'retrying'`,
+      `select max(seq) as seq from ${this.log.table} where ${this.log.key} = $1 and outcome <> 'retrying'`,
       [sessionId],
     );
     const lastSettledSeq = settled[0]?.seq ?? null;
     const pending = await this.sql.query<{ seq: number; attempts: unknown; first_attempt_at: Date | string }>(
-      `select seq, count(*) as attempts, min(attempted_at) as first_attempt_at from nav_webhook_deliveries
-       where session_id = $1 and seq > $2 group by seq order by seq limit 1`,
+      `select seq, count(*) as attempts, min(attempted_at) as first_attempt_at from ${this.log.table}
+       where ${this.log.key} = $1 and seq > $2 group by seq order by seq limit 1`,
       [sessionId, lastSettledSeq ?? -1],
     );
     const next = pending[0];
@@ -113,8 +126,8 @@ export class WebhookDeliveryRepository {
   async listForSession(sessionId: string, limit = 20): Promise<WebhookDeliveryView[]> {
     const bounded = Number.isFinite(limit) ? Math.min(MAX_WEBHOOK_DELIVERIES_LISTED, Math.max(1, Math.floor(limit))) : MAX_WEBHOOK_DELIVERIES_LISTED;
     const rows = await this.sql.query<AttemptRow>(
-      `select seq, attempt, outcome, http_status, error, duration_ms, attempted_at from nav_webhook_deliveries
-       where session_id = $1 order by attempted_at desc, seq desc, attempt desc limit $2`,
+      `select seq, attempt, outcome, http_status, error, duration_ms, attempted_at from ${this.log.table}
+       where ${this.log.key} = $1 order by attempted_at desc, seq desc, attempt desc limit $2`,
       [sessionId, bounded],
     );
     return rows.map((row) => ({

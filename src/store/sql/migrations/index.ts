@@ -17,10 +17,15 @@ import { placeSearchMigration } from './015-place-search.js';
 import { transitMigration } from './016-transit.js';
 import { trafficMigration } from './017-traffic.js';
 import { evMigration } from './018-ev.js';
+import { itinerariesMigration } from './019-itineraries.js';
+import { incidentsFeedbackMigration } from './021-incidents-feedback.js';
+import { billingAndAdsMigration } from './024-billing-and-ads.js';
+import { assistantTurnsMigration } from './023-assistant-turns.js';
+import { commutePushGeofencesMigration } from './022-commute-push-geofences.js';
 import { logisticsZonesMigration } from './025-logistics-zones.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, logisticsZonesMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, itinerariesMigration, incidentsFeedbackMigration, commutePushGeofencesMigration, assistantTurnsMigration, billingAndAdsMigration, logisticsZonesMigration];

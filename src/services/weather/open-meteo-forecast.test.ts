@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenMeteoForecast } from './open-meteo-forecast.js';
+
+let server: Server;
+let port: number;
+let requests = 0;
+let answer: (response: import('node:http').ServerResponse) => void = (response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ hourly: { time: [1_800_000_000], precipitation: [5] } }));
+};
+
+beforeAll(async () => {
+  server = createServer((_request, response) => {
+    requests++;
+    answer(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => server.close());
+
+describe('OpenMeteoForecast', () => {
+  it('unconfigured: no forecast, no request', async () => {
+    const source = new OpenMeteoForecast({});
+    expect(source.configured).toBe(false);
+    expect(await source.forecast(30, 31)).toBeUndefined();
+  });
+
+  it('refuses a private or plain-http provider unless allowed (SSRF), without connecting', async () => {
+    const before = requests;
+    const source = new OpenMeteoForecast({ url: `http://127.0.0.1:${port}/v1/forecast` });
+    expect(await source.forecast(30, 31)).toBeUndefined();
+    const metadata = new OpenMeteoForecast({ url: 'https://169.254.169.254/v1/forecast' });
+    expect(await metadata.forecast(30, 31)).toBeUndefined();
+    expect(requests).toBe(before);
+  });
+
+  it('reads an allowed provider once per cell and cache period', async () => {
+    let now = 1_800_000_000_000;
+    const source = new OpenMeteoForecast({ url: `http://127.0.0.1:${port}/v1/forecast`, allowedHosts: [`127.0.0.1:${port}`], now: () => now });
+    const before = requests;
+    const first = await source.forecast(30.04, 31.26);
+    expect(first?.hours).toEqual([{ atMs: 1_800_000_000_000, precipitationMm: 5 }]);
+    await source.forecast(30.01, 31.31); // same 0.1° cell
+    expect(requests).toBe(before + 1);
+    now += 31 * 60_000;
+    await source.forecast(30.04, 31.26);
+    expect(requests).toBe(before + 2);
+  });
+
+  it('a provider that fails or stalls answers undefined within the time budget', async () => {
+    answer = () => undefined; // never answers
+    const source = new OpenMeteoForecast({ url: `http://127.0.0.1:${port}/v1/forecast`, allowedHosts: [`127.0.0.1:${port}`], timeoutMs: 200 });
+    const started = Date.now();
+    expect(await source.forecast(10, 10)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    answer = (response) => {
+      response.writeHead(500);
+      response.end();
+    };
+    expect(await source.forecast(11, 11)).toBeUndefined();
+  });
+});
