@@ -136,7 +136,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(() => commute.stop());
     const geofences = await wireGeofences(config, backends, logger);
     closeOnFailure.push(() => geofences.stop());
-    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic });
+    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents });
     routes.push(
       ...operations.routes,
       ...accounts.routes,

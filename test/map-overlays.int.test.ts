@@ -21,7 +21,7 @@ import { sharedDeployment, usingRealServices } from './support/services.js';
 const FEED = fileURLToPath(new URL('../../shared/data/gtfs/cairo-metro', import.meta.url));
 const SADAT = { lat: 30.043924, lng: 31.23566 };
 const REQUIRED = ['traffic', 'transit', 'incidents', 'weather', 'logistics_zones'];
-/** Layer types with no data on any server here: no elevation, no incidents yet, no weather provider, no surveillance nodes in the pack. */
+/** Layer types with no data here (incidents: until the last test reports one): no elevation, no weather provider, no surveillance nodes in the pack. */
 const WITHOUT_DATA = ['terrain', 'incidents', 'weather', 'traffic_cameras'];
 
 let server: ServerProcess;
@@ -367,5 +367,21 @@ describe('logistics zones', () => {
     const bad = await api.get('/map/logistics-zones.geojson?bbox=nonsense');
     expect(bad.status).toBe(200);
     expect(bad.body).toMatchObject({ features: [], metadata: { hasData: false } });
+  });
+});
+
+describe('incidents overlay', () => {
+  it('draws live reported incidents, blocking ones in red', async () => {
+    const reported = await api.post('/incidents', { incidentType: 'closure', lat: 30.0655, lng: 31.3402, description: 'Road closed for works' }, userToken);
+    expect(reported.status, JSON.stringify(reported.body)).toBe(201);
+    const { body } = await api.get('/map/overlays/incidents?bbox=31.33,30.06,31.35,30.07');
+    expect(body.metadata).toMatchObject({ layerType: 'incidents', hasData: true });
+    const feature = body.features.find((candidate: any) => candidate.properties.id === reported.body.id);
+    expect(feature.geometry).toEqual({ type: 'Point', coordinates: [31.3402, 30.0655] });
+    expect(feature.properties).toMatchObject({ name: 'Road closed for works', layerType: 'incidents', incidentType: 'closure', blocking: true, color: '#c62828' });
+    // elsewhere: none
+    expect((await api.get('/map/overlays/incidents?bbox=35.9,31.9,36.0,32.0')).body.features).toEqual([]);
+    const layers = (await api.get('/map/layers')).body.overlays;
+    expect(layers.find((overlay: { key: string }) => overlay.key === 'incidents').hasData).toBe(true);
   });
 });

@@ -21,6 +21,8 @@ export interface IncidentsWiring {
   routes: RouteDefinition[];
   /** What /routing/plan and navigation routes go around, and the blocking incidents near a session's route ahead. */
   constraints: CommunityConstraints;
+  /** Live incidents: the map's incidents overlay reads them. */
+  incidents: IncidentService;
 }
 
 export function wireIncidents(config: Config, backends: Backends): IncidentsWiring {
@@ -29,5 +31,5 @@ export function wireIncidents(config: Config, backends: Backends): IncidentsWiri
   const feedback = new FeedbackService(new FeedbackRepository(backends.sql), now);
   const roadEdits = new RoadEditService(new RoadEditRepository(backends.sql), now);
   const constraints = new CommunityConstraints(incidents, feedback, roadEdits);
-  return { routes: [...incidentRoutes(incidents), ...feedbackRoutes(feedback, roadEdits)], constraints };
+  return { routes: [...incidentRoutes(incidents), ...feedbackRoutes(feedback, roadEdits)], constraints, incidents };
 }

@@ -12,6 +12,7 @@ import { PackOverlays } from '../services/map-data/pack-overlays.js';
 import { LogisticsZones } from '../services/map-data/logistics-zones.js';
 import { LogisticsZoneRepository } from '../store/pg/logistics-zones.js';
 import type { Backends } from './backends.js';
+import type { IncidentService } from '../services/incidents/incident-service.js';
 import type { TrafficService } from '../services/traffic/traffic-service.js';
 import type { TransitService } from '../services/transit/transit-service.js';
 import type { Config } from '../shared/config.js';
@@ -30,11 +31,12 @@ export interface MapOverlaysWiringDeps {
   mapData: MapDataService;
   transit: Pick<TransitService, 'mapNetwork'>;
   traffic: Pick<TrafficService, 'labels' | 'status'>;
+  incidents: Pick<IncidentService, 'live'>;
 }
 
 export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring {
   const zones = new LogisticsZones(new LogisticsZoneRepository(deps.backends.sql));
-  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, zones, solvers: deps.solvers });
+  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, incidents: deps.incidents, zones, solvers: deps.solvers });
   const routes = mapOverlayRoutes({
     overlays,
     mapData: deps.mapData,

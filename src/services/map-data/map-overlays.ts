@@ -8,6 +8,7 @@ import type { Feature } from 'geojson';
 import type { LogisticsZone } from '../../domain/logistics-zone.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { TransitRoute, TransitStation } from '../transit/transit-network.js';
+import type { IncidentService } from '../incidents/incident-service.js';
 import type { TrafficService } from '../traffic/traffic-service.js';
 import { OVERLAY_LAYERS, OVERLAY_LAYER_TYPES, isOverlayLayerType, type OverlayLayerType } from './overlay-layers.js';
 import {
@@ -29,6 +30,9 @@ export const OSM_ATTRIBUTION = '© OpenStreetMap contributors, ODbL';
 /** Traffic congestion colours, light to severe. */
 const CONGESTION_COLORS: Record<string, string> = { light: '#43a047', moderate: '#fdd835', heavy: '#fb8c00', severe: '#e53935', unknown: '#9e9e9e' };
 const TRANSIT_MODES: Record<string, string> = { bus: 'bus', metro: 'metro', tram: 'tram', rail: 'rail' };
+const WORLD = { west: -180, south: -90, east: 180, north: 90 };
+/** Incidents routing goes around (closures, accidents) are red; the rest take the layer's orange. */
+const BLOCKING_INCIDENT_COLOR = '#c62828';
 /** Share of a tile's width added on each side when selecting its features (lines crossing the edge). */
 const TILE_MARGIN = 1 / 16;
 
@@ -37,6 +41,7 @@ export interface OverlaySources {
   transit?: { mapNetwork(): Promise<{ routes: readonly TransitRoute[]; stations: readonly TransitStation[] }> };
   traffic?: Pick<TrafficService, 'labels' | 'status'>;
   zones?: { activeZones(): Promise<LogisticsZone[]> };
+  incidents?: Pick<IncidentService, 'live'>;
   solvers: Pick<SolverPool, 'run'>;
 }
 
@@ -85,6 +90,8 @@ export class MapOverlays {
         return ((await this.sources.traffic?.status())?.profiles.rows ?? 0) > 0;
       case 'logistics_zones':
         return ((await this.sources.zones?.activeZones())?.length ?? 0) > 0;
+      case 'incidents':
+        return ((await this.sources.incidents?.live(WORLD, undefined, 1))?.length ?? 0) > 0;
       default:
         return false;
     }
@@ -169,8 +176,11 @@ export class MapOverlays {
       case 'logistics_zones':
         candidates = await this.zoneFeatures();
         break;
+      case 'incidents':
+        candidates = await this.incidentFeatures(bbox, limit);
+        break;
       default:
-        // terrain, incidents, traffic_cameras, weather: no data here (overlay-layers.ts says why)
+        // terrain, traffic_cameras, weather: no data here (overlay-layers.ts says why)
         candidates = [];
     }
     const inBox = bbox ? candidates.filter((candidate) => intersects(candidate.bounds, bbox)) : candidates;
@@ -275,6 +285,34 @@ export class MapOverlays {
       });
     }
     return { features, simulated };
+  }
+
+  /** Live incidents in the box (the incident store filters and caps them), newest first. */
+  private async incidentFeatures(bbox: Bbox | undefined, limit: number): Promise<IndexedFeature[]> {
+    if (!this.sources.incidents) return [];
+    const [west, south, east, north] = bbox ?? [WORLD.west, WORLD.south, WORLD.east, WORLD.north];
+    const box = { west: Math.max(-180, west), south: Math.max(-90, south), east: Math.min(180, east), north: Math.min(90, north) };
+    // one more than asked, so `truncated` can say more met the box
+    const incidents = await this.sources.incidents.live(box, undefined, Math.min(limit + 1, MAX_OVERLAY_LIMIT));
+    return incidents.map((incident) => ({
+      feature: {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [incident.lng, incident.lat] },
+        properties: {
+          id: incident.id,
+          name: incident.description || incident.incidentType,
+          layerType: 'incidents',
+          color: incident.blocking ? BLOCKING_INCIDENT_COLOR : OVERLAY_LAYERS.incidents.color,
+          incidentType: incident.incidentType,
+          blocking: incident.blocking,
+          confidence: incident.confidence,
+          reports: incident.reports,
+          reportedAt: incident.reportedAt,
+          expiresAt: incident.expiresAt,
+        },
+      },
+      bounds: [incident.lng, incident.lat, incident.lng, incident.lat],
+    }));
   }
 
   private async zoneFeatures(): Promise<IndexedFeature[]> {

@@ -38,7 +38,7 @@ export const OVERLAY_LAYERS: Readonly<Record<OverlayLayerType, OverlayLayerEntry
   transit: { layerType: 'transit', name: 'Transit', geometry: 'mixed', color: '#1e4f8a', minZoom: 10, source: 'imported GTFS feeds: route shapes and stations' },
   biking: { layerType: 'biking', name: 'Cycleways', geometry: 'line', color: '#2e7d32', minZoom: 11, source: 'OSM highway=cycleway ways of the map pack' },
   terrain: { layerType: 'terrain', name: 'Terrain', geometry: 'polygon', color: '#8d6e63', minZoom: 8, source: 'no elevation data is loaded: no contours or relief' },
-  incidents: { layerType: 'incidents', name: 'Incidents', geometry: 'point', color: '#f57c00', minZoom: 10, source: 'not served yet (incidents are built under another part of issue #29)' },
+  incidents: { layerType: 'incidents', name: 'Incidents', geometry: 'point', color: '#f57c00', minZoom: 10, source: 'live community-reported incidents (POST /incidents), newest first' },
   speed_cameras: { layerType: 'speed_cameras', name: 'Speed cameras', geometry: 'point', color: '#6a1b9a', minZoom: 12, source: 'OSM highway=speed_camera and enforcement=maxspeed nodes of the map pack' },
   traffic_cameras: {
     layerType: 'traffic_cameras',
