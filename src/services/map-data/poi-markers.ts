@@ -101,17 +101,18 @@ export class PoiMarkers {
 
   /** The current snapshot; the first call waits for it, later calls refresh it in the background. */
   private async current(): Promise<Snapshot> {
-    if (!this.snapshot) {
-      this.loading ??= this.load();
-      return this.loading;
-    }
-    if (this.now() - this.checkedAt >= this.refreshMs && !this.loading) {
+    if (this.snapshot && this.now() - this.checkedAt >= this.refreshMs && !this.loading) {
       this.checkedAt = this.now();
-      this.loading = this.reloadIfChanged().finally(() => (this.loading = undefined));
       // a failed check keeps the snapshot: the next one retries
-      this.loading.catch(() => undefined);
+      this.exclusively(() => this.reloadIfChanged()).catch(() => undefined);
     }
-    return this.snapshot;
+    return this.snapshot ?? this.exclusively(() => this.load());
+  }
+
+  /** One load or check at a time; `loading` is clear again once it settles, so the next refresh can start. */
+  private exclusively(work: () => Promise<Snapshot>): Promise<Snapshot> {
+    this.loading ??= work().finally(() => (this.loading = undefined));
+    return this.loading;
   }
 
   private async reloadIfChanged(): Promise<Snapshot> {
@@ -121,29 +122,25 @@ export class PoiMarkers {
   }
 
   private async load(knownStamp?: string): Promise<Snapshot> {
-    try {
-      const stamp = knownStamp ?? (await this.deps.repository.changeStamp());
-      const rows = await this.deps.repository.all();
-      const priorities = Float64Array.from(rows, (row) => markerPriority(row));
-      // rows come ordered by id, so a stable sort by priority leaves ties in id order
-      const order = Uint32Array.from(Array.from(rows.keys()).sort((a, b) => priorities[b]! - priorities[a]! || a - b));
-      const ranks = new Uint32Array(rows.length);
-      order.forEach((row, rank) => (ranks[row] = rank));
-      const lngs = Float64Array.from(rows, (row) => row.lng);
-      const lats = Float64Array.from(rows, (row) => row.lat);
-      let index: Flatbush | undefined;
-      if (rows.length > 0) {
-        index = new Flatbush(rows.length);
-        for (const row of rows) index.add(row.lng, row.lat, row.lng, row.lat);
-        index.finish();
-      }
-      this.snapshot = { rows, priorities, ranks, order, lngs, lats, index };
-      this.stamp = stamp;
-      this.checkedAt = this.now();
-      return this.snapshot;
-    } finally {
-      if (!this.snapshot) this.loading = undefined;
+    const stamp = knownStamp ?? (await this.deps.repository.changeStamp());
+    const rows = await this.deps.repository.all();
+    const priorities = Float64Array.from(rows, (row) => markerPriority(row));
+    // rows come ordered by id, so a stable sort by priority leaves ties in id order
+    const order = Uint32Array.from(Array.from(rows.keys()).sort((a, b) => priorities[b]! - priorities[a]! || a - b));
+    const ranks = new Uint32Array(rows.length);
+    order.forEach((row, rank) => (ranks[row] = rank));
+    const lngs = Float64Array.from(rows, (row) => row.lng);
+    const lats = Float64Array.from(rows, (row) => row.lat);
+    let index: Flatbush | undefined;
+    if (rows.length > 0) {
+      index = new Flatbush(rows.length);
+      for (const row of rows) index.add(row.lng, row.lat, row.lng, row.lat);
+      index.finish();
     }
+    this.snapshot = { rows, priorities, ranks, order, lngs, lats, index };
+    this.stamp = stamp;
+    this.checkedAt = this.now();
+    return this.snapshot;
   }
 
   /** GET /map/poi; `apiBase` is the absolute API root icon URLs start with. Bad parameters are clamped to their ranges (part 2 §4.8 degrades instead of erroring). */
