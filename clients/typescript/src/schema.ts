@@ -14730,6 +14730,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too Many Requests: RATE_LIMITED */
             429: {
                 headers: {
@@ -27540,6 +27549,15 @@ export interface operations {
             };
             /** @description Bad Request: VALIDATION_ERROR */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

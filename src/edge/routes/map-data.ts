@@ -82,6 +82,7 @@ export function mapDataRoutes(deps: MapDataRoutesDeps): RouteDefinition[] {
       params: fileParams,
       query: versionQuery,
       responseContentType: 'image/svg+xml',
+      errors: ['NOT_FOUND'],
       handler: ({ headers, params, query }) => {
         const asset = mapData.pinIcon(params.file);
         if (!asset) throw new ApiError('NOT_FOUND', { message: `No pin icon ${params.file}` });
@@ -96,6 +97,7 @@ export function mapDataRoutes(deps: MapDataRoutesDeps): RouteDefinition[] {
       summary: 'A 24×24 weather icon `{slug}-{light|dark}.svg` (part 2 §2.11); an unknown slug is drawn as `cloud`',
       params: fileParams,
       responseContentType: 'image/svg+xml',
+      errors: ['NOT_FOUND'],
       handler: ({ headers, params }) => {
         const asset = mapData.weatherIcon(params.file);
         if (!asset) throw new ApiError('NOT_FOUND', { message: `No weather icon ${params.file}: names are {slug}-light.svg or {slug}-dark.svg` });
