@@ -1,4 +1,4 @@
-import { ApiError, statusName } from '../shared/errors.js';
+import { ApiError, statusName, unavailableDependencyError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 
 /** The error body of spec part 1 §7. */
@@ -18,11 +18,18 @@ export interface ErrorResponse {
 }
 
 /**
- * The single mapping from anything thrown to the error body. Unexpected
- * exceptions become a 500 that names only the request id; the stack goes to the
- * log, never to the client.
+ * The single mapping from anything thrown to the error body. A backend that
+ * cannot be reached is a 503 with Retry-After (`unavailableDependencyError`).
+ * Unexpected exceptions become a 500 that names only the request id; the stack
+ * goes to the log, never to the client.
  */
 export function toErrorResponse(error: unknown, requestId: string, log: Logger): ErrorResponse {
+  const outage = unavailableDependencyError(error);
+  if (outage) {
+    // an outage, not a bug: no stack; the statement says what was cut off
+    log.warn({ err: (error as Error).message, statement: (error as { statement?: unknown }).statement, requestId }, 'database unavailable');
+    error = outage;
+  }
   if (error instanceof ApiError) {
     const body: ErrorBody = {
       statusCode: error.statusCode,

@@ -46,7 +46,8 @@ function errorResponses(route: BoundRoute): Record<string, JsonSchema> {
   const codes = new Set<ErrorCode>([...IMPLIED_ERRORS, ...ACCESS_ERRORS[access], ...(route.errors ?? [])]);
   if (route.mount !== 'root') {
     // The access gate: every API route meets the throttle, and a presented key is checked everywhere.
-    for (const code of ['RATE_LIMITED', 'UNAUTHENTICATED', 'FORBIDDEN'] as const) codes.add(code);
+    // ... and every API route may need the database (a key, a session, the route's own data): 503 while it is away.
+    for (const code of ['RATE_LIMITED', 'UNAUTHENTICATED', 'FORBIDDEN', 'DATABASE_UNAVAILABLE'] as const) codes.add(code);
     if (scopes.length) for (const code of ['KEY_WEBSITE_NOT_ALLOWED', 'KEY_IP_NOT_ALLOWED', 'QUOTA_EXCEEDED'] as const) codes.add(code);
   }
   if (effectiveBodyKind(route) !== 'none') {

@@ -289,6 +289,11 @@ export const configSchema = z.object({
   ROUTING_TIMEOUT_MS: integer(100, 600_000, DEFAULT_ROUTING_TIMEOUT_MS),
   READY_TIMEOUT_MS: integer(50, 60_000, DEFAULT_READY_TIMEOUT_MS),
   /**
+   * Longest one SQL statement on Postgres may take, waiting for a connection included; past it the request answers
+   * 503 DATABASE_UNAVAILABLE. Bounds requests while the database is unreachable (docs/reliability.md).
+   */
+  DATABASE_TIMEOUT_MS: integer(100, 600_000, 10_000),
+  /**
    * Webhook hosts exempt from the SSRF address check (comma separated `host` or `host:port`, e.g. `127.0.0.1`
    * for a local test receiver); they may also use plain http. Empty (the default) in production.
    */

@@ -36,6 +36,7 @@ export const errorCodes = {
   CLIENT_CLOSED_REQUEST: { status: 499, message: 'The client closed the request before its answer' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  DATABASE_UNAVAILABLE: { status: 503, message: 'The database cannot be reached; retry shortly' },
   CAPTCHA_UNAVAILABLE: { status: 503, message: 'The captcha could not be checked' },
   COMPUTATION_TIMEOUT: { status: 503, message: 'The computation exceeded its time budget' },
   SERVER_BUSY: { status: 503, message: 'Every solver worker is busy and the waiting line is full' },
@@ -81,4 +82,25 @@ export class ApiError extends Error {
     this.details = options.details;
     this.headers = options.headers;
   }
+}
+
+/** How long a client is told to wait (Retry-After, seconds) while the database cannot be reached: a restart's length. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * What a store error says when its backend could not be reached at all (refused, reset, closed, timed out while
+ * connecting, shutting down): the SQL clients' errors carry `unavailableDependency: "database"`. Such a failure is
+ * an outage the caller can wait out, not a fault of the request: 503 `DATABASE_UNAVAILABLE` with `Retry-After`.
+ */
+export interface DependencyFailure {
+  readonly unavailableDependency?: 'database';
+}
+
+/** The API error an outage of a backend stands for, or undefined when `error` is not one. */
+export function unavailableDependencyError(error: unknown): ApiError | undefined {
+  if (typeof error !== 'object' || error === null || (error as DependencyFailure).unavailableDependency !== 'database') return undefined;
+  return new ApiError('DATABASE_UNAVAILABLE', {
+    details: { dependency: 'database' },
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
 }

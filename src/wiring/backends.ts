@@ -25,7 +25,7 @@ const STARTUP_CONNECT_WAIT_MS = 3_000;
 export async function openSql(config: Config): Promise<SqlClient> {
   if (config.DATABASE_URL) {
     const { createPostgresClient } = await import('../store/sql/postgres-client.js');
-    return createPostgresClient({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+    return createPostgresClient({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, statementTimeoutMs: config.DATABASE_TIMEOUT_MS });
   }
   const { createPgliteClient } = await import('../store/sql/pglite-client.js');
   return createPgliteClient({ dataDir: pgliteDir(config.DATA_DIR), schema: config.DATABASE_SCHEMA });

@@ -9,7 +9,7 @@
 import type { Exchange, ReplyTo } from './actor-protocol.js';
 import { BusError, decodeJson, encodeJson, type Bus, type BusMessage } from './bus/bus.js';
 import { MailboxFullError } from '../../shared/mailbox.js';
-import { ApiError, errorCodes, type ErrorCode } from '../../shared/errors.js';
+import { ApiError, errorCodes, unavailableDependencyError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 
 export interface ErrorReply {
@@ -154,7 +154,7 @@ export async function serveOwnerCommand<X extends Exchange, E extends CommandEnv
   message.respond(encodeJson(reply));
 }
 
-const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set(['SERVER_BUSY', 'COMPUTATION_TIMEOUT']);
+const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set(['SERVER_BUSY', 'COMPUTATION_TIMEOUT', 'DATABASE_UNAVAILABLE']);
 
 function knownCode(code: string): ErrorCode {
   return code in errorCodes ? (code as ErrorCode) : 'INTERNAL_ERROR';
@@ -163,6 +163,8 @@ function knownCode(code: string): ErrorCode {
 /** The API error a command failure stands for; undefined for a bug (a 500 with the error logged). */
 function translateLocal(kind: Pick<OwnedActorKind<Exchange, CommandEnvelope>, 'what' | 'busyReason'>, error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  const outage = unavailableDependencyError(error);
+  if (outage) return outage;
   if (error instanceof MailboxFullError) {
     return new ApiError('RATE_LIMITED', { message: `Too many commands queued for this ${kind.what}; slow down`, details: { reason: kind.busyReason } });
   }

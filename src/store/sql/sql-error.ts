@@ -1,3 +1,5 @@
+import type { DependencyFailure } from '../../shared/errors.js';
+
 /**
  * A statement that failed, as every SqlClient throws it. The drivers' own errors carry the statement's parameters
  * (PGlite's `params`, postgres.js's `parameters`) and the server's `detail` line, which quotes row values: logged as
@@ -5,7 +7,9 @@
  * keeps what names the failure and nothing the caller sent: the SQLSTATE code, the statement, the identifiers the
  * server names (constraint, table, column) and its message, cut before the value where data exceptions quote one.
  */
-export class SqlError extends Error {
+export class SqlError extends Error implements DependencyFailure {
+  /** Set when the database could not be reached at all (see `isConnectionFailure`): the edge answers 503, not 500. */
+  readonly unavailableDependency: 'database' | undefined;
   /** SQLSTATE (e.g. `23505`), or the driver's own code for a failure before the server answered (`ECONNREFUSED`). */
   readonly code: string | undefined;
   /** The statement's opening, whitespace collapsed: which query failed. Parameters are bound, so it holds no data. */
@@ -25,8 +29,41 @@ export class SqlError extends Error {
     this.constraint = stringField(fields, 'constraint', 'constraint_name');
     this.table = stringField(fields, 'table', 'table_name');
     this.column = stringField(fields, 'column', 'column_name');
+    this.unavailableDependency = isConnectionFailure(code) ? 'database' : undefined;
   }
 }
+
+/**
+ * Failures that say the database could not be reached, not that the statement was wrong: the socket's own errors,
+ * postgres.js's connection codes, a statement past the client's deadline, SQLSTATE class 08 (connection exception), 57P01–57P03 (the server is shutting
+ * down, crashed or starting) and 53300 (too many connections). Waiting and retrying is the answer to each.
+ */
+export function isConnectionFailure(code: string | undefined): boolean {
+  if (code === undefined) return false;
+  return CONNECTION_FAILURE_CODES.has(code) || code.startsWith('08');
+}
+
+/** Our own code for a statement past the Postgres client's deadline (postgres-client.ts): the database did not answer. */
+export const STATEMENT_TIMEOUT = 'STATEMENT_TIMEOUT';
+
+const CONNECTION_FAILURE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  STATEMENT_TIMEOUT,
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 /** How much of a statement names it in a log line. */
 const STATEMENT_CHARS = 120;
