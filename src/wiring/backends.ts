@@ -69,7 +69,9 @@ async function openCounters(config: Config, logger: Logger): Promise<CounterStor
   const { RedisCounterStore } = await import('../store/counters/redis-counter-store.js');
   const redis = new RedisCounterStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
   await redis.connect(STARTUP_CONNECT_WAIT_MS);
-  return new BatchingCounterStore(redis);
+  // while Redis is away, limits and lockouts are counted per process (docs/reliability.md)
+  const { LocalFallbackCounterStore } = await import('../store/counters/local-fallback-counter-store.js');
+  return new LocalFallbackCounterStore(new BatchingCounterStore(redis), logger);
 }
 
 async function openBus(config: Config, logger: Logger): Promise<Bus> {
