@@ -8506,7 +8506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, SERVICE_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9404,7 +9404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

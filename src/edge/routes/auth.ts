@@ -88,7 +88,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
       summary: 'Create an account and sign in',
       description: 'While a captcha is configured, a request without an API key needs a solved `captchaToken` (docs/accounts.md).',
       tags: ['accounts'],
-      errors: ['CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE'],
+      errors: ['CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE', 'SERVER_BUSY'],
       body: z.object({ email, password: newPassword, name: z.string().trim().max(160).optional(), captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.register(context.body, clientInfoOf(context)),
@@ -102,7 +102,7 @@ export function authRoutes(accounts: AccountService, accountData: AccountData): 
         'An account created through a provider is checked by that provider when it allows the password grant, else answers PROVIDER_ACCOUNT. ' +
         'While a captcha is configured, a request without an API key needs a solved `captchaToken` (docs/accounts.md).',
       tags: ['accounts'],
-      errors: ['RATE_LIMITED', 'PROVIDER_ACCOUNT', 'CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE', 'SERVICE_UNAVAILABLE'],
+      errors: ['RATE_LIMITED', 'PROVIDER_ACCOUNT', 'CAPTCHA_FAILED', 'CAPTCHA_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'SERVER_BUSY'],
       body: z.object({ email, password, captchaToken: z.string().max(4096).optional() }),
       response: envelope,
       handler: (context) => accounts.login(context.body, clientInfoOf(context)),

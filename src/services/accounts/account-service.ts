@@ -96,7 +96,14 @@ export class AccountService {
     const refund = await this.throttle.admit(input.email, client.ipAddress);
     const user = await this.users.findByEmail(input.email);
     if (user && user.passwordHash === null) return this.loginThroughProvider(user, input.password, client, refund);
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
+    let valid: boolean;
+    try {
+      valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
+    } catch (error) {
+      // refused unchecked (SERVER_BUSY under a sign-in flood): not a failed attempt, so it must not lock the owner out
+      await refund();
+      throw error;
+    }
     if (!user || !user.passwordHash || !valid) {
       // The attempt stays counted: it was a failure.
       throw invalidCredentials();

@@ -1,4 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { ApiError } from '../../shared/errors.js';
+import { FifoSlots, SlotQueueFullError } from '../../solvers/fifo-slots.js';
 
 /**
  * scrypt (memory-hard) password hashing, in Node's own crypto so it runs on
@@ -11,12 +14,37 @@ const SALT_BYTES = 16;
 /** scrypt needs 128 · N · r bytes; allow some headroom over Node's 32 MiB default. */
 const MAX_MEMORY_BYTES = 64 * 1024 * 1024;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { ...options, maxmem: MAX_MEMORY_BYTES }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+/**
+ * Hashes computed at once: one core less than the machine has (at least one). scrypt runs on libuv's thread pool
+ * (4 threads), so a sign-in flood could otherwise put four 32 MiB hashes on two cores at once, starve the event
+ * loop's core and hold every pool thread other work (file reads, DNS, zlib) waits for. Process-wide on purpose:
+ * the cores and the thread pool are the process's, whatever service asks.
+ */
+export const PASSWORD_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+/** Hashes that may wait for a slot (about 3 s of line at 0.1 s each); one more is refused: 503 SERVER_BUSY. */
+export const PASSWORD_HASH_QUEUE_LIMIT = 32;
+const hashSlots = new FifoSlots(PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_QUEUE_LIMIT);
+
+async function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  try {
+    await hashSlots.acquire();
+  } catch (error) {
+    if (!(error instanceof SlotQueueFullError)) throw error;
+    throw new ApiError('SERVER_BUSY', {
+      message: 'Too many sign-ins are being checked at once; retry shortly',
+      details: { maxQueued: PASSWORD_HASH_QUEUE_LIMIT },
+      headers: { 'retry-after': '1' },
+    });
+  }
+  try {
+    return await new Promise((resolve, reject) => {
+      scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { ...options, maxmem: MAX_MEMORY_BYTES }, (error, key) =>
+        error ? reject(error) : resolve(key),
+      );
+    });
+  } finally {
+    hashSlots.release();
+  }
 }
 
 /** Encodes as `scrypt$N$r$p$salt$key` (base64url), so parameters can be raised later without breaking old hashes. */
