@@ -22707,7 +22707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22943,7 +22943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -46,8 +46,8 @@ export function optimizationRoutes(service: OptimizationService): RouteDefinitio
         path: '/optimize/routes',
         summary: 'Vehicle routes over road travel times: capacities, time windows, service times, pickup-delivery pairs, optional stops, route duration limits',
         body: routesRequest,
-        errors: [...matrixErrors],
-        handler: ({ body, signal }) => optimizer.optimize(body, signal),
+        errors: [...matrixErrors, 'SERVER_BUSY'],
+        handler: ({ body, signal }) => service.optimizeRoutesNow(optimizer, body, signal),
       }),
       defineRoute({
         ...keyed,
@@ -55,8 +55,8 @@ export function optimizationRoutes(service: OptimizationService): RouteDefinitio
         path: '/optimize/reoptimize',
         summary: 'Re-plan the remaining stops from the vehicles’ current positions (open-ended routes; positions not echoed)',
         body: reoptimizeRequest,
-        errors: [...matrixErrors],
-        handler: ({ body, signal }) => optimizer.reoptimize(body, signal),
+        errors: [...matrixErrors, 'SERVER_BUSY'],
+        handler: ({ body, signal }) => service.reoptimizeNow(optimizer, body, signal),
       }),
     );
   }

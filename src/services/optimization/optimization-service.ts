@@ -6,6 +6,8 @@ import type { TaskResult } from '../../solvers/task-result.js';
 import { unlessClientLeft } from '../client-closed.js';
 import { PROVIDER } from './route-plans.js';
 import type { RouteOptimizer } from './route-optimizer.js';
+import type { ReoptimizeRequest, RoutesRequest } from './optimization-requests.js';
+import { SearchAdmission } from './search-admission.js';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -23,7 +25,18 @@ export class OptimizationService {
     private readonly pool: SolverPool,
     /** Present once a travel-matrix source (the routing engine) is wired. */
     readonly routes: RouteOptimizer | undefined,
+    private readonly admission = new SearchAdmission(),
   ) {}
+
+  /** `POST /optimize/routes`: within the process's bound on synchronous searches (SearchAdmission). */
+  optimizeRoutesNow(routes: RouteOptimizer, request: RoutesRequest, signal?: AbortSignal) {
+    return this.admission.run(request.tier, () => routes.optimize(request, signal));
+  }
+
+  /** `POST /optimize/reoptimize`: as `optimizeRoutesNow`. */
+  reoptimizeNow(routes: RouteOptimizer, request: ReoptimizeRequest, signal?: AbortSignal) {
+    return this.admission.run(request.tier, () => routes.reoptimize(request, signal));
+  }
 
   /** `available`: the worker threads answer a trivial task within 2 s (a long search on every thread makes it false). */
   async health(): Promise<OptimizationHealth> {
