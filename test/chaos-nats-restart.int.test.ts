@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
+import { readiness, until } from './support/chaos.js';
 import { driveAlong, type DriveFix } from './support/drive.js';
 import { startOwnNatsServer, type OwnNatsServer } from './support/nats-server.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -20,22 +21,6 @@ const BATCH = 5;
 
 const eventsOf = (frames: Frame[]) => frames.filter((frame) => frame.type === 'event').map((frame) => frame.event);
 const arrived = (frame: Frame) => frame.type === 'event' && frame.event.type === 'arrived';
-
-async function readiness(server: ServerProcess): Promise<{ status: number; failed: string[] }> {
-  const response = await fetch(`${server.baseUrl}/ready`, { signal: AbortSignal.timeout(10_000) });
-  const body = (await response.json()) as { details?: { failed?: string[] } };
-  return { status: response.status, failed: body.details?.failed ?? [] };
-}
-
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    value = await probe();
-  }
-  return value;
-}
 
 describe.skipIf(!usingRealServices)('NATS restarted under a two-process deployment (real services only: the embedded bus lives in the process)', () => {
   let nats: OwnNatsServer;

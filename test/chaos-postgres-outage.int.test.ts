@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser, PASSWORD, type ApiClient, type ApiResponse } from './support/api-client.js';
+import { signInWhenBack } from './support/chaos.js';
 import { driveAlong } from './support/drive.js';
 import { NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -92,12 +93,7 @@ describe.skipIf(!usingRealServices)('Postgres unavailable for 10 s (real service
 
     proxy.restore();
     // the same process serves again (its pool reconnects by itself)
-    const deadline = Date.now() + 30_000;
-    let login = await api.post('/auth/login', { email: user.email, password: PASSWORD });
-    while (login.status !== 201 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      login = await api.post('/auth/login', { email: user.email, password: PASSWORD });
-    }
+    const login = await signInWhenBack(api, user.email);
     expect(login.status, JSON.stringify(login.body)).toBe(201);
     expect((await fetch(`${server.baseUrl}/ready`)).status).toBe(200);
     expect(server.child.exitCode).toBeNull();
@@ -136,12 +132,7 @@ describe.skipIf(!usingRealServices)('Postgres unavailable for 10 s (real service
     } finally {
       proxy.restore();
     }
-    const deadline = Date.now() + 30_000;
-    let login = await api.post('/auth/login', { email: user.email, password: PASSWORD });
-    while (login.status !== 201 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      login = await api.post('/auth/login', { email: user.email, password: PASSWORD });
-    }
+    const login = await signInWhenBack(api, user.email);
     expect(login.status, JSON.stringify(login.body)).toBe(201);
     expect(server.child.exitCode).toBeNull();
   });

@@ -6,25 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser, PASSWORD, type ApiClient } from './support/api-client.js';
+import { readiness, until } from './support/chaos.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { realServices, usingRealServices } from './support/services.js';
 import { hostPortOf, startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
-
-async function readiness(server: ServerProcess): Promise<{ status: number; failed: string[] }> {
-  const response = await fetch(`${server.baseUrl}/ready`, { signal: AbortSignal.timeout(10_000) });
-  const body = (await response.json()) as { details?: { failed?: string[] } };
-  return { status: response.status, failed: body.details?.failed ?? [] };
-}
-
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    value = await probe();
-  }
-  return value;
-}
 
 describe.skipIf(!usingRealServices)('Redis unavailable (real services only: the embedded counters live in the process)', () => {
   let proxy: TcpProxy;
