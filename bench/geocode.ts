@@ -29,7 +29,7 @@ const evalSetPath = fileURLToPath(new URL('../../bench/geocode/eval-set.json', i
 const anNabkOsm = fileURLToPath(new URL('../../../shared/data/osm/syria_an-nabk.osm', import.meta.url));
 // the server's embedded default: Nasr City with Jordan's governorates, districts and sub-districts
 const repoData = fileURLToPath(new URL('../../data/', import.meta.url));
-const DEFAULT_DATASET = {
+export const DEFAULT_DATASET = {
   osm: join(repoData, 'osm/egypt_cairo_nasr-city.osm.pbf'),
   admin: ['gov', 'dis', 'subdis'].map((name) => ({ path: join(repoData, `boundaries/jordan-admin/${name}.geojson`), level: undefined })),
 };
@@ -95,7 +95,7 @@ function load(url: string, paths: string[]): Promise<HttpLoadResult> {
 }
 
 /** Typed queries with a bias point that moves every request (a phone on the move): no two alike, so no cached answers. */
-function movingBiasPaths(queries: string[], count: number): string[] {
+export function movingBiasPaths(queries: string[], count: number): string[] {
   const random = new Random(42);
   return Array.from({ length: count }, (_, index) => {
     const lat = (30.04 + random.next() * 0.06).toFixed(6);

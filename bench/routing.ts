@@ -23,8 +23,9 @@ import { addedArcCounts } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
+import { encodePost, openLoop } from './open-loop.js';
 import { httpLoad, WARMUP_SECONDS } from './wrk.js';
-import { conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
+import { clientAddress, conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
 import { Random } from '../src/solvers/random.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/data/osm/', import.meta.url));
@@ -183,6 +184,13 @@ function printHttp(http: Awaited<ReturnType<typeof httpRun>>): void {
     `post_routing_route,${Math.round(http.result.requestsPerSecond)},${http.result.p50Ms},${http.result.p90Ms},${http.result.p99Ms},${http.result.non2xx},${http.result.errors},${round(http.cpu.processMs, 3)},${round(http.cpu.mainThreadMs, 3)}`,
   );
   console.log(`http_p99,ms,${http.result.p99Ms},target <= 10,${http.result.p99Ms <= 10 ? 'met' : 'missed'}`);
+  const open = http.open;
+  console.log('# open loop (bench/open-loop.ts): an offered half of the maximum above, latency from the scheduled send time');
+  console.log('open,offered_req_per_s,req_per_s,late,p50_ms,p99_ms,p999_ms,max_ms,non_2xx,errors,generator_cpu_ms');
+  console.log(
+    [`post_routing_route_open`, Math.round(open.offered / DURATION_SECONDS), Math.round(open.requestsPerSecond), open.late, round(open.p50Ms), round(open.p99Ms), round(open.p999Ms), round(open.maxMs), open.non2xx, open.errors, round(open.generatorCpuMs)].join(','),
+  );
+  console.log(`http_open_p99_at_half_max,ms,${round(open.p99Ms)},target <= 10,${open.p99Ms <= 10 ? 'met' : 'missed'}`);
 }
 
 /**
@@ -292,8 +300,12 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     const after = cpuNow();
     const perRequest = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? NaN : (to - from) / result.requests);
     const cpu = { processMs: perRequest(before.process, after.process), mainThreadMs: perRequest(before.main, after.main) };
+    // p99 at an offered half of the maximum just measured, open loop: latency from each request's scheduled send time
+    const requests = bodies.map((body, index) => encodePost(`127.0.0.1:${port}`, '/api/v1/routing/route', body, { 'x-api-key': key.key, 'x-forwarded-for': clientAddress(index % CLIENTS) }));
+    const open = await openLoop({ host: '127.0.0.1', port, requests, connections: HTTP_CONNECTIONS, rate: Math.max(1, Math.round(result.requestsPerSecond / 2)), durationSeconds: DURATION_SECONDS, warmupSeconds: 2 });
     return {
       result,
+      open,
       cpu,
       conditions: `${result.tool}, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after ${WARMUP_SECONDS} s warm-up, ${CLIENTS} client addresses, API key, real Postgres and Redis, ${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} server processes on one port (REUSE_PORT, NATS)` : '1 server process'}, ${pinned}`,
     };

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MapPack } from '../src/datapack/map-pack.js';
 import { NO_INDEX } from '../src/datapack/pack-layout.js';
 import { ingestToFile } from '../src/ingest/ingest.js';
+import { autocompleteReply } from '../src/edge/routes/geocoding.js';
 import { Geocoder, GeocoderUnavailable } from '../src/services/geocoding/geocoder.js';
 import { JORDAN_ADMIN, OSM_FILES } from './support/osm-data.js';
 
@@ -147,6 +148,22 @@ describe('autocomplete', () => {
       expect(warm.search(query, options)).toEqual(fresh().search(query, options));
     }
     expect(warm.autocomplete('عباس', { locales: AR_EN, limit: 2 }).suggestions).toHaveLength(2);
+  });
+
+  it('serializes an answer made for a bias point from its kept suggestions exactly as JSON.stringify would', () => {
+    const warm = Geocoder.build(nasrCity);
+    for (const query of ['عباس', '3abbas', 'makram ebeid', 'مصطفى النحاس', 'ABBAS EL']) {
+      for (const locales of [AR_EN, ['en'], ['fr', 'ar']]) {
+        for (let point = 0; point < 3; point++) {
+          const near = { lat: 30.04 + point * 0.02, lon: 31.3 + point * 0.03 };
+          // twice: the second answer is spliced from suggestions kept by the first
+          for (let pass = 0; pass < 2; pass++) {
+            const found = warm.autocomplete(query, { locales, limit: 8, near });
+            expect(autocompleteReply(found, false).body, `${query} ${locales.join()}`).toBe(JSON.stringify({ provider: 'svc-geocode', ...found }));
+          }
+        }
+      }
+    }
   });
 
   it('ranks kept word matches afresh for every bias point and bbox: the same answers as a fresh geocoder', () => {

@@ -37,7 +37,8 @@ const server = createServer((req, res) => {
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
   const abort = new AbortController();
   req.once('close', () => abort.abort());
-  processor({
+  void Promise.resolve(
+    processor({
     method: req.method ?? 'GET',
     url: path,
     query,
@@ -46,7 +47,8 @@ const server = createServer((req, res) => {
     remoteAddress: req.socket.remoteAddress ?? '',
     body: EMPTY,
     signal: abort.signal,
-  }).then((response) => {
+    }),
+  ).then((response) => {
     res.writeHead(response.status, response.headers);
     res.end(response.body);
   });

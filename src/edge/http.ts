@@ -41,7 +41,8 @@ export interface OutgoingResponse {
 }
 
 export interface RequestProcessor {
-  (incoming: IncomingRequest): Promise<OutgoingResponse>;
+  /** The answer, at once when nothing on the way was asynchronous (then no promise is made for it). */
+  (incoming: IncomingRequest): OutgoingResponse | Promise<OutgoingResponse>;
   /**
    * Answers, synchronously and without running the route, a request refused before it: ambiguous framing or an
    * oversize head. Synchronous, because uWS goes on parsing what follows the request in the same read as soon as the
@@ -183,6 +184,9 @@ function refusalOf(contentLengths: number, transferEncodings: number, targetByte
   return undefined;
 }
 
+/** The pipeline maps every error to a response; one escaping it is a bug, answered (and the connection closed) rather than left hanging. */
+const BUG_RESPONSE: OutgoingResponse = { status: 500, headers: {}, body: '' };
+
 /** Builds the uWS handler that feeds one route's processor. */
 export function uwsHandler(
   paramCount: number,
@@ -203,12 +207,20 @@ export function uwsHandler(
       // The pipeline may answer before reading the body (an early 401, say); keep a rejection from going unhandled.
       exchange.body.catch(() => undefined);
     }
-    process(exchange).then(
+    let answer: OutgoingResponse | Promise<OutgoingResponse>;
+    try {
+      answer = process(exchange);
+    } catch {
+      answer = BUG_RESPONSE;
+    }
+    // an answer made at once is written at once (uWS corks writes made inside its handler anyway)
+    if (!(answer instanceof Promise)) {
+      writeResponse(exchange, answer, tracker.draining || answer === BUG_RESPONSE);
+      return;
+    }
+    answer.then(
       (response) => writeResponse(exchange, response, tracker.draining),
-      () => {
-        // The pipeline maps every error to a response; reaching here is a bug, answered rather than left hanging.
-        writeResponse(exchange, { status: 500, headers: {}, body: '' }, true);
-      },
+      () => writeResponse(exchange, BUG_RESPONSE, true),
     );
   };
 }

@@ -17,3 +17,18 @@ export function memoizedJson<T extends object>(value: T, envelope: (value: T) =>
   }
   return HttpReply.content(body, 'application/json; charset=utf-8');
 }
+
+const texts = new WeakMap<object, string>();
+
+/**
+ * The JSON text of a shared, immutable value that is a part of many answers (a geocoder's suggestion for one entry),
+ * serialized once: an answer assembled afresh from such parts (one per bias point) splices their texts.
+ */
+export function sharedJsonText(value: object): string {
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    texts.set(value, text);
+  }
+  return text;
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../shared/errors.js';
 import { JsonText } from '../shared/json-text.js';
-import type { Logger } from '../shared/logger.js';
+import { infoLineWriter, serializerOf, type Logger } from '../shared/logger.js';
 import { corsHeaders } from './cors.js';
 import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
@@ -135,6 +135,10 @@ function errorResponseOf(error: unknown, requestId: string, log: Logger): Outgoi
 export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps): RequestProcessor {
   const { route, label, paramNames } = target;
   const log = deps.logger;
+  const writeInfoLine = infoLineWriter(log);
+  const urlSerializer = serializerOf(log, 'url');
+  const routeMember = `,"route":${JSON.stringify(label)}`;
+  const secretInPath = route?.path.includes('{token}') === true;
 
   /** Headers every answer carries, then its metrics and its log line. */
   const finish = (incoming: IncomingRequest, requestId: string, request: PipelineRequest | undefined, response: OutgoingResponse, startedAt: bigint): OutgoingResponse => {
@@ -153,36 +157,46 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     // the line is built only when it will be written; the logger's `url` serializer masks secret query parameters
     if (log.isLevelEnabled('info')) {
       const url = incoming.query ? `${incoming.url}?${incoming.query}` : incoming.url;
-      log.info(
-        {
-          requestId,
-          method: incoming.method,
-          // Routes with a secret in the path (share and push tokens) are logged by their pattern.
-          url: route?.path.includes('{token}') ? label : url.length > LOGGED_URL_CHARS ? `${url.slice(0, LOGGED_URL_CHARS)}…` : url,
-          route: label,
-          status: response.status,
-          durationMs: Math.round(seconds * 1e6) / 1e3,
-          remoteAddress: incoming.remoteAddress,
-        },
-        'request',
-      );
+      // Routes with a secret in the path (share and push tokens) are logged by their pattern.
+      const logged = secretInPath ? label : url.length > LOGGED_URL_CHARS ? `${url.slice(0, LOGGED_URL_CHARS)}…` : url;
+      const durationMs = Math.round(seconds * 1e6) / 1e3;
+      if (writeInfoLine) {
+        // the same line pino writes for these fields, built without its generic walk (see infoLineWriter)
+        writeInfoLine(
+          `,"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(incoming.method)},"url":${JSON.stringify(urlSerializer ? urlSerializer(logged) : logged)}${routeMember},"status":${response.status},"durationMs":${durationMs},"remoteAddress":${JSON.stringify(incoming.remoteAddress)}`,
+          'request',
+        );
+      } else {
+        log.info({ requestId, method: incoming.method, url: logged, route: label, status: response.status, durationMs, remoteAddress: incoming.remoteAddress }, 'request');
+      }
     }
     return response;
   };
 
-  const processor: RequestProcessor = async (incoming: IncomingRequest): Promise<OutgoingResponse> => {
+  /**
+   * Not async: a request whose guards, validation and handler are all synchronous (no body, embedded counters) is
+   * answered at once, with no promise and no trip through the microtask queue; the rest continue as promises.
+   */
+  const processor: RequestProcessor = (incoming: IncomingRequest): OutgoingResponse | Promise<OutgoingResponse> => {
     const startedAt = process.hrtime.bigint();
     const requestId = requestIdOf(incoming.headers);
     let request: PipelineRequest | undefined;
-    let response: OutgoingResponse;
+    let response: OutgoingResponse | Promise<OutgoingResponse>;
     try {
       if (!route) {
         throw new ApiError('NOT_FOUND', { message: `Cannot ${incoming.method} ${incoming.url}` });
       }
       request = new PipelineRequest(incoming, requestId, route.method, log);
-      response = await runRoute(route, request, incoming, paramNames, deps.guards);
+      response = runRoute(route, request, incoming, paramNames, deps.guards, 0);
     } catch (error) {
       response = errorResponseOf(error, requestId, log);
+    }
+    if (response instanceof Promise) {
+      const pending = request;
+      return response.then(
+        (answered) => finish(incoming, requestId, pending, answered, startedAt),
+        (error: unknown) => finish(incoming, requestId, pending, errorResponseOf(error, requestId, log), startedAt),
+      );
     }
     return finish(incoming, requestId, request, response, startedAt);
   };
@@ -194,29 +208,43 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
   return processor;
 }
 
-async function runRoute(
+/** Runs the guards from `first` on, then the route: synchronously as far as nothing returns a promise. */
+function runRoute(
   route: BoundRoute,
   request: PipelineRequest,
   incoming: IncomingRequest,
   paramNames: readonly string[],
   guards: readonly RequestGuard[],
-): Promise<OutgoingResponse> {
-  for (const guard of guards) {
-    const pending = guard(route, request);
-    if (pending) await pending;
+  first: number,
+): OutgoingResponse | Promise<OutgoingResponse> {
+  for (let at = first; at < guards.length; at++) {
+    const pending = guards[at]!(route, request);
+    if (pending) return pending.then(() => runRoute(route, request, incoming, paramNames, guards, at + 1));
   }
   request.params = validate('params', route.params, paramsObject(paramNames, incoming.params));
   request.query = validate('query', route.query, request.rawQuery);
   // Each await is a trip through the microtask queue; routes without a body skip this one.
   const bodyKind = effectiveBodyKind(route);
-  const raw = bodyKind === 'none' ? NO_BODY : await incoming.body;
+  if (bodyKind !== 'none') return runWithBody(route, request, incoming, bodyKind);
+  request.rawBody = NO_BODY;
+  request.body = validate('body', route.body, decodeBody(bodyKind, NO_BODY, incoming.headers['content-type']));
+  return runHandler(route, request);
+}
+
+async function runWithBody(route: BoundRoute, request: PipelineRequest, incoming: IncomingRequest, bodyKind: ReturnType<typeof effectiveBodyKind>): Promise<OutgoingResponse> {
+  const raw = await incoming.body;
   request.rawBody = raw;
   if (bodyKind === 'multipart' && route.nonMultipartMessage && !/^multipart\/form-data\s*(;|$)/i.test(incoming.headers['content-type']?.trim() ?? '')) {
     throw new ApiError('VALIDATION_ERROR', { message: route.nonMultipartMessage });
   }
   request.body = validate('body', route.body, decodeBody(bodyKind, raw, incoming.headers['content-type']));
+  return runHandler(route, request);
+}
+
+function runHandler(route: BoundRoute, request: PipelineRequest): OutgoingResponse | Promise<OutgoingResponse> {
   const result = route.handler(request);
-  return toOutgoing(result instanceof Promise ? await result : result, successStatusOf(route));
+  const status = successStatusOf(route);
+  return result instanceof Promise ? result.then((value: unknown) => toOutgoing(value, status)) : toOutgoing(result, status);
 }
 
 function toOutgoing(result: unknown, status: number): OutgoingResponse {

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FdWriter } from './fd-writer.js';
-import { LineBatcher } from './logger.js';
+import { redactUrl } from './log-redaction.js';
+import { infoLineWriter, LineBatcher, serializerOf, type Logger } from './logger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'logger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -110,5 +111,37 @@ describe('LineBatcher', () => {
     const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; big?: string });
     expect(lines.map((line) => line.msg)).toEqual(['big', 'after']);
     expect(lines[0]!.big).toHaveLength(200_000);
+  });
+});
+
+describe('infoLineWriter', () => {
+  const fields = { requestId: 'abc-1', method: 'GET', url: '/api/v1/x?api_key=secret&q="هلا\\\u0001', route: '/x/{id}', status: 200, durationMs: 0.123, remoteAddress: '::1' };
+  const members = (logger: Logger) =>
+    `,"requestId":${JSON.stringify(fields.requestId)},"method":"GET","url":${JSON.stringify(serializerOf(logger, 'url')!(fields.url))},"route":"/x/{id}","status":200,"durationMs":0.123,"remoteAddress":"::1"`;
+
+  it('writes the very line pino writes for the same fields, bindings and serializers included', () => {
+    const lines: string[] = [];
+    const root = pino({ level: 'info', base: { pid: 42 }, serializers: { url: (url: unknown) => redactUrl(String(url)) } }, { write: (line: string) => lines.push(line) });
+    for (const logger of [root, root.child({ worker: 'a"b' })]) {
+      lines.length = 0;
+      const fixedTime = Date.now;
+      Date.now = () => 1_700_000_000_000;
+      try {
+        logger.info(fields, 'request');
+        infoLineWriter(logger)!(members(logger), 'request');
+      } finally {
+        Date.now = fixedTime;
+      }
+      expect(lines[1]).toBe(lines[0]);
+      expect(lines[0]).toContain('[redacted]');
+    }
+  });
+
+  it('declines loggers whose lines it could not repeat', () => {
+    const sink = { write: () => undefined };
+    expect(infoLineWriter(pino({ mixin: () => ({ extra: 1 }) }, sink))).toBeUndefined();
+    expect(infoLineWriter(pino({ messageKey: 'message' }, sink))).toBeUndefined();
+    expect(infoLineWriter(pino({ formatters: { level: (label: string) => ({ level: label }) } }, sink))).toBeUndefined();
+    expect(infoLineWriter(pino({ hooks: { logMethod: (args, method) => method.apply(undefined, args) } }, sink))).toBeUndefined();
   });
 });

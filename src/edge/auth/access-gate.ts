@@ -57,6 +57,16 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
     return name;
   };
 
+  /** The counter store is unavailable: the gate fails open (said at most every 10 s). */
+  const countingFailed = (error: unknown, context: GuardContext): undefined => {
+    const nowMs = now();
+    if (nowMs - lastOutageLogMs > 10_000) {
+      lastOutageLogMs = nowMs;
+      context.log.error({ err: (error as Error).message }, 'counter store unavailable: limits not enforced');
+    }
+    return undefined;
+  };
+
   /**
    * Counts one request's limits in one round trip and answers the decision, or
    * undefined when the counter store is unavailable: then the gate fails open, since a
@@ -69,24 +79,38 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
       const counts = planned.length ? await deps.counters.incrementWindows(planned.map((counter) => counter.hit)) : [];
       return decide(request, planned, counts);
     } catch (error) {
-      const nowMs = now();
-      if (nowMs - lastOutageLogMs > 10_000) {
-        lastOutageLogMs = nowMs;
-        context.log.error({ err: (error as Error).message }, 'counter store unavailable: limits not enforced');
-      }
-      return undefined;
+      return countingFailed(error, context);
     }
   };
 
-  return async (route: BoundRoute, context: GuardContext) => {
-    // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
-    if (route.mount === 'root') return;
-    const clientIp = context.clientAddressResolved ? context.clientAddress : clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
-    context.clientAddress = clientIp;
-    context.clientAddressResolved = true;
+  /** Applies a decision: quota headers, usage, and the refusal if any. */
+  const admit = (decision: LimitDecision | undefined, key: KeyGrant | undefined, route: BoundRoute, context: GuardContext): void => {
+    if (decision) for (const name in decision.headers) context.setHeader(name, decision.headers[name]!);
+    // Refused requests count against quotas (rule 2) and show in usage too.
+    if (key) deps.onKeyUsed?.(key.id, route, context);
+    if (decision?.refusal) throw decision.refusal;
+  };
+
+  /**
+   * Counts and admits a request. Counters kept in this process are counted at once, and then the whole gate runs
+   * without a promise (an anonymous request, the common case, never waits for anything).
+   */
+  const countAndAdmit = (request: LimitRequest, key: KeyGrant | undefined, route: BoundRoute, context: GuardContext): void | Promise<void> => {
+    const incrementNow = deps.counters.incrementWindowsNow;
+    if (!incrementNow) return countLimits(request, context).then((decision) => admit(decision, key, route, context));
+    const planned = planCounters(request);
+    let decision: LimitDecision | undefined;
+    try {
+      decision = decide(request, planned, planned.length ? incrementNow.call(deps.counters, planned.map((counter) => counter.hit)) : []);
+    } catch (error) {
+      decision = countingFailed(error, context);
+    }
+    admit(decision, key, route, context);
+  };
+
+  const limitsOf = (route: BoundRoute, endpoint: string, clientIp: string, key: KeyGrant | undefined): LimitRequest => {
     const row = route.endpoint;
-    const endpoint = endpointNameOf(route);
-    const limits = (key: KeyGrant | undefined): LimitRequest => ({
+    return {
       nowMs: now(),
       clientIp,
       endpoint,
@@ -96,32 +120,38 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
       throttleLiftedForUnlimited: row.throttleLiftedForUnlimited === true,
       neverThrottled: row.neverThrottled === true,
       key,
-    });
+    };
+  };
 
+  /** A request presenting a key (or run as one by the sandbox): resolved, checked, then counted. */
+  const keyed = async (route: BoundRoute, context: GuardContext, endpoint: string, clientIp: string, presented: string | undefined): Promise<void> => {
+    // A sandbox request names a key the portal found to be the caller's; otherwise the secret is the credential.
+    const key = (context.actAsKeyId !== undefined ? await deps.keys.resolveById(context.actAsKeyId) : await deps.keys.resolve(presented!)) ?? undefined;
+    if (!key) {
+      // Guessed keys still meet the throttle, so a flood of them is cut off like any other flood.
+      const decision = await countLimits(limitsOf(route, endpoint, clientIp, undefined), context);
+      if (decision?.refusal) throw decision.refusal;
+      throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
+    }
+    assertKeyAllowed(key, route.endpoint, context, clientIp);
+    // The owner comes with the grant, so the user-data endpoints act for it without another lookup.
+    context.principal = { kind: 'key', keyId: key.id, ownerId: key.ownerId };
+    await countAndAdmit(limitsOf(route, endpoint, clientIp, key), key, route, context);
+  };
+
+  // Not async: an anonymous request on embedded counters is decided at once (see countAndAdmit).
+  return (route: BoundRoute, context: GuardContext): void | Promise<void> => {
+    // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
+    if (route.mount === 'root') return;
+    const clientIp = context.clientAddressResolved ? context.clientAddress : clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
+    context.clientAddress = clientIp;
+    context.clientAddressResolved = true;
+    const endpoint = endpointNameOf(route);
     const presented = presentedKeyOf(context.headers, context.rawQuery);
-    let key: KeyGrant | undefined;
-    if (context.actAsKeyId !== undefined || presented !== undefined) {
-      // A sandbox request names a key the portal found to be the caller's; otherwise the secret is the credential.
-      key =
-        (context.actAsKeyId !== undefined ? await deps.keys.resolveById(context.actAsKeyId) : await deps.keys.resolve(presented!)) ??
-        undefined;
-      if (!key) {
-        // Guessed keys still meet the throttle, so a flood of them is cut off like any other flood.
-        const decision = await countLimits(limits(undefined), context);
-        if (decision?.refusal) throw decision.refusal;
-        throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
-      }
-      assertKeyAllowed(key, row, context, clientIp);
-      // The owner comes with the grant, so the user-data endpoints act for it without another lookup.
-      context.principal = { kind: 'key', keyId: key.id, ownerId: key.ownerId };
-    } else if (row.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
+    if (context.actAsKeyId !== undefined || presented !== undefined) return keyed(route, context, endpoint, clientIp, presented);
+    if (route.endpoint.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
       throw new ApiError('UNAUTHENTICATED', { message: 'An API key or a bearer token is required' });
     }
-
-    const decision = await countLimits(limits(key), context);
-    if (decision) for (const name in decision.headers) context.setHeader(name, decision.headers[name]!);
-    // Refused requests count against quotas (rule 2) and show in usage too.
-    if (key) deps.onKeyUsed?.(key.id, route, context);
-    if (decision?.refusal) throw decision.refusal;
+    return countAndAdmit(limitsOf(route, endpoint, clientIp, undefined), undefined, route, context);
   };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { GeocoderUnavailable, type ForwardOptions, type Geocoder } from '../../services/geocoding/geocoder.js';
+import { GeocoderUnavailable, type AutocompleteAnswer, type ForwardOptions, type Geocoder } from '../../services/geocoding/geocoder.js';
 import { parseLocales } from '../../services/geocoding/result-format.js';
-import { memoizedJson } from '../json-memo.js';
-import { defineRoute, type RouteDefinition } from '../route.js';
+import { memoizedJson, sharedJsonText } from '../json-memo.js';
+import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../../domain/geo.js';
 import { coordinatePair, queryBbox, queryLimit, queryLocale, queryText } from '../schemas/geo-query.js';
 
@@ -56,6 +56,24 @@ function forwardOptions(query: z.infer<ReturnType<typeof forwardQuery>>): Forwar
   return { locales: parseLocales(query.locale), limit: query.limit, near: query.point, bbox: query.bbox };
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const AUTOCOMPLETE_HEAD = `{"provider":${JSON.stringify(GEOCODE)},"query":`;
+
+/**
+ * `JSON.stringify({ provider, ...found })` of an autocomplete answer. A kept answer (no bias point) is serialized
+ * once; one made for a bias point is spliced from its suggestions' kept JSON texts (the same suggestion serves every
+ * point), so a moving point costs no serialization of the suggestions again.
+ */
+export function autocompleteReply(found: AutocompleteAnswer, kept: boolean): HttpReply {
+  if (kept) return memoizedJson(found, (value) => ({ provider: GEOCODE, ...value }));
+  let text = AUTOCOMPLETE_HEAD + JSON.stringify(found.query);
+  if (found.normalizedQuery !== undefined) text += `,"normalizedQuery":${JSON.stringify(found.normalizedQuery)}`;
+  text += ',"suggestions":[';
+  const suggestions = found.suggestions;
+  for (let at = 0; at < suggestions.length; at++) text += (at ? ',' : '') + sharedJsonText(suggestions[at]!);
+  return HttpReply.content(`${text}]}`, JSON_CONTENT_TYPE);
+}
+
 /** Geocoding (spec part 2 §4.2, scope `geocode`): forward, autocomplete, reverse and their batch forms. */
 export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
   return [
@@ -75,7 +93,8 @@ export function geocodingRoutes(geocoder: Geocoder): RouteDefinition[] {
       summary: 'Suggestions while typing (the last word may be unfinished); normalizedQuery when the input was rewritten',
       query: forwardQuery(8, 15),
       handler: ({ query }) =>
-        answer(GEOCODE, () => memoizedJson(geocoder.autocomplete(query.q, forwardOptions(query)), (found) => ({ provider: GEOCODE, ...found })), { query: query.q, suggestions: [] }),
+        // the geocoder keeps answers without a bias point whole (see Geocoder.autocomplete)
+        answer(GEOCODE, () => autocompleteReply(geocoder.autocomplete(query.q, forwardOptions(query)), query.point === undefined), { query: query.q, suggestions: [] }),
     }),
     defineRoute({
       ...route,

@@ -5,6 +5,7 @@
  * could not be built; then every call reports "unavailable" (the routes answer
  * 200 with `available: false, status: 502`, never a 5xx).
  */
+import { LRUCache } from 'lru-cache';
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { Logger } from '../../shared/logger.js';
 import { AnswerCache, TextMatchCache } from './answer-cache.js';
@@ -30,6 +31,20 @@ export interface ForwardOptions {
   bbox?: Bbox;
 }
 
+/** Locale lists whose suggestions are kept per entry (a list is what `?locale=` parses to: few in practice). */
+const SUGGESTION_LOCALE_LISTS = 16;
+/** Query texts whose rewriting (`normalizedQuery`) is kept. */
+const PREPARED_QUERIES = 10_000;
+
+export type Suggestion = ReturnType<typeof suggestion>;
+
+/** An autocomplete answer. `suggestions` are shared with other answers: do not mutate them. */
+export interface AutocompleteAnswer {
+  query: string;
+  normalizedQuery?: string;
+  suggestions: Suggestion[];
+}
+
 export class GeocoderUnavailable extends Error {
   constructor(reason: string) {
     super(reason);
@@ -40,6 +55,10 @@ export class GeocoderUnavailable extends Error {
 export class Geocoder {
   private readonly answers = new AnswerCache();
   private readonly textMatches = new TextMatchCache();
+  /** An entry's suggestion depends on the entry and the locales only, not on the query or the bias point. */
+  private readonly suggestions = new LRUCache<string, (Suggestion | undefined)[]>({ max: SUGGESTION_LOCALE_LISTS });
+  /** The bias-free head of an autocomplete answer per query text: `normalizedQuery` when the input was rewritten. */
+  private readonly preparedQueries = new LRUCache<string, { normalizedQuery: string | undefined }>({ max: PREPARED_QUERIES });
 
   private constructor(
     private readonly index: GeoIndex | undefined,
@@ -100,15 +119,36 @@ export class Geocoder {
     );
   }
 
-  /** Suggestions while typing; the answer is shared with later identical calls (do not mutate it). */
-  autocomplete(query: string, options: ForwardOptions) {
-    return this.run((index) =>
-      this.answers.get('autocomplete', query, options, () => {
-        const rewritten = rewriteQuery(query);
-        const suggestions = this.find(index, query, { ...options, open: true }).map(({ entry }) => suggestion({ index, locales: options.locales }, entry));
-        return { query, ...(queryWasRewritten(query, rewritten) ? { normalizedQuery: rewritten } : {}), suggestions };
-      }),
-    );
+  /**
+   * Suggestions while typing; the answer is shared with later identical calls (do not mutate it). A call with a
+   * bias point is not kept whole: a phone sends its own position with every keystroke, so such an answer rarely
+   * serves anyone else. What does not depend on the point is kept instead (the words' matches, the query's
+   * rewriting, each entry's suggestion), and a new point costs a distance per match and the top `limit`.
+   */
+  autocomplete(query: string, options: ForwardOptions): AutocompleteAnswer {
+    return this.run((index) => (options.near ? this.autocompleteAnswer(index, query, options) : this.answers.get('autocomplete', query, options, () => this.autocompleteAnswer(index, query, options))));
+  }
+
+  private autocompleteAnswer(index: GeoIndex, query: string, options: ForwardOptions): AutocompleteAnswer {
+    let prepared = this.preparedQueries.get(query);
+    if (prepared === undefined) {
+      const rewritten = rewriteQuery(query);
+      prepared = { normalizedQuery: queryWasRewritten(query, rewritten) ? rewritten : undefined };
+      this.preparedQueries.set(query, prepared);
+    }
+    const found = this.find(index, query, { ...options, open: true });
+    const localesKey = options.locales.join(',');
+    let kept = this.suggestions.get(localesKey);
+    if (kept === undefined) {
+      kept = new Array<Suggestion | undefined>(index.entries.length);
+      this.suggestions.set(localesKey, kept);
+    }
+    const suggestions = new Array<Suggestion>(found.length);
+    for (let at = 0; at < found.length; at++) {
+      const entry = found[at]!.entry;
+      suggestions[at] = kept[entry.id] ??= suggestion({ index, locales: options.locales }, entry);
+    }
+    return prepared.normalizedQuery === undefined ? { query, suggestions } : { query, normalizedQuery: prepared.normalizedQuery, suggestions };
   }
 
   /** Street or building detail at a point (zoom 18), else the smallest enclosing area; undefined when nothing is near. */

@@ -24,6 +24,10 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async incrementWindows(hits: readonly WindowHit[]): Promise<number[]> {
+    return this.incrementWindowsNow(hits);
+  }
+
+  incrementWindowsNow(hits: readonly WindowHit[]): number[] {
     const nowMs = this.now();
     return hits.map((hit) => {
       const current = this.live(hit.key, nowMs);
