@@ -6,8 +6,10 @@
  * bidirectional and one-directional Dijkstra (speed-up), the whole route
  * (snapping, search, leg) with and without guidance, and a 100 × 100 matrix.
  * Over HTTP: POST /routing/route end to end at 32 connections
- * (`BENCH_ROUTING_HTTP=0` skips it). Targets: engine p50 ≤ 0.5 ms, HTTP p99 ≤
- * 10 ms, matrix ≤ 25 ms, speed-up ≥ 100×.
+ * (`BENCH_ROUTING_HTTP=0` skips it; `BENCH_ROUTING_FLOOR=1` adds GET /routing/profiles
+ * with the same key, the request chain without a route). Targets: engine route with guidance p50 ≤
+ * 0.15 ms, HTTP p99 ≤ 10 ms, main-thread CPU ≤ 0.08 ms per HTTP route and server CPU ≤ 1.3 × the engine's
+ * (issue 31), matrix ≤ 25 ms, speed-up ≥ 100×.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -23,7 +25,7 @@ import { addedArcCounts } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
-import { httpLoad, WARMUP_SECONDS } from './wrk.js';
+import { httpLoad, WARMUP_SECONDS, type HttpLoadResult } from './wrk.js';
 import { conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
 import { Random } from '../src/solvers/random.js';
 
@@ -172,8 +174,13 @@ export async function runRoutingBenchmark(): Promise<void> {
   // the hierarchy also unpacks the path, plain Dijkstra does not build one: conservative
   speedup('plain_dijkstra', 'hierarchy_query', true);
   speedup('bidirectional_dijkstra', 'hierarchy_query', false);
-  console.log(`engine_route_with_guidance,p50_ms,${round(engineP50, 4)},target <= 0.5,${engineP50 <= 0.5 ? 'met' : 'missed'}`);
-  if (http) printHttp(http);
+  console.log(`engine_route_with_guidance,p50_ms,${round(engineP50, 4)},target <= 0.15,${engineP50 <= 0.15 ? 'met' : 'missed'}`);
+  if (http) {
+    printHttp(http);
+    // the server's CPU per HTTP route over the engine's CPU per route with guidance in process (issue 31)
+    const ratio = http.cpu.processMs / cpu.route_with_guidance;
+    console.log(`http_server_cpu_over_engine_cpu,ratio,${round(ratio, 2)},target <= 1.3,${ratio <= 1.3 ? 'met' : 'missed'}`);
+  }
 }
 
 function printHttp(http: Awaited<ReturnType<typeof httpRun>>): void {
@@ -182,7 +189,13 @@ function printHttp(http: Awaited<ReturnType<typeof httpRun>>): void {
   console.log(
     `post_routing_route,${Math.round(http.result.requestsPerSecond)},${http.result.p50Ms},${http.result.p90Ms},${http.result.p99Ms},${http.result.non2xx},${http.result.errors},${round(http.cpu.processMs, 3)},${round(http.cpu.mainThreadMs, 3)}`,
   );
+  if (http.floor) {
+    console.log(
+      `get_routing_profiles_floor,${Math.round(http.floor.result.requestsPerSecond)},${http.floor.result.p50Ms},${http.floor.result.p90Ms},${http.floor.result.p99Ms},${http.floor.result.non2xx},${http.floor.result.errors},${round(http.floor.cpu.processMs, 3)},${round(http.floor.cpu.mainThreadMs, 3)}`,
+    );
+  }
   console.log(`http_p99,ms,${http.result.p99Ms},target <= 10,${http.result.p99Ms <= 10 ? 'met' : 'missed'}`);
+  console.log(`http_main_thread_cpu_ms_per_request,${round(http.cpu.mainThreadMs, 3)},target <= 0.08,${http.cpu.mainThreadMs <= 0.08 ? 'met' : 'missed'}`);
 }
 
 /**
@@ -290,11 +303,34 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
       },
     });
     const after = cpuNow();
-    const perRequest = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? NaN : (to - from) / result.requests);
-    const cpu = { processMs: perRequest(before.process, after.process), mainThreadMs: perRequest(before.main, after.main) };
+    const perRequest = (from: number | undefined, to: number | undefined, requests: number) => (from === undefined || to === undefined ? NaN : (to - from) / requests);
+    const cpu = { processMs: perRequest(before.process, after.process, result.requests), mainThreadMs: perRequest(before.main, after.main, result.requests) };
+    // BENCH_ROUTING_FLOOR=1: then GET /routing/profiles with the same key, clients and connections: the request
+    // chain every routing request pays (uWS, access gate, quota counters, metrics, a small answer) without a route
+    let floor: { result: HttpLoadResult; cpu: typeof cpu } | undefined;
+    if (process.env.BENCH_ROUTING_FLOOR === '1') {
+      let floorBefore = before;
+      const floorResult = await httpLoad({
+        url: `${base}/routing/profiles`,
+        paths: ['/api/v1/routing/profiles'],
+        headers: { 'x-api-key': key.key },
+        connections: HTTP_CONNECTIONS,
+        durationSeconds: DURATION_SECONDS,
+        clients: CLIENTS,
+        beforeMeasuring: () => {
+          floorBefore = cpuNow();
+        },
+      });
+      const floorAfter = cpuNow();
+      floor = {
+        result: floorResult,
+        cpu: { processMs: perRequest(floorBefore.process, floorAfter.process, floorResult.requests), mainThreadMs: perRequest(floorBefore.main, floorAfter.main, floorResult.requests) },
+      };
+    }
     return {
       result,
       cpu,
+      floor,
       conditions: `${result.tool}, ${HTTP_CONNECTIONS} connections, ${DURATION_SECONDS} s after ${WARMUP_SECONDS} s warm-up, ${CLIENTS} client addresses, API key, real Postgres and Redis, ${SERVER_PROCESSES > 1 ? `${SERVER_PROCESSES} server processes on one port (REUSE_PORT, NATS)` : '1 server process'}, ${pinned}`,
     };
   } finally {
