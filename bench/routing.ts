@@ -25,7 +25,7 @@ import { addedArcCounts } from '../src/solvers/routing/hierarchy/hierarchy.js';
 import { buildTrip } from '../src/solvers/routing/guidance/trip.js';
 import { RoutingEngine, type RouteLocation } from '../src/solvers/routing/routing-engine.js';
 import { PlainDijkstra } from './reference-dijkstra.js';
-import { httpLoad, WARMUP_SECONDS, type HttpLoadResult } from './wrk.js';
+import { httpLoad, WARMUP_SECONDS, type HttpLoadOptions } from './wrk.js';
 import { conditions, freePort, pinLoadGenerator, processCpuMs, round, SERVER_PROCESSES, sharedDeploymentEnv, startProcessGroup } from './support.js';
 import { Random } from '../src/solvers/random.js';
 
@@ -287,46 +287,18 @@ async function httpRun(packPath: string, pairs: (readonly [RouteLocation, RouteL
     const pids = server.pids ?? [server.child.pid!];
     // all threads of every server process, and their main threads alone
     const cpuNow = () => ({ process: sumDefined(pids.map((pid) => processCpuMs(pid))), main: sumDefined(pids.map((pid) => processCpuMs(pid, pid))) });
-    let before = { process: NaN as number | undefined, main: NaN as number | undefined };
-    // the CPU counters are read after the warm-up, just before the measured run starts
-    const result = await httpLoad({
-      url: `${base}/routing/route`,
-      paths: ['/api/v1/routing/route'],
-      method: 'POST',
-      bodies,
-      headers,
-      connections: HTTP_CONNECTIONS,
-      durationSeconds: DURATION_SECONDS,
-      clients: CLIENTS,
-      beforeMeasuring: () => {
-        before = cpuNow();
-      },
-    });
-    const after = cpuNow();
     const perRequest = (from: number | undefined, to: number | undefined, requests: number) => (from === undefined || to === undefined ? NaN : (to - from) / requests);
-    const cpu = { processMs: perRequest(before.process, after.process, result.requests), mainThreadMs: perRequest(before.main, after.main, result.requests) };
+    /** A load run with the server's CPU per request over its measured part (the counters read after the warm-up). */
+    const measuredLoad = async (options: Omit<HttpLoadOptions, 'connections' | 'durationSeconds' | 'clients' | 'beforeMeasuring'>) => {
+      let before = { process: NaN as number | undefined, main: NaN as number | undefined };
+      const result = await httpLoad({ ...options, connections: HTTP_CONNECTIONS, durationSeconds: DURATION_SECONDS, clients: CLIENTS, beforeMeasuring: () => (before = cpuNow()) });
+      const after = cpuNow();
+      return { result, cpu: { processMs: perRequest(before.process, after.process, result.requests), mainThreadMs: perRequest(before.main, after.main, result.requests) } };
+    };
+    const { result, cpu } = await measuredLoad({ url: `${base}/routing/route`, paths: ['/api/v1/routing/route'], method: 'POST', bodies, headers });
     // BENCH_ROUTING_FLOOR=1: then GET /routing/profiles with the same key, clients and connections: the request
     // chain every routing request pays (uWS, access gate, quota counters, metrics, a small answer) without a route
-    let floor: { result: HttpLoadResult; cpu: typeof cpu } | undefined;
-    if (process.env.BENCH_ROUTING_FLOOR === '1') {
-      let floorBefore = before;
-      const floorResult = await httpLoad({
-        url: `${base}/routing/profiles`,
-        paths: ['/api/v1/routing/profiles'],
-        headers: { 'x-api-key': key.key },
-        connections: HTTP_CONNECTIONS,
-        durationSeconds: DURATION_SECONDS,
-        clients: CLIENTS,
-        beforeMeasuring: () => {
-          floorBefore = cpuNow();
-        },
-      });
-      const floorAfter = cpuNow();
-      floor = {
-        result: floorResult,
-        cpu: { processMs: perRequest(floorBefore.process, floorAfter.process, floorResult.requests), mainThreadMs: perRequest(floorBefore.main, floorAfter.main, floorResult.requests) },
-      };
-    }
+    const floor = process.env.BENCH_ROUTING_FLOOR === '1' ? await measuredLoad({ url: `${base}/routing/profiles`, paths: ['/api/v1/routing/profiles'], headers: { 'x-api-key': key.key } }) : undefined;
     return {
       result,
       cpu,
