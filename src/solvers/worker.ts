@@ -5,11 +5,12 @@
  * purpose.
  */
 import { workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
-import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeTripJsonTask, routeTripTask } from './routing/routing-tasks.js';
+import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeAnswerTask, routeTripTask } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
 import { overlayVectorTileTask } from './tiles/overlay-tile.js';
@@ -51,8 +52,14 @@ export function routeTrip(input: Parameters<typeof routeTripTask>[1]): ReturnTyp
   return routeTripTask(sharedMapPack(), input);
 }
 
-export function routeTripJson(input: Parameters<typeof routeTripJsonTask>[1]): ReturnType<typeof routeTripJsonTask> {
-  return routeTripJsonTask(sharedMapPack(), input);
+/**
+ * The route answer's bytes: their ArrayBuffer is transferred to the main thread, not copied. Piscina unwraps the
+ * movable and posts the result with the buffer in the transfer list, so the caller sees the TaskResult itself.
+ */
+export function routeAnswer(input: Parameters<typeof routeAnswerTask>[1]): ReturnType<typeof routeAnswerTask> {
+  const result = routeAnswerTask(sharedMapPack(), input);
+  if (!result.ok) return result;
+  return move({ [transferableSymbol]: result.value.body.buffer, [valueSymbol]: result } as unknown as Parameters<typeof move>[0]) as unknown as typeof result;
 }
 
 export function routeSegments(input: Parameters<typeof routeSegmentsTask>[1]): ReturnType<typeof routeSegmentsTask> {

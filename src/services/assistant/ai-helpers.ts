@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AVOIDABLE, type Avoidable } from '../../domain/costing.js';
 import { parseConstraintsText } from '../routing/plan-request.js';
-import { routeLabels } from '../routing/route-labels.js';
+import { routeLabels } from '../../solvers/routing/guidance/index.js';
 import { CategoryWords, ConceptIndex } from '../search/concept-index.js';
 import { tokensOf } from '../search/search-text.js';
 import { analyseMessage, parseIntent } from './intent-parser.js';

@@ -1,20 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { availableEnvelope } from './engine-envelope.js';
-import { routeAnswerJson } from './route-envelope.js';
+import { routeAnswerHead } from './route-envelope.js';
+import { routeAnswerJson } from '../../solvers/routing/route-answer.js';
+import { routeLabels, SKIPPED_LABELS, type Trip } from '../../solvers/routing/guidance/index.js';
 
-const trip = { locations: [{ lat: 43.7, lon: 7.4 }], legs: [{ maneuvers: [{ type: 1, instruction: 'Drive "north".', street_names: ['Boulevard\u00a0Albert 1er'] }], shape: 'a\\b' }], units: 'kilometers' };
-const alternates = [{ trip: { ...trip, units: 'miles' } }];
-const labels = { purpose: 'route_labels', parsed: { label: 'Via X', tip: 'No turns.' }, source: 'generated' };
+const trip = {
+  language: 'en-US',
+  locations: [{ lat: 43.7, lon: 7.4 }],
+  legs: [{ maneuvers: [{ type: 1, length: 0.2, instruction: 'Drive "north".', street_names: ['Boulevard\u00a0Albert 1er'] }], shape: 'a\\b' }],
+  summary: { has_toll: false, has_ferry: false, has_highway: true },
+  units: 'kilometers',
+} as unknown as Trip;
+const alternate = { ...trip, units: 'miles' } as Trip;
 
 describe('route answer JSON', () => {
   it.each([
-    ['trip only', undefined, undefined],
-    ['with alternatives', alternates, undefined],
-    ['with an id', undefined, 'req-7 "quoted"'],
-    ['with both', alternates, 'x'],
-  ] as const)('is the text JSON.stringify gives for the envelope object (%s)', (_, alternatives, id) => {
-    const text = routeAnswerJson('/routing/route', { tripJson: JSON.stringify(trip), alternatesJson: alternatives ? JSON.stringify(alternatives) : undefined }, id, labels);
-    const data = { trip, ...(alternatives ? { alternates: alternatives } : {}), ...(id ? { id } : {}) };
-    expect(text).toBe(JSON.stringify({ ...availableEnvelope('/routing/route', data), labels }));
+    ['trip only', [], undefined, true],
+    ['with alternatives', [alternate], undefined, true],
+    ['with an id', [], 'req-7 "quoted"', true],
+    ['with both, labels skipped', [alternate], 'x', false],
+  ] as const)('is the text JSON.stringify gives for the envelope object (%s)', (_, alternates, id, includeLabels) => {
+    const text = routeAnswerJson({ head: routeAnswerHead('/routing/route'), ...(id ? { id } : {}), includeLabels }, trip, alternates);
+    const data = { trip, ...(alternates.length ? { alternates: alternates.map((alternative) => ({ trip: alternative })) } : {}), ...(id ? { id } : {}) };
+    expect(text).toBe(JSON.stringify({ ...availableEnvelope('/routing/route', data), labels: includeLabels ? routeLabels(trip) : SKIPPED_LABELS }));
   });
 });

@@ -1,20 +1,17 @@
 /**
- * The POST /routing/route answer as JSON text, spliced around the trip JSON a
- * solver worker serialised: the main thread neither clones the trip object nor
- * serialises it again. The text is exactly `JSON.stringify` of
- * `{ ...availableEnvelope(path, { trip, alternates?, id? }), labels }`.
+ * The head of the POST /routing/route answer: the envelope's JSON text up to its `data` value. A solver worker
+ * writes the rest around the trip it built (solvers/routing/route-answer.ts), so that the answer is exactly
+ * `JSON.stringify({ ...availableEnvelope(path, { trip, alternates?, id? }), labels })`.
  */
 import { availableEnvelope } from './engine-envelope.js';
 
-export interface SerializedTrips {
-  tripJson: string;
-  /** JSON of `[{ trip }, …]`; undefined when there are no alternatives. */
-  alternatesJson: string | undefined;
-}
+const heads = new Map<string, string>();
 
-export function routeAnswerJson(path: string, trips: SerializedTrips, id: string | undefined, labels: unknown): string {
-  const head = JSON.stringify(availableEnvelope(path, null)).slice(0, -'null}'.length);
-  const alternates = trips.alternatesJson ? `,"alternates":${trips.alternatesJson}` : '';
-  const echoedId = id ? `,"id":${JSON.stringify(id)}` : '';
-  return `${head}{"trip":${trips.tripJson}${alternates}${echoedId}},"labels":${JSON.stringify(labels)}}`;
+export function routeAnswerHead(path: string): string {
+  let head = heads.get(path);
+  if (head === undefined) {
+    head = JSON.stringify(availableEnvelope(path, null)).slice(0, -'null}'.length);
+    heads.set(path, head);
+  }
+  return head;
 }

@@ -6,19 +6,18 @@
  * with a reason (engine-envelope.ts); input it cannot route stays a 400.
  */
 import { DEFAULT_ALTERNATES } from '../../solvers/routing/routing-engine.js';
-import { maneuverTypeCatalogue, unitMeters, type SpeedLimitStretch, type Trip } from '../../solvers/routing/guidance/index.js';
+import { maneuverTypeCatalogue, routeLabels, SKIPPED_LABELS, unitMeters, type SpeedLimitStretch, type Trip } from '../../solvers/routing/guidance/index.js';
 import type { ExternalEngine } from './external-engine.js';
 import { availableEnvelope, type EngineEnvelope, type EngineOutages } from './engine-envelope.js';
 import { areasOf, metricOf, narrationOf, toRouteLocation, type EngineRequest, type MatrixRequest } from './engine-request.js';
 import type { ProfileDescription, RoutingService } from './routing-service.js';
-import { routeLabels, SKIPPED_LABELS } from './route-labels.js';
 import { parseConstraintsText, type PlanRequest } from './plan-request.js';
 import { orderStops } from '../../solvers/routing/stop-order/stop-order.js';
 import type { MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { RouteLocation } from '../../solvers/routing/routing-engine.js';
 import { roundTo } from '../../shared/rounding.js';
 import { JsonText } from '../../shared/json-text.js';
-import { routeAnswerJson } from './route-envelope.js';
+import { routeAnswerHead } from './route-envelope.js';
 import type { Costing } from '../../domain/costing.js';
 import type { Principal } from '../../domain/principal.js';
 import { ApiError } from '../../shared/errors.js';
@@ -56,15 +55,16 @@ export class RoutingEndpoints {
   private async routeHere(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal): Promise<JsonText> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
     const avoidAreas = areasOf(payload);
-    const outcome = await this.routing.tripJson(
+    const { body } = await this.routing.routeAnswer(
       metric,
       payload.locations.map(toRouteLocation),
       narrationOf(payload),
       { ...(avoidAreas ? { avoidAreas } : {}), ...(payload.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: payload.alternates } } : {}) },
+      { head: routeAnswerHead(path), ...(payload.id ? { id: payload.id } : {}), includeLabels },
       signal,
     );
-    // the worker serialised the trip: its JSON goes into the answer as it is
-    return new JsonText(routeAnswerJson(path, outcome, payload.id, includeLabels ? routeLabels(outcome.digest) : SKIPPED_LABELS));
+    // the worker wrote the whole answer and transferred its bytes: they go out as they are
+    return new JsonText(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   }
 
   /**

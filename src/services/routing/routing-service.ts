@@ -8,7 +8,8 @@ import { ApiError } from '../../shared/errors.js';
 import { PROFILES, baseMetric, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { AlternatesOptions, RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import type { NearestRoad, RoutingFailure, SerializedTripOutcome, TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { NearestRoad, RouteAnswer, RoutingFailure, TripOutcome } from '../../solvers/routing/routing-tasks.js';
+import type { RouteAnswerShape } from '../../solvers/routing/route-answer.js';
 import type { TripOptions } from '../../solvers/routing/guidance/index.js';
 import type { SolverPool, TaskOutput } from '../../solvers/solver-pool.js';
 import type { HierarchyCache } from './hierarchy-cache.js';
@@ -82,29 +83,27 @@ export class RoutingService {
   }
 
   /** The route as a Valhalla trip with guidance (and alternatives), searched and narrated in a worker. */
-  trip(metric: MetricSpec, locations: RouteLocation[], guidance: TripOptions, extras: TripExtras = {}, signal?: AbortSignal): Promise<TripOutcome> {
-    return this.runTrip('routeTrip', metric, locations, guidance, extras, signal);
-  }
-
-  /** As {@link trip}, with the trip and alternatives as JSON text (for answers that carry them unchanged). */
-  tripJson(metric: MetricSpec, locations: RouteLocation[], guidance: TripOptions, extras: TripExtras = {}, signal?: AbortSignal): Promise<SerializedTripOutcome> {
-    return this.runTrip('routeTripJson', metric, locations, guidance, extras, signal);
-  }
-
-  private async runTrip<N extends 'routeTrip' | 'routeTripJson'>(
-    task: N,
-    metric: MetricSpec,
-    locations: RouteLocation[],
-    guidance: TripOptions,
-    extras: TripExtras,
-    signal: AbortSignal | undefined,
-  ): Promise<TaskOutput<N>> {
+  async trip(metric: MetricSpec, locations: RouteLocation[], guidance: TripOptions, extras: TripExtras = {}, signal?: AbortSignal): Promise<TripOutcome> {
     this.assertAvailable(metric.costing);
     const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
     const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
-      runWithBudget(this.options.solvers, task, { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
+      runWithBudget(this.options.solvers, 'routeTrip', { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras }, this.options.timeoutMs, signal),
     );
-    if (result.ok) return result.value as TaskOutput<N>;
+    if (result.ok) return result.value;
+    throw this.engineError(metric, result);
+  }
+
+  /**
+   * As {@link trip}, answered as the whole POST /routing/route body: the worker writes the answer around the trip
+   * (`answer`) and hands over its UTF-8 bytes (see route-answer.ts).
+   */
+  async routeAnswer(metric: MetricSpec, locations: RouteLocation[], guidance: TripOptions, extras: TripExtras, answer: RouteAnswerShape, signal?: AbortSignal): Promise<RouteAnswer> {
+    this.assertAvailable(metric.costing);
+    const hierarchy = this.options.hierarchies.ready(baseMetric(metric));
+    const result = await this.withHierarchy(hierarchy, (hierarchyRef) =>
+      runWithBudget(this.options.solvers, 'routeAnswer', { metric, locations, guidance, ...(hierarchyRef ? { hierarchyRef } : {}), ...extras, answer }, this.options.timeoutMs, signal),
+    );
+    if (result.ok) return result.value;
     throw this.engineError(metric, result);
   }
 

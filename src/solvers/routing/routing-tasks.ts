@@ -10,6 +10,7 @@ import { segmentKeyOf } from './traffic/trip-traversals.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
 import { HIERARCHY_UNKNOWN, MAX_HIERARCHIES, WorkerHierarchies, type HierarchyRef } from './hierarchy/hierarchy-ref.js';
+import { routeAnswerBytes, type RouteAnswerShape } from './route-answer.js';
 import { RoutingEngine, type RouteLocation, type RouteOutcome, type RouteRequest } from './routing-engine.js';
 import {
   buildTrip,
@@ -18,9 +19,7 @@ import {
   wayName,
   type SpeedLimitStretch,
   type Trip,
-  type TripManeuver,
   type TripOptions,
-  type TripSummary,
 } from './guidance/index.js';
 
 let engine: RoutingEngine | undefined;
@@ -106,52 +105,41 @@ export function routeTripTask(pack: MapPack | undefined, input: TripTaskInput): 
   });
 }
 
-/** What a caller needs to describe a trip (route labels) without the trip itself. */
-export interface TripDigest {
-  language: string;
-  legs: { maneuvers: Pick<TripManeuver, 'type' | 'length' | 'street_names'>[] }[];
-  summary: Pick<TripSummary, 'has_toll' | 'has_ferry' | 'has_highway'>;
+export interface RouteAnswerInput extends TripTaskInput {
+  answer: RouteAnswerShape;
 }
 
-export interface SerializedTripOutcome {
-  /** JSON of the trip, exactly as `JSON.stringify(trip)`. */
-  tripJson: string;
-  /** JSON of `[{ trip }, …]` for the alternatives; undefined when there are none. */
-  alternatesJson: string | undefined;
-  digest: TripDigest;
+export interface RouteAnswer {
+  /** The whole answer body, UTF-8 JSON (see route-answer.ts), on an ArrayBuffer of its own. */
+  body: Uint8Array;
   usedHierarchy: boolean;
 }
 
 /**
- * The trip as JSON text, for answers that carry it as it is: a string crosses the thread boundary
- * as one copy, where the trip object (hundreds of small objects) costs the main thread a
- * structured clone and then a JSON.stringify of its own.
+ * The POST /routing/route answer as bytes: built, labelled and encoded here, so that the main thread only
+ * passes them on. The worker entry transfers the bytes' ArrayBuffer (no copy across the thread boundary).
  */
-export function routeTripJsonTask(pack: MapPack | undefined, input: TripTaskInput): TaskResult<SerializedTripOutcome, RoutingFailure> {
+export function routeAnswerTask(pack: MapPack | undefined, input: RouteAnswerInput): TaskResult<RouteAnswer, RoutingFailure> {
   const built = buildTrips(pack, input);
   if (!built.ok) return built;
   const { trip, alternates, outcome } = built.value;
-  return ok({
-    tripJson: JSON.stringify(trip),
-    alternatesJson: alternates.length ? JSON.stringify(alternates.map((alternate) => ({ trip: alternate }))) : undefined,
-    digest: {
-      language: trip.language,
-      legs: trip.legs.map((leg) => ({
-        maneuvers: leg.maneuvers.map(({ type, length, street_names }) => ({ type, length, ...(street_names?.length ? { street_names: [street_names[0]!] } : {}) })),
-      })),
-      summary: { has_toll: trip.summary.has_toll, has_ferry: trip.summary.has_ferry, has_highway: trip.summary.has_highway },
-    },
-    usedHierarchy: outcome.usedHierarchy,
-  });
+  return ok({ body: routeAnswerBytes(input.answer, trip, alternates), usedHierarchy: outcome.usedHierarchy });
 }
 
 function buildTrips(pack: MapPack | undefined, input: TripTaskInput) {
+  const guidance = input.guidance;
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
   const resolved = resolveHierarchy(input);
   if (!resolved.ok) return resolved.result;
-  const { guidance, hierarchyRef: _ref, ...rest } = input;
-  const request: RouteRequest = { ...rest, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) };
+  // the fields a route reads (the input also carries the guidance, the hierarchy's ref and the answer's shape)
+  const request: RouteRequest = {
+    metric: input.metric,
+    locations: input.locations,
+    ...(input.avoidAreas ? { avoidAreas: input.avoidAreas } : {}),
+    ...(input.alternates ? { alternates: input.alternates } : {}),
+    ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}),
+  };
   const outcome = routing.route(request);
   if (!outcome.ok) return outcome;
   const options = { ...guidance, costing: request.metric.costing };

@@ -13,3 +13,5 @@ export { narrativeLanguage, wayName, type NarrativeLanguage } from './street-nam
 export { unitMeters } from './leg-assembly.js';
 /** Distances worded as the guidance words them, for the spoken texts of /navigation/speak. */
 export { arabicQuantity, distancePhrase, type DistanceUnits, type Quantity } from './narrative/distance-phrases.js';
+/** The route label and tip written from a trip (the worker labels the route answers it writes). */
+export { routeLabels, SKIPPED_LABELS, type RouteLabels, type TripDigest } from './route-labels.js';

@@ -4,8 +4,16 @@
  * says what to expect (length of the main road, turns, tolls, ferries,
  * highways). Deterministic: the same trip always gets the same words. A
  * language model may refine them only where one is configured (none is).
+ * Pure, in the solver layer: a worker labels the route it narrated (routing-tasks.ts).
  */
-import type { TripDigest } from '../../solvers/routing/routing-tasks.js';
+import type { TripManeuver, TripSummary } from './trip-types.js';
+
+/** What the labels read of a trip: its language, each maneuver's type, length and first street name, and the summary's flags. */
+export interface TripDigest {
+  language: string;
+  legs: readonly { maneuvers: readonly Pick<TripManeuver, 'type' | 'length' | 'street_names'>[] }[];
+  summary: Pick<TripSummary, 'has_toll' | 'has_ferry' | 'has_highway'>;
+}
 
 export interface RouteLabels {
   purpose: 'route_labels';
@@ -16,7 +24,7 @@ export interface RouteLabels {
 /** Maneuver types that are decisions (not start, destination, continue, becomes, stay). */
 const DECISION_TYPES = new Set([9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 26, 37, 38]);
 
-/** Labels from a trip, or from the digest a worker sends with a trip it serialised (the same words). */
+/** Labels from a trip (or anything with its digest's fields). */
 export function routeLabels(trip: TripDigest): RouteLabels {
   const arabic = trip.language.toLowerCase().startsWith('ar');
   const byStreet = new Map<string, number>();
