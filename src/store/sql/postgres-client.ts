@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+import type { QueryOptions, Row, SqlClient, SqlExecutor } from './sql-client.js';
 import { SqlError } from './sql-error.js';
 
 export interface PostgresClientOptions {
@@ -11,11 +11,13 @@ export interface PostgresClientOptions {
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
+const PREPARED = { prepare: true } as const;
+
 function executorFor(sql: Sql): SqlExecutor {
   return {
-    async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    async query<T extends Row>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<T[]> {
       try {
-        const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+        const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], options?.prepared ? PREPARED : undefined);
         return rows as unknown as T[];
       } catch (error) {
         throw new SqlError(error, text);
