@@ -17,6 +17,7 @@ import { runTrafficBenchmark } from './traffic.js';
 import { runIncidentsBenchmark } from './incidents.js';
 import { runAssistantBenchmark } from './assistant.js';
 import { runGeofencesBenchmark } from './geofences.js';
+import { runNavigationFixPathBenchmark } from './navigation-fix-path.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -37,6 +38,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   incidents: runIncidentsBenchmark,
   assistant: runAssistantBenchmark,
   geofences: runGeofencesBenchmark,
+  'navigation-fix-path': runNavigationFixPathBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -9,7 +9,7 @@
  *
  * LOAD_NAV_SESSIONS=1000,5000 LOAD_NAV_BACKENDS=embedded,nats LOAD_DURATION_SECONDS=30 narrow a run;
  * BENCH_SERVER_SCRIPT runs another build's server (A/B runs against a reference build started the same way).
- * Server CPU per fix is the server processes' own CPU (/proc) over the fixes sent in the window; the
+ * Server CPU per fix is the server processes' own CPU (/proc) over the fixes answered in the window; the
  * generator's CPU is reported apart (its own process.cpuUsage()).
  */
 import { readFileSync } from 'node:fs';
@@ -171,7 +171,7 @@ interface RunResult {
   /** The generator's own event-loop delay p99 (ms): latency it adds to what it measures. */
   generatorDelayP99: number;
   serverCpuPercent: number;
-  /** Server CPU (all threads of the server processes) per fix sent in the window, µs. */
+  /** Server CPU (all threads of the server processes) per fix answered in the window, µs. */
   serverCpuPerFixMicros: number;
   /** The load generator's own CPU (this process), % of one core. */
   generatorCpuPercent: number;
@@ -250,6 +250,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
           client.serverEventSeq = Math.max(client.serverEventSeq, eventSeq);
           if (!text.includes('"status":"active"')) client.ended = true;
           if (fixSeq > client.progressSeen) {
+            // fixes the server answered in the window (a coalesced progress frame answers those it replaced too)
+            if (measuring) fixesAnswered += fixSeq - client.progressSeen;
             client.progressSeen = fixSeq;
             if (measuring && fixSeq <= client.sent) {
               const latency = performance.now() - client.sentAt[fixSeq % RING]!;
@@ -285,6 +287,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     }, 1000) : undefined;
     let measuring = false;
     let fixesSent = 0;
+    let fixesAnswered = 0;
     const TICK_MS = 10;
     const slices = 1000 / TICK_MS;
     let tick = 0;
@@ -345,7 +348,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
       max: sorted.length ? sorted[sorted.length - 1]! : NaN,
       generatorDelayP99: generatorDelay.percentile(99) / 1e6,
       serverCpuPercent: (cpuUsed / elapsed) * 100,
-      serverCpuPerFixMicros: fixesSent > 0 ? (cpuUsed * 1e6) / fixesSent : NaN,
+      // per fix answered: a saturated server that falls behind has not done the work of the fixes still queued
+      serverCpuPerFixMicros: fixesAnswered > 0 ? (cpuUsed * 1e6) / fixesAnswered : NaN,
       generatorCpuPercent: ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100,
       loadAverage,
       machineCpuPercent: ((machineEnd.busy - machineStart.busy) / (machineEnd.total - machineStart.total)) * 100,
