@@ -18,6 +18,7 @@ import { runIncidentsBenchmark } from './incidents.js';
 import { runAssistantBenchmark } from './assistant.js';
 import { runGeofencesBenchmark } from './geofences.js';
 import { runEdgeCpuBenchmark } from './edge-cpu.js';
+import { runNavigationFixPathBenchmark } from './navigation-fix-path.js';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   edge: runEdgeBenchmark,
@@ -39,6 +40,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   assistant: runAssistantBenchmark,
   geofences: runGeofencesBenchmark,
   'edge-cpu': runEdgeCpuBenchmark,
+  'navigation-fix-path': runNavigationFixPathBenchmark,
 };
 
 const requested = process.argv.slice(2);

@@ -7,9 +7,13 @@
  * session, dropped progress frames and lost events. Target: 10 000 sessions
  * with p99 ≤ 50 ms and zero lost events.
  *
- * LOAD_NAV_SESSIONS=1000,5000 LOAD_NAV_BACKENDS=embedded,nats LOAD_DURATION_SECONDS=30 narrow a run.
+ * LOAD_NAV_SESSIONS=1000,5000 LOAD_NAV_BACKENDS=embedded,nats LOAD_DURATION_SECONDS=30 narrow a run;
+ * BENCH_SERVER_SCRIPT runs another build's server (A/B runs against a reference build started the same way).
+ * Server CPU per fix is the server processes' own CPU (/proc) over the fixes answered in the window; the
+ * generator's CPU is reported apart (its own process.cpuUsage()).
  */
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import polyline from '@mapbox/polyline';
@@ -29,7 +33,7 @@ const TARGET_SESSIONS = 10_000;
 const TARGET_P99_MS = 50;
 /** Concurrent session creations and socket openings while setting up. */
 const SETUP_CONCURRENCY = 64;
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = process.env.BENCH_SERVER_SCRIPT || fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 type Backend = 'embedded' | 'nats';
 
@@ -67,6 +71,9 @@ interface Client {
 }
 
 const RING = 64;
+const FIX_PREFIX = '{"type":"fix","fix":{"lat":';
+const FIX_MIDDLE = ',"lng":';
+const FIX_SUFFIX = ',"speed":10}}';
 const PROGRESS_PREFIX = '{"type":"progress","fixSeq":';
 
 /** The integer right after the first `key` in `text` (frames are JSON the server writes in a fixed field order). */
@@ -164,7 +171,13 @@ interface RunResult {
   /** The generator's own event-loop delay p99 (ms): latency it adds to what it measures. */
   generatorDelayP99: number;
   serverCpuPercent: number;
+  /** Server CPU (all threads of the server processes) per fix answered in the window, µs. */
+  serverCpuPerFixMicros: number;
+  /** The load generator's own CPU (this process), % of one core. */
+  generatorCpuPercent: number;
   machineCpuPercent: number;
+  /** 1-minute load average at the end of the window. */
+  loadAverage: number;
   bytesPerSession: number;
   droppedProgress: number;
   lostEvents: number;
@@ -237,6 +250,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
           client.serverEventSeq = Math.max(client.serverEventSeq, eventSeq);
           if (!text.includes('"status":"active"')) client.ended = true;
           if (fixSeq > client.progressSeen) {
+            // fixes the server answered in the window (a coalesced progress frame answers those it replaced too)
+            if (measuring) fixesAnswered += fixSeq - client.progressSeen;
             client.progressSeen = fixSeq;
             if (measuring && fixSeq <= client.sent) {
               const latency = performance.now() - client.sentAt[fixSeq % RING]!;
@@ -272,6 +287,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     }, 1000) : undefined;
     let measuring = false;
     let fixesSent = 0;
+    let fixesAnswered = 0;
     const TICK_MS = 10;
     const slices = 1000 / TICK_MS;
     let tick = 0;
@@ -281,7 +297,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
       client.meters += 10;
       client.sent++;
       client.sentAt[client.sent % RING] = performance.now();
-      client.socket.send(JSON.stringify({ type: 'fix', fix: { lat, lng, speed: 10 } }));
+      // the bytes JSON.stringify({ type: 'fix', fix: { lat, lng, speed: 10 } }) gives, without building the object
+      client.socket.send(FIX_PREFIX + lat + FIX_MIDDLE + lng + FIX_SUFFIX);
       if (measuring) fixesSent++;
     };
     const timer = setInterval(() => {
@@ -295,6 +312,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     const generatorDelay = monitorEventLoopDelay({ resolution: 5 });
     generatorDelay.enable();
     const cpuStart = sum(pids.map(cpuSeconds));
+    const generatorStart = process.cpuUsage();
     const machineStart = machineTicks();
     const startedAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, DURATION_SECONDS * 1000));
@@ -302,6 +320,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     generatorDelay.disable();
     const elapsed = (performance.now() - startedAt) / 1000;
     const cpuUsed = sum(pids.map(cpuSeconds)) - cpuStart;
+    const generatorUsage = process.cpuUsage(generatorStart);
+    const loadAverage = loadavg()[0]!;
     const machineEnd = machineTicks();
     clearInterval(timer);
     if (tracer) clearInterval(tracer);
@@ -328,6 +348,10 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
       max: sorted.length ? sorted[sorted.length - 1]! : NaN,
       generatorDelayP99: generatorDelay.percentile(99) / 1e6,
       serverCpuPercent: (cpuUsed / elapsed) * 100,
+      // per fix answered: a saturated server that falls behind has not done the work of the fixes still queued
+      serverCpuPerFixMicros: fixesAnswered > 0 ? (cpuUsed * 1e6) / fixesAnswered : NaN,
+      generatorCpuPercent: ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100,
+      loadAverage,
       machineCpuPercent: ((machineEnd.busy - machineStart.busy) / (machineEnd.total - machineStart.total)) * 100,
       bytesPerSession: (rssConnected - rssBefore) / sessions,
       droppedProgress,
@@ -348,10 +372,11 @@ export async function runNavigationLoad(): Promise<boolean> {
     conditions({
       scenario: 'navigation sessions: N WebSocket sessions, one fix per second each along real Nasr City routes (8 origin/destination pairs)',
       load: `${DURATION_SECONDS} s measured after 5 s warm-up; bearer-token user, one X-Forwarded-For address per session`,
+      server: MAIN,
       cpus: `${pinned}; with processes > 1 the servers run on CPUs 0 and 1 (unpinned between them), server_cpu_pct sums them`,
     }),
   );
-  console.log('backend,processes,sessions,connected,fixes_per_s,p50_ms,p99_ms,max_ms,generator_loop_delay_p99_ms,server_cpu_pct,machine_cpu_pct,kib_per_session,dropped_progress,lost_events,duplicate_events,errors,verdict');
+  console.log('backend,processes,sessions,connected,fixes_per_s,p50_ms,p99_ms,max_ms,generator_loop_delay_p99_ms,server_cpu_pct,server_cpu_us_per_fix,generator_cpu_pct,machine_cpu_pct,load_avg_1m,kib_per_session,dropped_progress,lost_events,duplicate_events,errors,verdict');
   let met = true;
   const runs = BACKENDS.flatMap((backend) => (backend === 'nats' ? PROCESSES : [1]).map((processes) => ({ backend, processes })));
   for (const { backend, processes } of runs) {
@@ -371,7 +396,10 @@ export async function runNavigationLoad(): Promise<boolean> {
           round(result.max, 1),
           round(result.generatorDelayP99, 1),
           round(result.serverCpuPercent, 1),
+          round(result.serverCpuPerFixMicros, 1),
+          round(result.generatorCpuPercent, 1),
           round(result.machineCpuPercent, 0),
+          round(result.loadAverage, 2),
           round(result.bytesPerSession / 1024, 1),
           result.droppedProgress,
           result.lostEvents,

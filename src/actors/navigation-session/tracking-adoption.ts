@@ -24,12 +24,21 @@ function adoptFix(target: AcceptedFix | null, source: AcceptedFix | null): Accep
 
 function adoptProgress(target: SessionProgress | null, source: SessionProgress | null): SessionProgress | null {
   if (source === null || target === null || target === source) return source;
-  const { snapped, nextManeuver, ...flat } = source;
-  Object.assign(target, flat);
-  target.snapped.lat = snapped.lat;
-  target.snapped.lng = snapped.lng;
+  // field by field: a rest copy of the flat fields was an object per fix, only to be copied again
+  target.offRoute = source.offRoute;
+  target.arrived = source.arrived;
+  target.shapeIndex = source.shapeIndex;
+  target.maneuverIndex = source.maneuverIndex;
+  target.snapped.lat = source.snapped.lat;
+  target.snapped.lng = source.snapped.lng;
+  target.distanceToRouteMeters = source.distanceToRouteMeters;
+  target.distanceRemainingMeters = source.distanceRemainingMeters;
+  target.durationRemainingSeconds = source.durationRemainingSeconds;
+  target.distanceToNextManeuverMeters = source.distanceToNextManeuverMeters;
+  const nextManeuver = source.nextManeuver;
   if (nextManeuver === null || target.nextManeuver === null) target.nextManeuver = nextManeuver;
   else Object.assign(target.nextManeuver, nextManeuver);
+  target.progressFraction = source.progressFraction;
   return target;
 }
 

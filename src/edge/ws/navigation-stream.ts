@@ -13,6 +13,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
 import { ackFrame, clientMessageSchema, readyFrame } from './stream-protocol.js';
+import { decodeHotFixMessage } from './hot-fix-message.js';
 import type { StreamAdmission } from './stream-admission.js';
 import { streamChannelEndpoint } from './stream-channel.js';
 import { StreamDelivery } from './stream-delivery.js';
@@ -41,6 +42,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     admission: deps.admission,
     logger: log,
     messages: clientMessageSchema,
+    hotMessage: decodeHotFixMessage,
     maxMessageBytes: 64 * 1024,
     // fix messages a socket may have waiting; a client far ahead of the server is told to slow down
     inboxCapacity: 256,

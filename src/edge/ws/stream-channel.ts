@@ -68,6 +68,8 @@ export interface StreamChannel<M extends ChannelMessage> {
   admission: StreamAdmission;
   /** Client messages, `auth` and `ping` included. */
   messages: z.ZodType<M>;
+  /** The channel's hot message shape checked by hand (see decodeClientMessage); undefined: not decided there. */
+  hotMessage?(raw: unknown): M | undefined;
   /** A longer message is answered with an error frame (413), then close code 1009. */
   maxMessageBytes: number;
   /** Messages a socket may have waiting before it is told to slow down. */
@@ -234,7 +236,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
           closeWith(ws, tooBig, CLOSE.messageTooBig, 'message too big');
           return;
         }
-        const decoded = decodeClientMessage(data, channel.messages);
+        const decoded = decodeClientMessage(data, channel.messages, channel.hotMessage);
         if (!decoded.ok) {
           fail(ws, decoded.error, decoded.id);
           return;

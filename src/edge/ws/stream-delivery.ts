@@ -10,6 +10,7 @@ import type { NavigationEvent } from '../../domain/navigation-session.js';
 import type { FeedFrame } from '../../services/navigation/navigation-sessions.js';
 import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './ordered-sender.js';
 import type { EventFrame, GapFrame } from './stream-protocol.js';
+import { ProgressFrameWriter } from './progress-frame-text.js';
 
 export { TOO_SLOW_CLOSE_CODE, type FrameSocket };
 
@@ -29,6 +30,7 @@ export class StreamDelivery {
   private held: FeedFrame[] | undefined = [];
   private readonly sender: OrderedSender;
   private latestProgress: string | undefined;
+  private readonly progressText = new ProgressFrameWriter();
   /** Progress frames replaced by a newer one before they could be sent. */
   coalesced = 0;
 
@@ -143,7 +145,7 @@ export class StreamDelivery {
       case 'progress': {
         if (frame.fixSeq <= this.lastFixSeq) return;
         this.lastFixSeq = frame.fixSeq;
-        const text = JSON.stringify(frame);
+        const text = this.progressText.text(frame);
         if (!this.sender.hasRoom) {
           if (this.latestProgress !== undefined) this.coalesced++;
           this.latestProgress = text;

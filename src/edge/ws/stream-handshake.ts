@@ -79,15 +79,23 @@ export function credentialsOfAuthMessage(message: { apiKey?: string | undefined;
 
 /**
  * A client message checked as HTTP input is (`validate`: NUL, lone surrogates, nesting depth, then the channel's
- * schema); a refusal keeps the message's id for the error frame.
+ * schema); a refusal keeps the message's id for the error frame. `hot`, when given, answers the channel's most
+ * frequent message shape without the schema (it must accept exactly what the schema accepts of that shape, and
+ * answer undefined for anything else, which then goes the full way).
  */
-export function decodeClientMessage<M>(data: ArrayBuffer, schema: z.ZodType<M>): { ok: true; message: M } | { ok: false; error: ApiError; id: string | undefined } {
+export function decodeClientMessage<M>(
+  data: ArrayBuffer,
+  schema: z.ZodType<M>,
+  hot?: (raw: unknown) => M | undefined,
+): { ok: true; message: M } | { ok: false; error: ApiError; id: string | undefined } {
   let raw: unknown;
   try {
     raw = JSON.parse(decoder.decode(data));
   } catch {
     return { ok: false, id: undefined, error: new ApiError('VALIDATION_ERROR', { message: ['message: must be JSON'] }) };
   }
+  const message = hot?.(raw);
+  if (message !== undefined) return { ok: true, message };
   const id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
   try {
     return { ok: true, message: validate('message', schema, raw) };

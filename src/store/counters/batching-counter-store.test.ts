@@ -19,10 +19,20 @@ function countingStore() {
 const hit = (key: string, by = 1): WindowHit => ({ key, windowEndsAtMs: Date.now() + 60_000, by });
 
 describe('BatchingCounterStore', () => {
+  it('sends the calls of one event-loop phase together (the messages of the sockets ready together)', async () => {
+    const { inner, calls } = countingStore();
+    const store = new BatchingCounterStore(inner);
+    const values = await Promise.all([store.incrementWindows([hit('a')]), store.incrementWindows([hit('a'), hit('b')]), store.incrementWindows([hit('c')])]);
+    expect(values).toEqual([[1], [2, 1], [1]]);
+    expect(calls).toEqual([3]);
+  });
+
   it('joins calls that arrive while one is in flight, each seeing its own counts in arrival order', async () => {
     const { inner, calls } = countingStore();
     const store = new BatchingCounterStore(inner);
     const first = store.incrementWindows([hit('a'), hit('b')]);
+    // a later phase: the first batch has left
+    await new Promise((resolve) => setImmediate(resolve));
     const rest = [store.incrementWindows([hit('a')]), store.incrementWindows([hit('a', 5), hit('c')]), store.incrementWindows([hit('b')])];
     expect(await first).toEqual([1, 1]);
     expect(await Promise.all(rest)).toEqual([[2], [7, 1], [2]]);

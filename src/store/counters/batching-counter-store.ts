@@ -19,7 +19,7 @@ export class BatchingCounterStore implements CounterStore {
     this.increments = new GroupCommit(async (calls) => {
       const coalesced = coalesceHits(calls);
       return coalesced.answer(await inner.incrementWindows(coalesced.hits));
-    }, { maxBatch: MAX_CALLS_PER_ROUND_TRIP });
+    }, { maxBatch: MAX_CALLS_PER_ROUND_TRIP, gatherPhase: true });
   }
 
   get kind() {

@@ -156,6 +156,8 @@ export class NavigationSessionRepository {
        )
        select id from written`,
       [JSON.stringify(updates), JSON.stringify(events)],
+      // the group commit of every session's checkpoints and events: hundreds of runs a second under load
+      { prepared: true },
     );
     return new Set(rows.map((row) => row.id));
   }

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+import type { QueryOptions, Row, SqlClient, SqlExecutor } from './sql-client.js';
 import { isConnectionFailure, SqlError, STATEMENT_TIMEOUT } from './sql-error.js';
 
 export interface PostgresClientOptions {
@@ -34,11 +34,13 @@ function withDeadline<T>(pending: postgres.PendingQuery<postgres.Row[]>, timeout
   return Promise.race([pending as unknown as Promise<T>, deadline]).finally(() => clearTimeout(timer));
 }
 
+const PREPARED = { prepare: true } as const;
+
 function executorFor(sql: Sql, statementTimeoutMs: number): SqlExecutor {
   return {
-    async query<T extends Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    async query<T extends Row>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<T[]> {
       try {
-        return await withDeadline<T[]>(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]), statementTimeoutMs);
+        return await withDeadline<T[]>(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], options?.prepared ? PREPARED : undefined), statementTimeoutMs);
       } catch (error) {
         throw new SqlError(error, text);
       }

@@ -1,10 +1,20 @@
 /** A row as returned by the driver: column name to value. */
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  /**
+   * A statement run many times a second with the same text: the Postgres driver keeps it prepared on each
+   * connection (one round trip per run). Unprepared, a statement with parameters takes two round trips (the driver
+   * first asks the server for the parameter types). Only for fixed texts: every distinct text prepared stays on
+   * its connection. PGlite runs in-process and ignores it.
+   */
+  prepared?: boolean;
+}
+
 /** What repositories need from a SQL database; both Postgres and PGlite implement it. */
 export interface SqlExecutor {
   /** Runs one parameterised statement ($1, $2, ...) and returns its rows. */
-  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends Row = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs statements without parameters (DDL scripts; may hold several statements). */
   exec(script: string): Promise<void>;
 }
