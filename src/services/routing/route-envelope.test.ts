@@ -17,4 +17,10 @@ describe('route answer JSON', () => {
     const data = { trip, ...(alternatives ? { alternates: alternatives } : {}), ...(id ? { id } : {}) };
     expect(text).toBe(JSON.stringify({ ...availableEnvelope('/routing/route', data), labels }));
   });
+
+  it('appends trafficModel after the labels only when given', () => {
+    const trafficModel = { used: true, metric: 'traffic', todBucket: 8, profileType: 'typical', segmentsWithProfiles: 12 };
+    const text = routeAnswerJson('/routing/route', { tripJson: JSON.stringify(trip), alternatesJson: undefined }, undefined, labels, trafficModel);
+    expect(text).toBe(JSON.stringify({ ...availableEnvelope('/routing/route', { trip }), labels, trafficModel }));
+  });
 });

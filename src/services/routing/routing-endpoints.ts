@@ -24,6 +24,13 @@ import type { Principal } from '../../domain/principal.js';
 import { ApiError } from '../../shared/errors.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import { steerAround, type PlanConstraintSource } from './plan-constraints.js';
+import type { TrafficMetricChoice, TrafficMetrics } from '../traffic/traffic-metric.js';
+
+/** What `date_time` reads: the traffic metric of a moment (services/traffic/traffic-metric.ts). */
+export type TrafficMetricSource = Pick<TrafficMetrics, 'choose'>;
+
+/** Costings that drive in the traffic the profiles learned (motor vehicles on roads). */
+const TRAFFIC_COSTINGS: ReadonlySet<Costing> = new Set<Costing>(['auto', 'taxi', 'bus', 'truck', 'motor_scooter']);
 
 export class RoutingEndpoints {
   constructor(
@@ -32,6 +39,8 @@ export class RoutingEndpoints {
     private readonly outages: EngineOutages,
     /** Incidents, acknowledged reports and road edits the planner routes around; none without it. */
     private readonly constraints?: PlanConstraintSource,
+    /** The learned-traffic metrics `date_time` chooses from (wired after routing: read when a route asks). */
+    private readonly trafficMetrics: () => TrafficMetricSource | undefined = () => undefined,
   ) {}
 
   get passthrough(): boolean {
@@ -55,6 +64,9 @@ export class RoutingEndpoints {
 
   private async routeHere(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal): Promise<JsonText> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
+    // with a date_time, the moment's learned traffic (if any) weighs the search; without, the answer is as it always was
+    const traffic = payload.date_time ? await this.trafficFor(payload.date_time, payload) : undefined;
+    if (traffic?.weights) metric.traffic = traffic.weights;
     const avoidAreas = areasOf(payload);
     const outcome = await this.routing.tripJson(
       metric,
@@ -64,7 +76,19 @@ export class RoutingEndpoints {
       signal,
     );
     // the worker serialised the trip: its JSON goes into the answer as it is
-    return new JsonText(routeAnswerJson(path, outcome, payload.id, includeLabels ? routeLabels(outcome.digest) : SKIPPED_LABELS));
+    return new JsonText(routeAnswerJson(path, outcome, payload.id, includeLabels ? routeLabels(outcome.digest) : SKIPPED_LABELS, traffic?.model));
+  }
+
+  /** The traffic metric of a route's `date_time`: learned traffic for motor vehicles, free flow (said why) otherwise. */
+  private async trafficFor(dateTime: NonNullable<EngineRequest['date_time']>, payload: EngineRequest): Promise<TrafficMetricChoice | undefined> {
+    const source = this.trafficMetrics();
+    if (!source) return undefined;
+    const choice = await source.choose(dateTime, payload.locations[0]!);
+    if (!TRAFFIC_COSTINGS.has(payload.costing) && choice.weights) {
+      const { weights: _weights, ...rest } = choice;
+      return { ...rest, model: { ...choice.model, used: false, metric: 'free-flow', reason: `learned traffic applies to motor vehicles, not ${payload.costing}`, segmentsWithProfiles: 0 } };
+    }
+    return choice;
   }
 
   /**
