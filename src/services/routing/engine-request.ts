@@ -58,7 +58,7 @@ export const unitsSchema = z
   .transform((value): 'kilometers' | 'miles' => (value === 'mi' || value === 'miles' ? 'miles' : 'kilometers'));
 
 /** `YYYY-MM-DDTHH:MM[:SS]`, local time of the first location's country, or with `Z` / an offset: an instant. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
 const dateTimeValue = z
   .string()
   .max(40)
