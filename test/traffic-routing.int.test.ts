@@ -96,6 +96,9 @@ beforeAll(async () => {
   expect(routed.status).toBe(201);
   freeFlowBody = routed.body;
   freeFlowShape = routed.body.data.trip.legs[0].shape;
+  // walking is routed below too: its metric and hierarchy are prepared here, outside the tests' time
+  const walking = await api.post('/routing/route', { payload: { locations: [FROM, TO], costing: 'pedestrian' }, includeLabels: false }, token);
+  expect(walking.status).toBe(201);
   day = await recentWorkingDay();
   rushStart = cairoTime(day, 8);
   nightStart = cairoTime(day, 3);
@@ -181,7 +184,7 @@ describe('date_time on POST /routing/route', () => {
     expect(invariant.body.trafficModel).toMatchObject({ used: false, metric: 'free-flow', reason: expect.stringContaining('invariant') });
     expect(JSON.stringify(invariant.body.data)).toBe(JSON.stringify(freeFlowBody.data));
     const walking = await api.post('/routing/route', { payload: { locations: [FROM, TO], costing: 'pedestrian', date_time: { type: 1, value: `${day}T08:20` } }, includeLabels: false }, token);
-    expect(walking.body.trafficModel).toMatchObject({ used: false, reason: expect.stringContaining('motor vehicles') });
+    expect(walking.body, JSON.stringify(walking.body).slice(0, 300)).toMatchObject({ available: true, trafficModel: { used: false, reason: expect.stringContaining('motor vehicles') } });
     // without date_time the answer is the one from before anything was learned, byte for byte
     const plain = await route();
     expect(JSON.stringify(plain.body)).toBe(JSON.stringify(freeFlowBody));
