@@ -9,7 +9,8 @@
  */
 import polyline from '@mapbox/polyline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, type ApiClient } from './support/api-client.js';
+import { registerUser } from './support/api-client.js';
+import { cairoTime, recentWorkingDay, waitForIngestion } from './support/traffic-trips.js';
 import { useServer } from './support/server-fixture.js';
 import { defaultPattern, driveTrip, type SpeedPattern } from '../src/cli/traffic-simulator.js';
 import { localClock } from '../src/services/traffic/traffic-model.js';
@@ -40,39 +41,6 @@ let nightStart: number;
 
 const route = (extra: Record<string, unknown> = {}) => api.post('/routing/route', { payload: { locations: [FROM, TO], costing: 'auto', ...extra }, includeLabels: false }, token);
 
-async function waitForIngestion(client: ApiClient, expected: number): Promise<any> {
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    const status = await client.get('/traffic/model/status');
-    const trips = status.body.trips;
-    if (trips.done + trips.failed >= expected && trips.queued + trips.processing === 0) return status.body;
-    if (Date.now() > deadline) throw new Error(`ingestion did not finish: ${JSON.stringify(trips)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** The local hour of the most recent Cairo working day (not Fri/Sat, not a holiday, not Ramadan) at least a day ago. */
-async function recentWorkingDay(): Promise<string> {
-  for (let back = 1; back <= 6; back++) {
-    const clock = localClock('EG', Date.now() - back * 86_400_000);
-    if (clock.dow === 5 || clock.dow === 6) continue;
-    const holiday = await api.get(`/holidays/on?country=EG&date=${clock.date}`);
-    if (holiday.body.isHoliday) continue;
-    return clock.date;
-  }
-  throw new Error('no working day found in the last week');
-}
-
-/** Epoch ms of a local Cairo wall time on `date` (the offset found by probing the local clock). */
-function cairoTime(date: string, hour: number): number {
-  for (let offset = -4; offset <= 4; offset++) {
-    const at = Date.parse(`${date}T${String(hour).padStart(2, '0')}:00:00Z`) - offset * 3_600_000;
-    const local = localClock('EG', at);
-    if (local.hour === hour && local.date === date) return at;
-  }
-  throw new Error(`no ${hour}:00 on ${date} in Cairo`);
-}
-
 /** Share of the free-flow route's inner vertices (the middle 70 %) that lie within 15 m of another route's line. */
 function sharedShare(reference: string, other: string): number {
   const points = polyline.decode(reference, 6) as [number, number][];
@@ -99,7 +67,7 @@ beforeAll(async () => {
   // walking is routed below too: its metric and hierarchy are prepared here, outside the tests' time
   const walking = await api.post('/routing/route', { payload: { locations: [FROM, TO], costing: 'pedestrian' }, includeLabels: false }, token);
   expect(walking.status).toBe(201);
-  day = await recentWorkingDay();
+  day = await recentWorkingDay(api);
   rushStart = cairoTime(day, 8);
   nightStart = cairoTime(day, 3);
 }, 120_000);
