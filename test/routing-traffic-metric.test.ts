@@ -15,6 +15,10 @@ import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
 import { seededRandom } from '../src/cli/traffic-simulator.js';
 import { routingPack } from './support/routing-packs.js';
+import { segmentKeyOf } from '../src/solvers/routing/traffic/trip-traversals.js';
+import { TRAFFIC_METRIC, TrafficMetrics } from '../src/services/traffic/traffic-metric.js';
+import type { CalendarService } from '../src/services/calendars/calendar-service.js';
+import type { ProfileRow } from '../src/domain/traffic.js';
 
 const FASTEST: MetricSpec = { costing: 'auto', preference: 'fastest', avoid: [] };
 const BALANCED: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
@@ -127,5 +131,52 @@ describe.each([
     const graph = engine.metric(spec).graph;
     expect(() => buildHierarchy(graph, pack.sections['graph.edgeLength'], { order: new Uint32Array(pack.edgeCount) })).toThrow(/permutation/);
     expect(() => buildHierarchy(graph, pack.sections['graph.edgeLength'], { order: new Uint32Array(3) })).toThrow(/node order has 3 nodes/);
+  });
+});
+
+describe('TrafficMetrics: the ratios of a moment', () => {
+  const row = (segmentKey: string, hour: number, sampleCount: number, ratio: number): ProfileRow => ({
+    segmentKey, profileType: 'typical', dow: 2, hour, country: 'EG', lat: 30.06, lng: 31.32, freeFlowKph: 50,
+    sampleCount, simulatedCount: sampleCount, speedSum: 50 * ratio * sampleCount, speedSqSum: 0, ratioSum: ratio * sampleCount,
+  });
+  const calendars = { flags: () => ({ isHoliday: false, isWeekend: false, isRamadan: false }) } as unknown as Pick<CalendarService, 'flags'>;
+  const origin = { lat: 30.0626, lon: 31.3219 };
+
+  it('maps trustworthy profiles of the local hour to edges (ratio kept in bounds), never reads without profiles, and re-reads changed profiles at most once a minute', async () => {
+    // Tuesday 2026-11-24 06:20 UTC is 08:20 in Cairo (UTC+2 in November)
+    let now = Date.parse('2026-11-24T06:20:00Z');
+    let version: string | null = null;
+    let reads = 0;
+    const rows = [row(segmentKeyOf(pack, 100), 8, 6, 0.5), row(segmentKeyOf(pack, 7), 8, 9, 0.1), row(segmentKeyOf(pack, 300), 8, 4, 0.3), row(segmentKeyOf(pack, 400), 9, 50, 0.3), row('w1:2-3', 8, 50, 0.3)];
+    const repository = {
+      profilesVersion: async () => version,
+      profilesAtHours: async (hours: readonly number[]) => {
+        reads++;
+        return rows.filter((candidate) => hours.includes(candidate.hour));
+      },
+    };
+    const metrics = new TrafficMetrics(repository, calendars, pack, () => now);
+    const none = await metrics.choose({ type: 0 }, origin);
+    expect(none.weights).toBeUndefined();
+    expect(none.model).toMatchObject({ used: false, metric: 'free-flow', country: 'EG', todBucket: 8, dow: 2, segmentsWithProfiles: 0 });
+    expect(reads).toBe(0);
+
+    version = 'v1';
+    const first = await metrics.choose({ type: 1, value: '2026-11-24T08:25' }, origin);
+    // edge 7 clamped to the lower bound; edge 300 has too few samples; edge 400 is another hour; w1:2-3 is no edge of this pack
+    expect(Array.from(first.weights!.edges)).toEqual([7, 100]);
+    expect(Array.from(first.weights!.speedRatio)).toEqual([TRAFFIC_METRIC.minRatio, 0.5]);
+    expect(first.model).toMatchObject({ used: true, metric: 'traffic', segmentsWithProfiles: 2, profileTypes: { typical: 2 }, simulated: true, at: '2026-11-24T06:25:00.000Z' });
+    expect(reads).toBe(1);
+
+    version = 'v2';
+    now += TRAFFIC_METRIC.refreshMs / 2;
+    expect((await metrics.choose({ type: 0 }, origin)).weights!.id).toBe(first.weights!.id);
+    expect(reads).toBe(1);
+    now += TRAFFIC_METRIC.refreshMs;
+    const again = await metrics.choose({ type: 0 }, origin);
+    expect(reads).toBe(2);
+    // the same content is the same metric (and hierarchy)
+    expect(again.weights!.id).toBe(first.weights!.id);
   });
 });

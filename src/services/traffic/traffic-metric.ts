@@ -8,9 +8,10 @@
  * Without a trustworthy profile at that moment there is no traffic metric at
  * all, so the route is exactly the free-flow one.
  *
- * The ratios of a moment are read once per profile version and half hour
- * (every timezone of the region is a whole number of half hours from UTC, so
- * within one half hour every country's local hour and date stay the same).
+ * The ratios of a moment are kept per half hour (every timezone of the region
+ * is a whole number of half hours from UTC, so within one half hour every
+ * country's local hour and date stay the same) and read again when the
+ * profiles changed, at most once a minute.
  */
 import { createHash } from 'node:crypto';
 import type { MapPack } from '../../datapack/map-pack.js';
@@ -33,6 +34,11 @@ export const TRAFFIC_METRIC = Object.freeze({
   cachedMoments: 8,
   /** The moment's cache slot: 30 minutes. */
   slotMs: 30 * 60_000,
+  /**
+   * A moment's ratios are read again when the profiles changed, but at most this often: a busy intake changes
+   * them every second, and every new content is a new metric whose hierarchy has to be built.
+   */
+  refreshMs: 60_000,
 });
 
 /** Valhalla's `date_time`: 0 now, 1 depart at, 2 arrive by, 3 invariant (no time: free flow). */
@@ -82,7 +88,7 @@ type Flags = { isHoliday: boolean; isWeekend: boolean; isRamadan: boolean };
 
 export class TrafficMetrics {
   private edges?: Map<string, number>;
-  private readonly moments = new Map<string, Promise<MomentWeights>>();
+  private readonly moments = new Map<number, { version: string; readAtMs: number; weights: Promise<MomentWeights> }>();
 
   constructor(
     private readonly repository: Pick<TrafficRepository, 'profilesAtHours' | 'profilesVersion'>,
@@ -129,18 +135,21 @@ export class TrafficMetrics {
   private async momentWeights(atMs: number): Promise<MomentWeights> {
     const version = await this.repository.profilesVersion();
     if (version === null) return { profileTypes: emptyCounts(), simulated: false };
-    const key = `${version}|${Math.floor(atMs / TRAFFIC_METRIC.slotMs)}`;
-    let known = this.moments.get(key);
-    if (known) {
-      this.moments.delete(key);
-      this.moments.set(key, known);
-      return known;
+    const slot = Math.floor(atMs / TRAFFIC_METRIC.slotMs);
+    const known = this.moments.get(slot);
+    this.moments.delete(slot);
+    if (known && (known.version === version || this.now() - known.readAtMs < TRAFFIC_METRIC.refreshMs)) {
+      this.moments.set(slot, known);
+      return known.weights;
     }
-    known = this.readMoment(atMs);
-    this.moments.set(key, known);
-    known.catch(() => this.moments.delete(key));
+    const weights = this.readMoment(atMs);
+    const entry = { version, readAtMs: this.now(), weights };
+    this.moments.set(slot, entry);
+    weights.catch(() => {
+      if (this.moments.get(slot) === entry) this.moments.delete(slot);
+    });
     if (this.moments.size > TRAFFIC_METRIC.cachedMoments) this.moments.delete(this.moments.keys().next().value!);
-    return known;
+    return weights;
   }
 
   private async readMoment(atMs: number): Promise<MomentWeights> {
