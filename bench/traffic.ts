@@ -12,6 +12,12 @@
  * 2. Reads over the profiles step 1 learned: /traffic/profile lookups and
  *    /traffic/labels on the Nasr City bbox, through the service (SQL included,
  *    HTTP not), p50/p99 over repetitions. Target labels p99 ≤ 20 ms.
+ * 3. The routing engine's traffic metric (`date_time` on /routing/route):
+ *    reading a moment's ratios (SQL + fallback + edge mapping), building the
+ *    traffic metric's edge graph, customising the hierarchy in the free-flow
+ *    order against a full contraction (A B B A), memory, and route query CPU
+ *    on the free-flow hierarchy, the customised one and the exact search that
+ *    answers while a bucket's hierarchy is being built (A B C C B A).
  */
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +41,12 @@ import { AnalysedTrafficService } from '../src/services/traffic/analysed-traffic
 import { OpenMeteoForecast } from '../src/services/weather/open-meteo-forecast.js';
 import { TrafficService } from '../src/services/traffic/traffic-service.js';
 import { conditions, round } from './support.js';
+import { TrafficMetrics } from '../src/services/traffic/traffic-metric.js';
+import { buildHierarchy } from '../src/solvers/routing/hierarchy/contract.js';
+import { HIERARCHY_COLUMNS, type Hierarchy } from '../src/solvers/routing/hierarchy/hierarchy.js';
+import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query.js';
+import type { MetricSpec, TrafficWeights } from '../src/solvers/routing/costing/profiles.js';
+import { seededRandom } from '../src/cli/traffic-simulator.js';
 
 const FIXES = 300;
 const TRIPS = Number(process.env.BENCH_TRIPS ?? 400);
@@ -145,5 +157,101 @@ export async function runTrafficBenchmark(): Promise<void> {
   const point = { lat: '30.066', lng: '31.331', radius: '1500' };
   await timeCalls('analysed_point', (index) => analysed.analysed({ ...point, at: new Date(start + (index % 24) * 3_600_000).toISOString() }), 'GET /traffic/analysed, 1.5 km radius');
   await timeCalls('analysed_week', () => analysed.week(point), 'GET /traffic/analysed/week: 7 x 24 hours + windows');
+  await benchTrafficMetric(engine, repository, calendars, start);
   await sql.close();
+}
+
+const BALANCED: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
+const QUERY_PAIRS = Number(process.env.BENCH_QUERY_PAIRS ?? 3000);
+
+function cpuMs<T>(run: () => T): { value: T; ms: number } {
+  const started = process.cpuUsage();
+  const value = run();
+  const spent = process.cpuUsage(started);
+  return { value, ms: (spent.user + spent.system) / 1000 };
+}
+
+function hierarchyBytes(hierarchy: Hierarchy): number {
+  return HIERARCHY_COLUMNS.reduce((sum, column) => sum + hierarchy[column].byteLength, 0);
+}
+
+/** Section 3: the traffic metric of the routing engine on the profiles section 1 learned. */
+async function benchTrafficMetric(engine: RoutingEngine, repository: TrafficRepository, calendars: CalendarService, start: number): Promise<void> {
+  const pack = engine.pack;
+  const metrics = new TrafficMetrics(repository, calendars, pack);
+  const origin = { lat: 30.0626, lon: 31.3219 };
+  // one read per learned hour (each a new moment: SQL + fallback + mapping); the edge index is built by the first
+  const firstStart = process.cpuUsage();
+  await metrics.choose({ type: 1, value: new Date(start).toISOString() }, origin);
+  const firstSpent = process.cpuUsage(firstStart);
+  const first = { ms: (firstSpent.user + firstSpent.system) / 1000 };
+  let best: TrafficWeights | undefined;
+  let readMs = 0;
+  for (let hour = 1; hour <= 24; hour++) {
+    const began = process.cpuUsage();
+    const choice = await metrics.choose({ type: 1, value: new Date(start + hour * 3_600_000 + 60_000).toISOString() }, origin);
+    const spent = process.cpuUsage(began);
+    readMs += (spent.user + spent.system) / 1000;
+    if (choice.weights && choice.weights.edges.length > (best?.edges.length ?? 0)) best = choice.weights;
+  }
+  console.log(`traffic_metric_read,24,${round(readMs / 1000)},${round(readMs / 24)},,one new moment: SQL of the hour + per-segment fallback + edge mapping; up to ${best?.edges.length ?? 0} edges with profiles; first call also builds the key index (${round(first.ms)} ms CPU incl.)`);
+  const cachedStart = process.cpuUsage();
+  for (let index = 0; index < 300; index++) await metrics.choose({ type: 1, value: new Date(start + 5 * 3_600_000 + 60_000).toISOString() }, origin);
+  const cached = process.cpuUsage(cachedStart);
+  console.log(`traffic_metric_cached,300,${round((cached.user + cached.system) / 1e6)},${round((cached.user + cached.system) / 1000 / 300)},,a known moment: one SQL max(updated_at) + calendar flags`);
+
+  // two traffic metrics: the learned one (sparse: the bench routes) and every usable edge with a random ratio (a fully covered city)
+  const random = seededRandom(42);
+  const usable: number[] = [];
+  const freeMetric = engine.metric(BALANCED);
+  for (let edge = 0; edge < pack.edgeCount; edge++) if (freeMetric.usable(edge)) usable.push(edge);
+  const dense: TrafficWeights = { id: 'bench-dense', edges: Uint32Array.from(usable), speedRatio: Float32Array.from(usable, () => 0.25 + random() * 1.25) };
+  const meters = pack.sections['graph.edgeLength'];
+  const freeFlow = cpuMs(() => buildHierarchy(freeMetric.graph, meters));
+  console.log(`contract_free_flow,1,${round(freeFlow.ms / 1000)},${round(freeFlow.ms)},,full contraction (priorities + witnesses); ${round(hierarchyBytes(freeFlow.value) / 1e6)} MB`);
+  for (const [name, traffic] of [['learned', best], ['dense', dense]] as const) {
+    if (!traffic) continue;
+    const spec = { ...BALANCED, traffic };
+    const graph = cpuMs(() => engine.metric({ ...spec, traffic: { ...traffic, id: `${traffic.id}-graph` } }));
+    const metric = engine.metric(spec);
+    // A B B A: full contraction, customisation in the free-flow order, customisation, full contraction
+    const full1 = cpuMs(() => buildHierarchy(metric.graph, meters));
+    const custom1 = cpuMs(() => buildHierarchy(metric.graph, meters, { order: freeFlow.value.rank }));
+    const custom2 = cpuMs(() => buildHierarchy(metric.graph, meters, { order: freeFlow.value.rank }));
+    const full2 = cpuMs(() => buildHierarchy(metric.graph, meters));
+    const customMs = (custom1.ms + custom2.ms) / 2;
+    const fullMs = (full1.ms + full2.ms) / 2;
+    console.log(`traffic_edge_graph_${name},1,${round(graph.ms / 1000)},${round(graph.ms)},,edge costs + turn arcs + strong components of the traffic metric (${traffic.edges.length} edges reweighted)`);
+    console.log(`customise_${name},2,${round((custom1.ms + custom2.ms) / 1000)},${round(customMs)},,recontraction in the free-flow order; ${round(hierarchyBytes(custom1.value) / 1e6)} MB hierarchy + ${round((traffic.edges.length * 8) / 1e3)} KB ratios per bucket`);
+    console.log(`contract_full_${name},2,${round((full1.ms + full2.ms) / 1000)},${round(fullMs)},,full contraction of the same metric (customisation is ${round(fullMs / customMs, 1)}x cheaper); ${round(hierarchyBytes(full1.value) / 1e6)} MB`);
+    await benchQueries(engine, name, metric, freeFlow.value, custom1.value, usable);
+  }
+}
+
+/** Route query CPU per query on the same random pairs: free-flow CH, customised CH, exact search on the traffic metric (A B C C B A). */
+async function benchQueries(engine: RoutingEngine, name: string, metric: ReturnType<RoutingEngine['metric']>, freeFlow: Hierarchy, customised: Hierarchy, usable: number[]): Promise<void> {
+  const random = seededRandom(7);
+  const pairs = Array.from({ length: QUERY_PAIRS }, () => [usable[Math.floor(random() * usable.length) % usable.length]!, usable[Math.floor(random() * usable.length) % usable.length]!] as const);
+  const free = engine.metric(BALANCED);
+  const freeQuery = new HierarchyQuery(freeFlow);
+  const customQuery = new HierarchyQuery(customised);
+  const runs: Record<'free' | 'custom' | 'exact', number[]> = { free: [], custom: [], exact: [] };
+  const run = (kind: 'free' | 'custom' | 'exact') => {
+    const weight = (kind === 'free' ? free : metric).graph.costs.weight;
+    const spent = cpuMs(() => {
+      for (const [source, target] of pairs) {
+        const sources = [{ node: source, distance: 0.5 * weight[source]! }];
+        const targets = [{ node: target, distance: -0.5 * weight[target]! }];
+        if (kind === 'free') freeQuery.route(sources, targets);
+        else if (kind === 'custom') customQuery.route(sources, targets);
+        else metric.exactSearch().route(sources, targets);
+      }
+    });
+    runs[kind].push(spent.ms);
+  };
+  for (const kind of ['free', 'custom', 'exact', 'exact', 'custom', 'free'] as const) run(kind);
+  const perQuery = (kind: 'free' | 'custom' | 'exact') => (runs[kind].reduce((a, b) => a + b, 0) / runs[kind].length / QUERY_PAIRS) * 1000;
+  console.log(`query_free_flow_ch_${name},${QUERY_PAIRS * 2},,${round(perQuery('free'), 2)},,µs CPU per query (search + unpack) on the free-flow hierarchy`);
+  console.log(`query_traffic_ch_${name},${QUERY_PAIRS * 2},,${round(perQuery('custom'), 2)},,µs CPU per query on the customised hierarchy`);
+  console.log(`query_traffic_exact_${name},${QUERY_PAIRS * 2},,${round(perQuery('exact'), 2)},,µs CPU per query: exact bidirectional Dijkstra on the traffic weights (while the bucket's hierarchy builds)`);
 }

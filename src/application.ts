@@ -32,6 +32,7 @@ import { wireIncidents } from './wiring/incidents-wiring.js';
 import { wireAds, wireBilling } from './wiring/billing-wiring.js';
 import { wireAssistant } from './wiring/assistant-wiring.js';
 import type { TrafficService } from './services/traffic/traffic-service.js';
+import type { TrafficMetrics } from './services/traffic/traffic-metric.js';
 import type { TrafficEtaSource } from './services/navigation/navigation-sessions.js';
 import { wireCommute } from './wiring/commute-wiring.js';
 import { wireGeofences } from './wiring/geofences-wiring.js';
@@ -78,7 +79,9 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     });
 
     const incidents = wireIncidents(config, backends);
-    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints);
+    // the learned-traffic metrics `date_time` reads are wired with traffic, after the calendars
+    let trafficMetrics: TrafficMetrics | undefined;
+    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints, () => trafficMetrics);
     // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
     const streamAdmission = new StreamAdmission(
       {
@@ -126,7 +129,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
-    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, routing.routing);
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, routing.routing);
+    trafficMetrics = traffic.metrics;
     closeOnFailure.push(() => traffic.stop());
     trafficService = traffic.traffic;
     const assistant = wireAssistant({ config, backends, search: search.search, traffic: traffic.traffic, logger });

@@ -13,6 +13,7 @@ import { apiClient, registerUser, type ApiClient } from './support/api-client.js
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { defaultPattern, driveTrip } from '../src/cli/traffic-simulator.js';
 import { localClock } from '../src/services/traffic/traffic-model.js';
+import { cairoTime, recentWorkingDay, waitForIngestion } from './support/traffic-trips.js';
 
 const FROM = { lat: 30.0626, lon: 31.3219 };
 const TO = { lat: 30.07, lon: 31.34 };
@@ -41,37 +42,6 @@ function fakeForecast(): unknown {
   return { latitude: 30.1, longitude: 31.3, hourly: { time, weather_code: time.map(() => 63), precipitation: time.map(() => 6), wind_gusts_10m: time.map(() => 20), visibility: time.map(() => 20_000) } };
 }
 
-async function waitForIngestion(client: ApiClient, expected: number): Promise<void> {
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    const trips = (await client.get('/traffic/model/status')).body.trips;
-    if (trips.done + trips.failed >= expected && trips.queued + trips.processing === 0) return;
-    if (Date.now() > deadline) throw new Error(`ingestion did not finish: ${JSON.stringify(trips)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** Local `hour` of the most recent Cairo working day (not Fri/Sat, not a holiday) at least a day ago. */
-async function recentWorkingDay(): Promise<string> {
-  for (let back = 1; back <= 7; back++) {
-    const clock = localClock('EG', Date.now() - back * 86_400_000);
-    if (clock.dow === 5 || clock.dow === 6) continue;
-    if ((await api.get(`/holidays/on?country=EG&date=${clock.date}`)).body.isHoliday) continue;
-    return clock.date;
-  }
-  throw new Error('no working day found in the last week');
-}
-
-/** Epoch ms of a Cairo local date and hour (+ minutes). */
-function cairo(date: string, hour: number, minutes = 0): number {
-  for (let offset = -4; offset <= 4; offset++) {
-    const at = Date.parse(`${date}T${String(hour).padStart(2, '0')}:00:00Z`) - offset * 3_600_000;
-    const local = localClock('EG', at);
-    if (local.hour === hour && local.date === date) return at + minutes * 60_000;
-  }
-  throw new Error(`no ${hour}:00 on ${date} in Cairo`);
-}
-
 beforeAll(async () => {
   weatherServer = createServer((request, response) => {
     weatherRequests.push(new URL(request.url ?? '/', 'http://fake'));
@@ -91,16 +61,16 @@ beforeAll(async () => {
   const routed = await api.post('/routing/route', { payload: { locations: [FROM, TO] }, includeLabels: false }, token);
   expect(routed.status).toBe(201);
   const shape = routed.body.data.trip.legs[0].shape;
-  tripDate = await recentWorkingDay();
-  rushAt = cairo(tripDate, 8, 20);
-  nightAt = cairo(tripDate, 2, 20);
+  tripDate = await recentWorkingDay(api);
+  rushAt = cairoTime(tripDate, 8, 20);
+  nightAt = cairoTime(tripDate, 2, 20);
   // rush (7, 8: 0.45 of the base speed), night (2, 3: 0.95), and the current local hour and the next at a flat 0.8
   // (for the session ETA departing now; between rush and night, so the windows below stay where they are)
   const nowHour = localClock('EG', Date.now()).hour;
   const patterned = [2, 3, 7, 8];
   const flatHours = [nowHour, (nowHour + 1) % 24].filter((hour) => !patterned.includes(hour));
   const flat = { typical: Array<number>(24).fill(0.8), weekend: Array<number>(24).fill(0.8), ramadan: Array<number>(24).fill(0.8) };
-  const starts = [...patterned, ...flatHours].flatMap((hour) => Array.from({ length: TRIPS_PER_HOUR }, (_, i) => ({ hour, startMs: cairo(tripDate, hour, 5 + i * 15) })));
+  const starts = [...patterned, ...flatHours].flatMap((hour) => Array.from({ length: TRIPS_PER_HOUR }, (_, i) => ({ hour, startMs: cairoTime(tripDate, hour, 5 + i * 15) })));
   await Promise.all(
     starts.map(async ({ hour, startMs }, index) => {
       const pattern = patterned.includes(hour) ? defaultPattern() : flat;
@@ -187,7 +157,7 @@ describe('analysed traffic from learned profiles', () => {
     expect(rush.body.expected.speedRatio).toBeLessThan(night.body.expected.speedRatio - 0.2);
     expect(rush.body.expected.delayPct).toBeGreaterThan(night.body.expected.delayPct);
     // an hour with nothing learned says so
-    const noon = await api.get(`/traffic/analysed?${POINT}&at=${new Date(cairo(tripDate, 12)).toISOString()}`);
+    const noon = await api.get(`/traffic/analysed?${POINT}&at=${new Date(cairoTime(tripDate, 12)).toISOString()}`);
     // (unless trips were also driven at noon for the session ETA, which departs at the current local hour)
     const nowHour = localClock('EG', Date.now()).hour;
     if (nowHour !== 12 && nowHour !== 11) {
@@ -208,7 +178,7 @@ describe('analysed traffic from learned profiles', () => {
 
   it('reads the configured forecast for the next 72 hours (heavy rain from the fake provider)', async () => {
     // the next local 08:30 in Cairo: within a day, learned (weekdays pooled when it is not a working day)
-    let at = cairo(localClock('EG', Date.now()).date, 8, 30);
+    let at = cairoTime(localClock('EG', Date.now()).date, 8, 30);
     if (at <= Date.now()) at += 86_400_000;
     const forecast = await api.get(`/traffic/analysed?${POINT}&at=${new Date(at).toISOString()}`);
     expect(forecast.status).toBe(200);
@@ -266,7 +236,7 @@ describe('analysed traffic from learned profiles', () => {
     const eid = holidays.find((holiday) => /^Eid al-Fitr$/.test(holiday.name) && holiday.date);
     expect(eid, JSON.stringify(holidays.slice(0, 3))).toBeDefined();
     const working = (await api.get(`/traffic/analysed?${POINT}&at=${new Date(rushAt).toISOString()}&weather=clear`)).body;
-    const onEid = (await api.get(`/traffic/analysed?${POINT}&at=${new Date(cairo(eid.date, 8, 20)).toISOString()}&weather=clear`)).body;
+    const onEid = (await api.get(`/traffic/analysed?${POINT}&at=${new Date(cairoTime(eid.date, 8, 20)).toISOString()}&weather=clear`)).body;
     expect(onEid.calendar).toMatchObject({ isHoliday: true, isEid: true });
     expect(onEid.adjustments).toContainEqual(expect.objectContaining({ factor: 'eid', multiplier: 0.45 }));
     expect(onEid.expected.speedRatio).toBeGreaterThan(working.expected.speedRatio);
@@ -275,7 +245,7 @@ describe('analysed traffic from learned profiles', () => {
     let summer: any;
     for (let day = 1; day <= 20 && !summer; day++) {
       const date = `2027-07-${String(day).padStart(2, '0')}`;
-      const answer = (await api.get(`/traffic/analysed?${POINT}&at=${new Date(cairo(date, 8, 20)).toISOString()}&weather=clear`)).body;
+      const answer = (await api.get(`/traffic/analysed?${POINT}&at=${new Date(cairoTime(date, 8, 20)).toISOString()}&weather=clear`)).body;
       if (!answer.calendar.isWeekend && !answer.calendar.isHoliday && !answer.calendar.isRamadan) summer = answer;
     }
     expect(summer.calendar.schoolBreak).toBe('Summer school holiday');

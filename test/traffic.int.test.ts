@@ -7,7 +7,8 @@
  * popularity privacy rule (a cell under 3 contributors never appears).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, type ApiClient } from './support/api-client.js';
+import { registerUser } from './support/api-client.js';
+import { waitForIngestion } from './support/traffic-trips.js';
 import { useServer } from './support/server-fixture.js';
 import { defaultPattern, driveTrip } from '../src/cli/traffic-simulator.js';
 import { localClock, TRUST_MIN_SAMPLES } from '../src/services/traffic/traffic-model.js';
@@ -26,17 +27,6 @@ let shape: string;
 let rushStart: number;
 let nightStart: number;
 let posted = 0;
-
-async function waitForIngestion(client: ApiClient, expected: number): Promise<any> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const status = await client.get('/traffic/model/status');
-    const trips = status.body.trips;
-    if (trips.done + trips.failed >= expected && trips.queued + trips.processing === 0) return status.body;
-    if (Date.now() > deadline) throw new Error(`ingestion did not finish: ${JSON.stringify(trips)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** Local hour `hour` of the most recent Cairo working day (not Fri/Sat, not a holiday) at least a day ago. */
 async function recentWorkingDay(hour: number): Promise<number> {

@@ -10,7 +10,7 @@ import { RoutingAnalysisService } from '../services/routing-analysis/routing-ana
 import { EngineOutages } from '../services/routing/engine-envelope.js';
 import { ExternalEngine } from '../services/routing/external-engine.js';
 import { HierarchyCache } from '../services/routing/hierarchy-cache.js';
-import { RoutingEndpoints } from '../services/routing/routing-endpoints.js';
+import { RoutingEndpoints, type TrafficMetricSource } from '../services/routing/routing-endpoints.js';
 import { RoutingService } from '../services/routing/routing-service.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
@@ -22,7 +22,15 @@ export interface RoutingWiring {
   routes: RouteDefinition[];
 }
 
-export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, logger: Logger, constraints?: PlanConstraintSource): RoutingWiring {
+/** `trafficMetrics`: the learned-traffic metrics `date_time` reads, wired after routing (undefined until then). */
+export function wireRouting(
+  config: Config,
+  pack: MapPack,
+  solvers: SolverPool,
+  logger: Logger,
+  constraints?: PlanConstraintSource,
+  trafficMetrics?: () => TrafficMetricSource | undefined,
+): RoutingWiring {
   const hierarchies = new HierarchyCache(solvers, logger);
   const routing = new RoutingService({ solvers, pack, hierarchies, timeoutMs: config.ROUTING_TIMEOUT_MS });
   const external = config.ROUTING_ENGINE_URL ? new ExternalEngine(config.ROUTING_ENGINE_URL, logger) : undefined;
@@ -30,5 +38,5 @@ export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, 
   if (!external) routing.warmUp([{ costing: 'auto', preference: 'balanced', avoid: [] }]);
   const outages = new EngineOutages(logger);
   const analysis = new RoutingAnalysisService({ solvers, routing, timeoutMs: config.ROUTING_TIMEOUT_MS, outages, ...(external ? { external } : {}) });
-  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages, constraints)), ...routingAnalysisRoutes(analysis)] };
+  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages, constraints, trafficMetrics)), ...routingAnalysisRoutes(analysis)] };
 }

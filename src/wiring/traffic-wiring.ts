@@ -11,6 +11,8 @@ import type { CalendarService } from '../services/calendars/calendar-service.js'
 import type { RoutingService } from '../services/routing/routing-service.js';
 import { TrafficService } from '../services/traffic/traffic-service.js';
 import { TripIngestion } from '../services/traffic/trip-ingestion.js';
+import { TrafficMetrics } from '../services/traffic/traffic-metric.js';
+import type { MapPack } from '../datapack/map-pack.js';
 import { AnalysedTrafficService } from '../services/traffic/analysed-traffic.js';
 import { OpenMeteoForecast } from '../services/weather/open-meteo-forecast.js';
 import type { Config } from '../shared/config.js';
@@ -21,11 +23,13 @@ import { TrafficRepository } from '../store/pg/traffic.js';
 export interface TrafficWiring {
   /** The traffic model: navigation's traffic-aware ETA, commute advice and the assistant's grounding read it. */
   traffic: TrafficService;
+  /** The routing engine's traffic metric per moment (`date_time` on /routing/route). */
+  metrics: TrafficMetrics;
   routes: RouteDefinition[];
   stop(): Promise<void>;
 }
 
-export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger, routing?: RoutingService): TrafficWiring {
+export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger, pack: MapPack, routing?: RoutingService): TrafficWiring {
   const repository = new TrafficRepository(backends.sql);
   const ingestion = new TripIngestion({
     repository,
@@ -40,5 +44,6 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
   const traffic = new TrafficService(repository, calendars, Date.now, routing);
   const weather = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
   const analysed = new AnalysedTrafficService(repository, calendars, weather);
-  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, stop: () => ingestion.close() };
+  const metrics = new TrafficMetrics(repository, calendars, pack);
+  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, metrics, stop: () => ingestion.close() };
 }

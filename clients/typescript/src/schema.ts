@@ -3214,7 +3214,7 @@ export interface paths {
         put?: never;
         /**
          * Route between locations: the engine trip with maneuvers in English or Arabic, alternatives and route labels
-         * @description Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, `costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.
+         * @description Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, `costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`, `date_time { type: 0 now | 1 depart at | 2 arrive by | 3 invariant, value: "YYYY-MM-DDTHH:MM" local time of the first location }`). Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`; with `date_time`, the route is searched on the learned traffic of that moment where trustworthy profiles exist, and `trafficModel` `{ used, metric, at, country, profileType, dow, todBucket, calendar, segmentsWithProfiles, profileTypes, trustMinSamples, simulated }` says so.
          */
         post: operations["postApiV1RoutingRoute"];
         delete?: never;
@@ -25738,7 +25738,10 @@ export interface operations {
                             width?: number;
                         };
                     };
-                    date_time?: unknown;
+                    date_time?: {
+                        type: 0 | 1 | 2 | 3;
+                        value?: string;
+                    } | string;
                     directions_options?: {
                         language?: string;
                         /** @enum {string} */
@@ -26099,7 +26102,10 @@ export interface operations {
                                 width?: number;
                             };
                         };
-                        date_time?: unknown;
+                        date_time?: {
+                            type: 0 | 1 | 2 | 3;
+                            value?: string;
+                        } | string;
                         directions_options?: {
                             language?: string;
                             /** @enum {string} */
@@ -26250,7 +26256,10 @@ export interface operations {
                             width?: number;
                         };
                     };
-                    date_time?: unknown;
+                    date_time?: {
+                        type: 0 | 1 | 2 | 3;
+                        value?: string;
+                    } | string;
                     directions_options?: {
                         language?: string;
                         /** @enum {string} */

@@ -57,8 +57,11 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       summary: 'Route between locations: the engine trip with maneuvers in English or Arabic, alternatives and route labels',
       description:
         'Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, ' +
-        '`costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). ' +
-        'Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.',
+        '`costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`, ' +
+        '`date_time { type: 0 now | 1 depart at | 2 arrive by | 3 invariant, value: "YYYY-MM-DDTHH:MM" local time of the first location }`). ' +
+        'Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`; ' +
+        'with `date_time`, the route is searched on the learned traffic of that moment where trustworthy profiles exist, and `trafficModel` ' +
+        '`{ used, metric, at, country, profileType, dow, todBucket, calendar, segmentsWithProfiles, profileTypes, trustMinSamples, simulated }` says so.',
       body: z.object({ payload: passthrough ? rawEnginePayload : engineRequestSchema, includeLabels: z.boolean().default(true) }),
       errors: ENGINE_INPUT_ERRORS,
       handler: ({ body, signal, setHeader }) =>

@@ -8,6 +8,7 @@ import type { Feature, LineString, Point } from 'geojson';
 import type { MapPack } from '../../datapack/map-pack.js';
 import { NO_INDEX, ROAD_CLASSES, TravelMode, type FeatureLayer } from '../../datapack/pack-layout.js';
 import { OVERLAY_LAYERS, type OverlayLayerType } from './overlay-layers.js';
+import { segmentEdgeIndex } from '../../solvers/routing/traffic/trip-traversals.js';
 
 export type OverlayFeature = Feature<Feature['geometry'], Record<string, string | number | boolean | null>>;
 export type Bbox = [west: number, south: number, east: number, north: number];
@@ -57,14 +58,7 @@ export class PackOverlays {
 
   /** The shape of a traffic segment (`w<way>:<from node>-<to node>`, segmentKeyOf) as [lng, lat] pairs. */
   segmentShape(segmentKey: string): [number, number][] | undefined {
-    if (!this.segmentEdges) {
-      const s = this.pack.sections;
-      this.segmentEdges = new Map();
-      for (let edge = 0; edge < this.pack.edgeCount; edge++) {
-        const way = s['graph.edgeWay'][edge]!;
-        this.segmentEdges.set(`w${s['ways.osmId'][way]}:${s['graph.nodeOsmId'][s['graph.edgeSource'][edge]!]}-${s['graph.nodeOsmId'][s['graph.edgeTarget'][edge]!]}`, edge);
-      }
-    }
+    this.segmentEdges ??= segmentEdgeIndex(this.pack);
     const edge = this.segmentEdges.get(segmentKey);
     return edge === undefined ? undefined : this.pack.edgeShape(edge);
   }

@@ -57,6 +57,33 @@ export const unitsSchema = z
   .enum(['kilometers', 'miles', 'km', 'mi'])
   .transform((value): 'kilometers' | 'miles' => (value === 'mi' || value === 'miles' ? 'miles' : 'kilometers'));
 
+/** `YYYY-MM-DDTHH:MM[:SS]`, local time of the first location's country, or with `Z` / an offset: an instant. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+const dateTimeValue = z
+  .string()
+  .max(40)
+  .refine((value) => {
+    const match = DATE_TIME.exec(value);
+    if (!match) return false;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
+    const date = new Date(Date.UTC(year!, month! - 1, day!));
+    return date.getUTCMonth() === month! - 1 && date.getUTCDate() === day && hour! < 24 && minute! < 60 && second! < 60;
+  }, 'must be a date-time such as 2026-03-01T08:30 (local time of the first location) or 2026-03-01T08:30:00Z');
+
+/**
+ * Valhalla's `date_time`: `{ type: 0 now | 1 depart at | 2 arrive by | 3 invariant, value }`; an ISO string
+ * alone is read as depart at. Chooses the traffic metric of that moment (docs/traffic.md).
+ */
+export const dateTimeSchema = z
+  .union([
+    z.object({
+      type: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: 'type must be 0 (now), 1 (depart at), 2 (arrive by) or 3 (invariant)' }),
+      value: dateTimeValue.optional(),
+    }),
+    dateTimeValue.transform((value) => ({ type: 1 as const, value })),
+  ])
+  .refine((dateTime) => dateTime.type === 0 || dateTime.type === 3 || dateTime.value !== undefined, { message: 'value required with type 1 (depart at) or 2 (arrive by)' });
+
 const ring = z.array(z.tuple([longitude, latitude])).min(3).max(MAX_POLYGON_POINTS);
 
 export const engineRequestSchema = z.object({
@@ -67,7 +94,7 @@ export const engineRequestSchema = z.object({
   units: unitsSchema.optional(),
   language: z.string().max(20).optional(),
   alternates: z.number().int().min(0).max(3).optional(),
-  date_time: z.unknown().optional(),
+  date_time: dateTimeSchema.optional(),
   exclude_locations: z.array(z.object({ lat: latitude, lon: longitude, radius: z.number().positive().max(1000).optional() })).max(MAX_EXCLUDE_LOCATIONS).optional(),
   exclude_polygons: z.array(ring).max(MAX_EXCLUDE_POLYGONS).optional(),
   id: z.string().max(200).optional(),

@@ -24,4 +24,10 @@ describe('route answer JSON', () => {
     const data = { trip, ...(alternates.length ? { alternates: alternates.map((alternative) => ({ trip: alternative })) } : {}), ...(id ? { id } : {}) };
     expect(text).toBe(JSON.stringify({ ...availableEnvelope('/routing/route', data), labels: includeLabels ? routeLabels(trip) : SKIPPED_LABELS }));
   });
+
+  it('appends trafficModel after the labels only when given', () => {
+    const trafficModel = { used: true, metric: 'traffic', todBucket: 8, profileType: 'typical', segmentsWithProfiles: 12 };
+    const text = routeAnswerJson({ head: routeAnswerHead('/routing/route'), includeLabels: true, trafficModel }, trip, []);
+    expect(text).toBe(JSON.stringify({ ...availableEnvelope('/routing/route', { trip }), labels: routeLabels(trip), trafficModel }));
+  });
 });

@@ -23,6 +23,13 @@ import type { Principal } from '../../domain/principal.js';
 import { ApiError } from '../../shared/errors.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import { steerAround, type PlanConstraintSource } from './plan-constraints.js';
+import type { TrafficMetricChoice, TrafficMetrics } from '../traffic/traffic-metric.js';
+
+/** What `date_time` reads: the traffic metric of a moment (services/traffic/traffic-metric.ts). */
+export type TrafficMetricSource = Pick<TrafficMetrics, 'choose'>;
+
+/** Costings that drive in the traffic the profiles learned (motor vehicles on roads). */
+const TRAFFIC_COSTINGS: ReadonlySet<Costing> = new Set<Costing>(['auto', 'taxi', 'bus', 'truck', 'motor_scooter']);
 
 export class RoutingEndpoints {
   constructor(
@@ -31,6 +38,8 @@ export class RoutingEndpoints {
     private readonly outages: EngineOutages,
     /** Incidents, acknowledged reports and road edits the planner routes around; none without it. */
     private readonly constraints?: PlanConstraintSource,
+    /** The learned-traffic metrics `date_time` chooses from (wired after routing: read when a route asks). */
+    private readonly trafficMetrics: () => TrafficMetricSource | undefined = () => undefined,
   ) {}
 
   get passthrough(): boolean {
@@ -54,17 +63,32 @@ export class RoutingEndpoints {
 
   private async routeHere(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal): Promise<JsonText> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
+    // with a date_time, the moment's learned traffic (if any) weighs the search; without, the answer is as it always was
+    const traffic = payload.date_time ? await this.trafficFor(payload.date_time, payload) : undefined;
+    if (traffic?.weights) metric.traffic = traffic.weights;
     const avoidAreas = areasOf(payload);
     const { body } = await this.routing.routeAnswer(
       metric,
       payload.locations.map(toRouteLocation),
       narrationOf(payload),
       { ...(avoidAreas ? { avoidAreas } : {}), ...(payload.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: payload.alternates } } : {}) },
-      { head: routeAnswerHead(path), ...(payload.id ? { id: payload.id } : {}), includeLabels },
+      { head: routeAnswerHead(path), ...(payload.id ? { id: payload.id } : {}), includeLabels, ...(traffic ? { trafficModel: traffic.model } : {}) },
       signal,
     );
     // the worker wrote the whole answer and transferred its bytes: they go out as they are
     return new JsonText(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  }
+
+  /** The traffic metric of a route's `date_time`: learned traffic for motor vehicles, free flow (said why) otherwise. */
+  private async trafficFor(dateTime: NonNullable<EngineRequest['date_time']>, payload: EngineRequest): Promise<TrafficMetricChoice | undefined> {
+    const source = this.trafficMetrics();
+    if (!source) return undefined;
+    const choice = await source.choose(dateTime, payload.locations[0]!);
+    if (!TRAFFIC_COSTINGS.has(payload.costing) && choice.weights) {
+      const { weights: _weights, ...rest } = choice;
+      return { ...rest, model: { ...choice.model, used: false, metric: 'free-flow', reason: `learned traffic applies to motor vehicles, not ${payload.costing}`, segmentsWithProfiles: 0 } };
+    }
+    return choice;
   }
 
   /**

@@ -113,6 +113,17 @@ export function pool(rows: readonly ProfileSums[]): ProfileSums | undefined {
   return sums;
 }
 
+/** Profile rows by segment key. */
+export function groupBySegment(rows: readonly ProfileRow[]): Map<string, ProfileRow[]> {
+  const map = new Map<string, ProfileRow[]>();
+  for (const row of rows) {
+    const list = map.get(row.segmentKey);
+    if (list) list.push(row);
+    else map.set(row.segmentKey, [row]);
+  }
+  return map;
+}
+
 export interface ResolvedProfile {
   profileType: ProfileType;
   /** The weekday key used; null when pooled over weekdays. */

@@ -15,6 +15,7 @@ import {
   bandOf,
   countryOrJordan,
   describeSums,
+  groupBySegment,
   localClock,
   pool,
   popularityCells,
@@ -397,15 +398,6 @@ export class TrafficService {
   }
 }
 
-function groupBySegment(rows: readonly ProfileRow[]): Map<string, ProfileRow[]> {
-  const map = new Map<string, ProfileRow[]>();
-  for (const row of rows) {
-    const list = map.get(row.segmentKey);
-    if (list) list.push(row);
-    else map.set(row.segmentKey, [row]);
-  }
-  return map;
-}
 
 type CurvePoint = { hour: number; speedRatio: number | null; sampleCount: number };
 

@@ -3,7 +3,7 @@
  * head as the service gives it, the trip and its alternatives, the echoed id and the route labels, as
  * one JSON text and then UTF-8 bytes. The main thread hands the bytes to the socket as they arrive
  * (a transferred ArrayBuffer): it neither clones a trip nor splices, labels or encodes 11–28 KB of text.
- * The text is exactly `JSON.stringify({ ...availableEnvelope(path, { trip, alternates?, id? }), labels })`.
+ * The text is exactly `JSON.stringify({ ...availableEnvelope(path, { trip, alternates?, id? }), labels, trafficModel? })`.
  */
 import { routeLabels, SKIPPED_LABELS, type Trip } from './guidance/index.js';
 
@@ -15,6 +15,8 @@ export interface RouteAnswerShape {
   id?: string;
   /** Route labels (or the skipped-labels answer). */
   includeLabels: boolean;
+  /** The traffic metric the route was searched on (only when the request gave a `date_time`): after the labels. */
+  trafficModel?: unknown;
 }
 
 export function routeAnswerJson(shape: RouteAnswerShape, trip: Trip, alternates: readonly Trip[]): string {
@@ -22,7 +24,8 @@ export function routeAnswerJson(shape: RouteAnswerShape, trip: Trip, alternates:
   const alternatesJson = alternates.length ? `,"alternates":${JSON.stringify(alternates.map((alternate) => ({ trip: alternate })))}` : '';
   const echoedId = shape.id ? `,"id":${JSON.stringify(shape.id)}` : '';
   const labels = JSON.stringify(shape.includeLabels ? routeLabels(trip) : SKIPPED_LABELS);
-  return `${shape.head}{"trip":${tripJson}${alternatesJson}${echoedId}},"labels":${labels}}`;
+  const traffic = shape.trafficModel === undefined ? '' : `,"trafficModel":${JSON.stringify(shape.trafficModel)}`;
+  return `${shape.head}{"trip":${tripJson}${alternatesJson}${echoedId}},"labels":${labels}${traffic}}`;
 }
 
 /** The answer's UTF-8 bytes, on an ArrayBuffer of their own (whole, so it can be transferred). */

@@ -52,12 +52,17 @@ export function workerEngine(pack: MapPack | undefined): RoutingEngine | undefin
   return engine;
 }
 
-export function contractMetricTask(pack: MapPack | undefined, input: { metric: MetricSpec }): TaskResult<{ hierarchy: Hierarchy; buildMs: number; shortcuts: number }, NoMapPack> {
+/**
+ * Contracts a metric's hierarchy. With `order` (node → rank of another metric's hierarchy over the same
+ * pack, e.g. free flow's) the nodes keep that order and only the shortcuts are recomputed for this
+ * metric's weights: the customisation of a traffic metric (docs/traffic.md).
+ */
+export function contractMetricTask(pack: MapPack | undefined, input: { metric: MetricSpec; order?: ArrayLike<number> }): TaskResult<{ hierarchy: Hierarchy; buildMs: number; shortcuts: number }, NoMapPack> {
   const routing = workerEngine(pack);
   if (!routing) return fail('no_map_pack');
   const started = performance.now();
   const metric = routing.metric(input.metric);
-  const hierarchy = shareHierarchy(buildHierarchy(metric.graph, routing.pack.sections['graph.edgeLength']));
+  const hierarchy = shareHierarchy(buildHierarchy(metric.graph, routing.pack.sections['graph.edgeLength'], input.order ? { order: input.order } : {}));
   return ok({ hierarchy, buildMs: performance.now() - started, shortcuts: addedArcCounts(hierarchy).shortcuts });
 }
 

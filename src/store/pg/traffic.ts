@@ -217,6 +217,18 @@ export class TrafficRepository {
     return rows.map((row) => ({ segmentKey: row.segment_key, country: row.country, observedAt: new Date(row.observed_at).getTime(), speedKph: Number(row.speed_kph) }));
   }
 
+  /** Every profile at the given local hours (a traffic metric's moment: one hour per timezone in use). */
+  async profilesAtHours(hours: readonly number[], limit: number): Promise<ProfileRow[]> {
+    const rows = await this.sql.query<ProfileDbRow>(`select ${PROFILE_COLUMNS} from traffic_profiles where hour = any($1::smallint[]) order by segment_key limit $2`, [hours, limit]);
+    return rows.map(profileOf);
+  }
+
+  /** Changes whenever a profile is written (the newest update time; by its index, no scan): null before any. */
+  async profilesVersion(): Promise<string | null> {
+    const [row] = await this.sql.query<{ version: string | null }>(`select max(updated_at)::text as version from traffic_profiles`);
+    return row?.version ?? null;
+  }
+
   async profilesOfSegments(segmentKeys: readonly string[]): Promise<ProfileRow[]> {
     if (!segmentKeys.length) return [];
     const rows = await this.sql.query<ProfileDbRow>(`select ${PROFILE_COLUMNS} from traffic_profiles where segment_key = any($1::text[])`, [segmentKeys]);

@@ -30,6 +30,7 @@ export function computeEdgeCosts(pack: MapPack, spec: MetricSpec): EdgeCosts {
   const seconds = new Float64Array(count);
   const avoidMask = avoidedFlags(spec.avoid);
   const truck = spec.costing === 'truck' ? (spec.truck ?? DEFAULT_TRUCK) : undefined;
+  const ratio = trafficRatios(count, spec);
   for (let edge = 0; edge < count; edge++) {
     if (!(s['graph.edgeAccess'][edge]! & profile.mode) || (truck && !truckFits(pack, s['graph.edgeWay'][edge]!, truck))) {
       weight[edge] = Infinity;
@@ -38,7 +39,9 @@ export function computeEdgeCosts(pack: MapPack, spec: MetricSpec): EdgeCosts {
     }
     const flags = s['graph.edgeFlags'][edge]!;
     const meters = s['graph.edgeLength'][edge]!;
-    const time = edgeSeconds(profile, meters, s['graph.edgeSpeed'][edge]!, flags, s['ways.class'][s['graph.edgeWay'][edge]!]!);
+    // a traffic metric slows (or speeds) the road itself; a ferry keeps its timetable
+    const trafficFactor = ratio && !(flags & EdgeFlag.ferry) ? ratio[edge]! : 1;
+    const time = edgeSeconds(profile, meters, s['graph.edgeSpeed'][edge]!, flags, s['ways.class'][s['graph.edgeWay'][edge]!]!) / trafficFactor;
     seconds[edge] = time;
     let w = preferenceWeight(spec, profile, time, meters, flags);
     if (flags & avoidMask) w = w * AVOID_FACTOR + AVOID_SECONDS;
@@ -46,6 +49,20 @@ export function computeEdgeCosts(pack: MapPack, spec: MetricSpec): EdgeCosts {
     weight[edge] = w;
   }
   return { weight, seconds };
+}
+
+/** Per-edge speed ratio of a traffic metric (1 where none is given); undefined at free flow. */
+function trafficRatios(count: number, spec: MetricSpec): Float32Array | undefined {
+  if (!spec.traffic) return undefined;
+  const ratio = new Float32Array(count).fill(1);
+  const { edges, speedRatio } = spec.traffic;
+  for (let index = 0; index < edges.length; index++) {
+    const edge = edges[index]!;
+    const value = speedRatio[index]!;
+    // a ratio that is not a positive finite number cannot time an edge: free flow
+    if (edge < count && value > 0 && Number.isFinite(value)) ratio[edge] = value;
+  }
+  return ratio;
 }
 
 /** The edge flags an avoid list stands for. */

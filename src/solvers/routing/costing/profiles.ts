@@ -50,19 +50,40 @@ export interface TruckDimensions {
 /** Valhalla's truck defaults (21.77 t, 4.11 m high, 2.6 m wide, 21.64 m long). */
 export const DEFAULT_TRUCK: TruckDimensions = { weightTonnes: 21.77, heightMeters: 4.11, widthMeters: 2.6, lengthMeters: 21.64 };
 
+/**
+ * A traffic metric's edge speed ratios (observed / free-flow speed, from the learned profiles of one
+ * moment): each listed edge's travel time is divided by its ratio; edges not listed keep free flow.
+ * Sparse, so a task carries only the edges that have a trustworthy profile (docs/traffic.md).
+ */
+export interface TrafficWeights {
+  /** Identifies the content (a hash of edges and ratios): the same ratios give the same metric and hierarchy. */
+  id: string;
+  edges: ArrayLike<number>;
+  speedRatio: ArrayLike<number>;
+}
+
 /** Everything that decides the cost of an edge or turn: one metric, one cache key. */
 export interface MetricSpec {
   costing: Costing;
   preference: Preference;
   avoid: readonly Avoidable[];
   truck?: TruckDimensions;
+  /** Learned traffic of one moment (undefined: free flow). */
+  traffic?: TrafficWeights;
 }
 
 /** A canonical string for a metric (cache key of its edge costs and hierarchy). */
 export function metricKey(spec: MetricSpec): string {
   const avoid = [...new Set(spec.avoid)].sort().join('+') || '-';
   const truck = spec.costing === 'truck' ? `:${Object.values(spec.truck ?? DEFAULT_TRUCK).join('x')}` : '';
-  return `${spec.costing}:${spec.preference}:${avoid}${truck}`;
+  const traffic = spec.traffic ? `:traffic=${spec.traffic.id}` : '';
+  return `${spec.costing}:${spec.preference}:${avoid}${truck}${traffic}`;
+}
+
+/** The same metric at free flow: its hierarchy's node order is reused to customise the traffic metric's. */
+export function freeFlowMetric(spec: MetricSpec): MetricSpec {
+  const { traffic: _traffic, ...rest } = spec;
+  return rest;
 }
 
 /** The same metric without avoidances: its hierarchy answers avoid-requests whose best path avoids by itself. */

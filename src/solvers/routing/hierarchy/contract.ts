@@ -22,6 +22,13 @@ const CONTRACTION_SETTLE_LIMIT = 200;
 export interface ContractOptions {
   /** Called every ~1 % with the share contracted, for progress logs. */
   onProgress?: (share: number) => void;
+  /**
+   * A node order to keep (node → rank, e.g. the free-flow hierarchy's `rank`): the nodes are contracted
+   * in that order with no priority simulation, and the shortcuts are found by witness searches on this
+   * graph's own weights, so the result is exact for them. This is how a traffic metric is customised
+   * (docs/traffic.md): the order is a property of the road network more than of one hour's speeds.
+   */
+  order?: ArrayLike<number>;
 }
 
 class ArcStore {
@@ -100,17 +107,21 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
     for (const arc of inArcs[v]!) removedHops += arcs.hops[arc]!;
     return 2 * (added - removed) + addedHops / Math.max(1, removedHops) + deletedNeighbours[v]! + level[v]!;
   };
-  for (let v = 0; v < n; v++) queue.push(v, simulate(v));
-
   let done = 0;
   const step = Math.max(1, Math.floor(n / 100));
-  while (queue.size) {
-    const v = queue.pop();
-    // lazy update: re-evaluate; if it is no longer the cheapest, queue it again
-    const priority = simulate(v);
-    if (queue.size && priority > queue.minKey) {
-      queue.push(v, priority);
-      continue;
+  const fixedOrder = options.order ? nodesByRank(options.order, n) : undefined;
+  if (!fixedOrder) for (let v = 0; v < n; v++) queue.push(v, simulate(v));
+  while (fixedOrder ? done < n : queue.size) {
+    let v: number;
+    if (fixedOrder) v = fixedOrder[done]!;
+    else {
+      v = queue.pop();
+      // lazy update: re-evaluate; if it is no longer the cheapest, queue it again
+      const priority = simulate(v);
+      if (queue.size && priority > queue.minKey) {
+        queue.push(v, priority);
+        continue;
+      }
     }
     // the shortcuts to add, found with the thorough witness search: (u, x, arcIn, arcOut) quadruples
     simulate(v, CONTRACTION_SETTLE_LIMIT);
@@ -149,7 +160,7 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
     for (const neighbour of neighbours) {
       deletedNeighbours[neighbour] = deletedNeighbours[neighbour]! + 1;
       level[neighbour] = Math.max(level[neighbour]!, level[v]! + 1);
-      if (queue.has(neighbour)) {
+      if (!fixedOrder && queue.has(neighbour)) {
         // priorities may rise as well as fall: re-queue with the fresh value
         queue.update(neighbour, simulate(neighbour));
       }
@@ -158,6 +169,18 @@ export function buildHierarchy(graph: EdgeGraph, edgeMeters: ArrayLike<number>, 
   }
 
   return layoutHierarchy(rank, arcs, upLists, downLists, loopArc);
+}
+
+/** rank → node of a given order; refuses an order that is not a permutation of the graph's nodes. */
+function nodesByRank(order: ArrayLike<number>, n: number): Uint32Array {
+  if (order.length !== n) throw new Error(`node order has ${order.length} nodes, the graph ${n}`);
+  const byRank = new Uint32Array(n).fill(n);
+  for (let node = 0; node < n; node++) {
+    const rank = order[node]!;
+    if (!(rank >= 0 && rank < n) || byRank[rank] !== n) throw new Error('node order is not a permutation');
+    byRank[rank] = node;
+  }
+  return byRank;
 }
 
 /**

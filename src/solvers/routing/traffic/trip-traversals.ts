@@ -51,6 +51,13 @@ export function segmentKeyOf(pack: MapPack, edge: number): string {
   return `w${s['ways.osmId'][way]}:${s['graph.nodeOsmId'][s['graph.edgeSource'][edge]!]}-${s['graph.nodeOsmId'][s['graph.edgeTarget'][edge]!]}`;
 }
 
+/** Segment key → directed pack edge, for every edge of the pack (built by the caller once and kept). */
+export function segmentEdgeIndex(pack: MapPack): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let edge = 0; edge < pack.edgeCount; edge++) index.set(segmentKeyOf(pack, edge), edge);
+  return index;
+}
+
 export function tripTraversals(engine: RoutingEngine, request: TripTraversalRequest): TripTraversals {
   const points = request.fixes.map((fix) => ({ lat: fix.lat, lon: fix.lon, time: fix.t }));
   const outcome = matchTrace(engine, { metric: request.metric, points });
