@@ -14,22 +14,9 @@ const collectionQuery = z.object({ ...filterFields, bbox: z.string().max(200).op
 const tileParams = z.object({ z: z.string().max(16), x: z.string().max(16), y: z.string().max(24) });
 const tileQuery = z.object({ ...filterFields, limit: z.string().max(32).optional() });
 const tileCoverQuery = z.object({ ...filterFields, bbox: z.string().max(200).optional(), zoom: z.string().max(32).optional(), maxTiles: z.string().max(32).optional() });
-const pointQuery = z.object({
-  lat: z.string().max(32).optional(),
-  lng: z.string().max(32).optional(),
-  lon: z.string().max(32).optional(),
-  units: z.string().max(16).optional(),
-  hours: z.string().max(16).optional(),
-});
-const riskQuery = z.object({
-  bbox: z.string().max(200).optional(),
-  lat: z.string().max(32).optional(),
-  lng: z.string().max(32).optional(),
-  lon: z.string().max(32).optional(),
-  radiusKm: z.string().max(32).optional(),
-  time: z.string().max(16).optional(),
-  hours: z.string().max(16).optional(),
-});
+const coordinateFields = { lat: z.string().max(32).optional(), lng: z.string().max(32).optional(), lon: z.string().max(32).optional(), hours: z.string().max(16).optional() };
+const pointQuery = z.object({ ...coordinateFields, units: z.string().max(16).optional() });
+const riskQuery = z.object({ ...coordinateFields, bbox: z.string().max(200).optional(), radiusKm: z.string().max(32).optional(), time: z.string().max(16).optional() });
 
 export interface MapWeatherRoutesDeps {
   weather: WeatherLayer;
