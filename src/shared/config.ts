@@ -316,7 +316,8 @@ export const configSchema = z.object({
     .transform((value) => (value ? value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : [])),
   /**
    * An Open-Meteo-compatible forecast endpoint (e.g. `https://api.open-meteo.com/v1/forecast`) the analysed-traffic
-   * endpoints read the next 72 hours' weather from (docs/traffic.md). Unset (the default): no weather is assumed.
+   * endpoints (docs/traffic.md) and the map's weather layer, point weather and weather risk (docs/map-data.md) read.
+   * Unset (the default): no weather is assumed, and the weather endpoints answer `hasData: false`.
    */
   WEATHER_URL: optionalUrl(['http:', 'https:']),
   /**

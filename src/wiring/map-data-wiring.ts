@@ -26,7 +26,7 @@ export function wireMapData(config: Config, pack: MapPack, backends: Backends, s
     return served.has(`${method} ${mountedPath({ path })}`);
   };
   const switchedOff: MapCapability[] = config.GEOCODING_ENABLED ? [] : ['geocoding'];
-  const mapData = new MapDataService(pack, { serves, switchedOff });
+  const mapData = new MapDataService(pack, { serves, switchedOff, weatherProvider: config.WEATHER_URL !== undefined });
   const poi = new PoiMarkers({ repository: new PlaceMarkerRepository(backends.sql), pinPath: (category, theme) => mapData.pinPath(category, theme) });
   return { mapData, routes: mapDataRoutes({ mapData, poi, publicBaseUrl: config.PUBLIC_BASE_URL }) };
 }

@@ -1,15 +1,20 @@
 /**
  * Wiring of the map configuration and overlays (part 2 §2.10, §4.8): the pack's cycleways, cameras
- * and signals, the imported transit network, learned traffic and the logistics zones behind one
- * overlay service, encoded to vector tiles in the shared solver pool.
+ * and signals, the imported transit network, learned traffic, the logistics zones and the weather
+ * layer (the WEATHER_URL forecast, docs/map-data.md "Weather") behind one overlay service, encoded to
+ * vector tiles in the shared solver pool.
  */
 import type { MapPack } from '../datapack/map-pack.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { mapOverlayRoutes } from '../edge/routes/map-overlays.js';
+import { mapWeatherRoutes } from '../edge/routes/map-weather.js';
 import type { MapDataService } from '../services/map-data/map-data-service.js';
 import { MapOverlays } from '../services/map-data/map-overlays.js';
 import { PackOverlays } from '../services/map-data/pack-overlays.js';
 import { LogisticsZones } from '../services/map-data/logistics-zones.js';
+import { WeatherLayer } from '../services/map-data/weather-layer.js';
+import { WeatherReports } from '../services/map-data/weather-reports.js';
+import { OpenMeteoForecast } from '../services/weather/open-meteo-forecast.js';
 import { LogisticsZoneRepository } from '../store/pg/logistics-zones.js';
 import type { Backends } from './backends.js';
 import type { IncidentService } from '../services/incidents/incident-service.js';
@@ -20,6 +25,7 @@ import type { SolverPool } from '../solvers/solver-pool.js';
 
 export interface MapOverlaysWiring {
   overlays: MapOverlays;
+  weather: WeatherLayer;
   routes: RouteDefinition[];
 }
 
@@ -35,14 +41,22 @@ export interface MapOverlaysWiringDeps {
 }
 
 export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring {
+  const { config } = deps;
   const zones = new LogisticsZones(new LogisticsZoneRepository(deps.backends.sql));
-  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, incidents: deps.incidents, zones, solvers: deps.solvers });
-  const routes = mapOverlayRoutes({
-    overlays,
-    mapData: deps.mapData,
-    zones,
-    elevation: deps.config.TERRAIN_DEM_TILE_URL !== undefined,
-    publicBaseUrl: deps.config.PUBLIC_BASE_URL,
-  });
-  return { overlays, routes };
+  // its own adapter and cache (the analysed-traffic one asks single points): outbound only to WEATHER_URL's host
+  const provider = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
+  const weather = new WeatherLayer({ provider, solvers: deps.solvers });
+  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, incidents: deps.incidents, zones, weather, solvers: deps.solvers });
+  const routes = [
+    ...mapOverlayRoutes({
+      overlays,
+      mapData: deps.mapData,
+      zones,
+      elevation: config.TERRAIN_DEM_TILE_URL !== undefined,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      weather,
+    }),
+    ...mapWeatherRoutes({ weather, reports: new WeatherReports(weather), publicBaseUrl: config.PUBLIC_BASE_URL }),
+  ];
+  return { overlays, weather, routes };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MapDataService } from '../../services/map-data/map-data-service.js';
 import { mapConfig, mapLayers } from '../../services/map-data/map-config.js';
 import type { MapOverlays } from '../../services/map-data/map-overlays.js';
+import type { WeatherLayer } from '../../services/map-data/weather-layer.js';
 import { zoneBody, zonePatchBody, type LogisticsZones } from '../../services/map-data/logistics-zones.js';
 import { principalOf } from '../auth/bearer-guard.js';
 import { publicOrigin } from '../public-origin.js';
@@ -25,6 +26,7 @@ export interface MapOverlayRoutesDeps {
   zones: LogisticsZones;
   elevation: boolean;
   publicBaseUrl: string | undefined;
+  weather: Pick<WeatherLayer, 'hasData' | 'source' | 'provider'>;
 }
 
 /** Map configuration and overlays (part 2 §2.10, §4.8; docs/map-data.md). */
@@ -36,11 +38,12 @@ export function mapOverlayRoutes(deps: MapOverlayRoutesDeps): RouteDefinition[] 
       ...route,
       method: 'GET',
       path: '/map/config',
-      summary: 'Map configuration manifest (part 2 §2.10): layers, base styles, overlays (with hasData), categories, icons, sprite and category-style URLs, 3D, logistics zones and capabilities',
+      summary: 'Map configuration manifest (part 2 §2.10): layers, base styles, overlays (with hasData), categories, icons, sprite and category-style URLs, 3D, logistics zones, weather and capabilities',
       handler: async (context) => {
         const base = apiBase(context);
         const [hasData, logisticsZoneCount] = await Promise.all([overlays.hasData(), deps.zones.activeCount()]);
-        return mapConfig({ apiBase: base, hasData, categories: deps.mapData.categoryStyles(base), icons: deps.mapData.iconManifest(base), elevation: deps.elevation, logisticsZoneCount });
+        const weather = { configured: deps.weather.provider.configured, hasData: hasData.weather, provider: deps.weather.provider.status().provider, source: deps.weather.source() };
+        return mapConfig({ apiBase: base, hasData, categories: deps.mapData.categoryStyles(base), icons: deps.mapData.iconManifest(base), elevation: deps.elevation, logisticsZoneCount, weather });
       },
     }),
     defineRoute({
@@ -48,7 +51,7 @@ export function mapOverlayRoutes(deps: MapOverlayRoutesDeps): RouteDefinition[] 
       method: 'GET',
       path: '/map/layers',
       summary: 'Base styles and overlay layers: { items, baseStyles, overlays, total, requiredOverlays }; each overlay says whether it has data now',
-      handler: async (context) => mapLayers(apiBase(context), await overlays.hasData()),
+      handler: async (context) => mapLayers(apiBase(context), await overlays.hasData(), { weather: deps.weather.source() }),
     }),
     defineRoute({
       ...route,

@@ -6,6 +6,7 @@
 import { STYLE_CATALOGUE } from '../tiles/map-styles/style-catalogue.js';
 import { OVERLAY_LAYERS, OVERLAY_LAYER_TYPES, REQUIRED_OVERLAYS, type OverlayLayerType } from './overlay-layers.js';
 import { DEFAULT_TILE_COVER_CAP, MAX_TILE_COVER_CAP } from './overlay-queries.js';
+import { WEATHER_TIMES, WEATHER_TYPES } from './weather-features.js';
 
 export interface MapConfigInputs {
   apiBase: string;
@@ -18,6 +19,8 @@ export interface MapConfigInputs {
   elevation: boolean;
   /** Logistics zones stored now. */
   logisticsZoneCount: number;
+  /** The weather provider as the weather layer sees it. */
+  weather: { configured: boolean; hasData: boolean; provider: string | null; source: string };
 }
 
 export function baseStyles(apiBase: string) {
@@ -30,7 +33,7 @@ export function baseStyles(apiBase: string) {
   }));
 }
 
-export function overlayEntries(apiBase: string, hasData: Record<OverlayLayerType, boolean>) {
+export function overlayEntries(apiBase: string, hasData: Record<OverlayLayerType, boolean>, sources: Partial<Record<OverlayLayerType, string>> = {}) {
   return OVERLAY_LAYER_TYPES.map((layerType) => {
     const layer = OVERLAY_LAYERS[layerType];
     const path = `${apiBase}/map/overlays/${layerType}`;
@@ -49,15 +52,15 @@ export function overlayEntries(apiBase: string, hasData: Record<OverlayLayerType
       minZoom: layer.minZoom,
       required: REQUIRED_OVERLAYS.includes(layerType),
       hasData: hasData[layerType],
-      source: layer.source,
+      source: sources[layerType] ?? layer.source,
     };
   });
 }
 
 /** GET /map/layers */
-export function mapLayers(apiBase: string, hasData: Record<OverlayLayerType, boolean>) {
+export function mapLayers(apiBase: string, hasData: Record<OverlayLayerType, boolean>, sources: Partial<Record<OverlayLayerType, string>> = {}) {
   const styles = baseStyles(apiBase);
-  const overlays = overlayEntries(apiBase, hasData);
+  const overlays = overlayEntries(apiBase, hasData, sources);
   const items = [
     ...styles.map((style) => ({ key: style.key, type: 'base' as const, name: style.name, kind: style.kind, url: style.endpoint, hasData: true })),
     ...overlays.map((overlay) => ({ key: overlay.key, type: 'overlay' as const, name: overlay.name, kind: overlay.kind, url: overlay.tileUrl, hasData: overlay.hasData })),
@@ -68,7 +71,7 @@ export function mapLayers(apiBase: string, hasData: Record<OverlayLayerType, boo
 /** GET /map/config */
 export function mapConfig(inputs: MapConfigInputs) {
   const { apiBase } = inputs;
-  const layers = mapLayers(apiBase, inputs.hasData);
+  const layers = mapLayers(apiBase, inputs.hasData, { weather: inputs.weather.source });
   return {
     layers: layers.items,
     baseStyles: layers.baseStyles,
@@ -96,6 +99,22 @@ export function mapConfig(inputs: MapConfigInputs) {
       hasData: inputs.logisticsZoneCount > 0,
       routingPolicies: ['avoid', 'penalize', 'allow'],
     },
+    weather: {
+      configured: inputs.weather.configured,
+      hasData: inputs.weather.hasData,
+      provider: inputs.weather.provider,
+      source: inputs.weather.source,
+      geojsonUrl: `${apiBase}/map/weather/geojson`,
+      geojsonTileUrl: `${apiBase}/map/weather/geojson/tiles/{z}/{x}/{y}`,
+      tileUrl: `${apiBase}/map/weather/vector/{z}/{x}/{y}`,
+      sourceLayer: 'svc_weather',
+      svgTileUrl: `${apiBase}/map/weather/tiles/{z}/{x}/{y}`,
+      tileCoverUrl: `${apiBase}/map/weather/tile-cover`,
+      pointUrl: `${apiBase}/map/weather/point`,
+      riskUrl: `${apiBase}/map/weather-risk`,
+      types: [...WEATHER_TYPES],
+      times: Object.keys(WEATHER_TIMES),
+    },
     capabilities: {
       publicEndpoints: {
         config: `${apiBase}/map/config`,
@@ -106,8 +125,10 @@ export function mapConfig(inputs: MapConfigInputs) {
         overlays: `${apiBase}/map/overlays/{layerType}`,
         logisticsZones: `${apiBase}/map/logistics-zones.geojson`,
         styles: `${apiBase}/tiles/styles`,
-        // not served yet (issue #29): weather needs a provider; route risk is built later
-        weather: null,
+        weather: `${apiBase}/map/weather/geojson`,
+        weatherPoint: `${apiBase}/map/weather/point`,
+        weatherRisk: `${apiBase}/map/weather-risk`,
+        // not served yet (issue #29): route risk is built later
         routeRisk: null,
       },
       performance: { defaultTileCoverCap: DEFAULT_TILE_COVER_CAP, maxTileCoverCap: MAX_TILE_COVER_CAP, tileAddressedOverlays: true },

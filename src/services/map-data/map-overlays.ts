@@ -4,12 +4,13 @@
  * and as a vector tile (layer `svc`, encoded in the solver pool). Bad input never errors: it answers
  * an empty collection with `hasData: false` and says why in `metadata.error`.
  */
-import type { Feature } from 'geojson';
+import type { Feature, Polygon } from 'geojson';
 import type { LogisticsZone } from '../../domain/logistics-zone.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { TransitRoute, TransitStation } from '../transit/transit-network.js';
 import type { IncidentService } from '../incidents/incident-service.js';
 import type { TrafficService } from '../traffic/traffic-service.js';
+import type { WeatherLayer } from './weather-layer.js';
 import { OVERLAY_LAYERS, OVERLAY_LAYER_TYPES, isOverlayLayerType, type OverlayLayerType } from './overlay-layers.js';
 import {
   DEFAULT_OVERLAY_LIMIT,
@@ -18,10 +19,10 @@ import {
   MAX_OVERLAY_ZOOM,
   MAX_TILE_COVER_CAP,
   clampedInt,
+  coverTiles,
   parseBbox,
   parseTileAddress,
   tileBbox,
-  tileRange,
   type TileAddress,
 } from './overlay-queries.js';
 import { boundsOf, intersects, type Bbox, type IndexedFeature, type OverlayFeature, type PackOverlays } from './pack-overlays.js';
@@ -42,6 +43,7 @@ export interface OverlaySources {
   traffic?: Pick<TrafficService, 'labels' | 'status'>;
   zones?: { activeZones(): Promise<LogisticsZone[]> };
   incidents?: Pick<IncidentService, 'live'>;
+  weather?: Pick<WeatherLayer, 'overlayFeatures' | 'hasData' | 'source'>;
   solvers: Pick<SolverPool, 'run'>;
 }
 
@@ -56,6 +58,8 @@ export interface OverlayMetadata {
   bbox: Bbox | null;
   attribution?: string;
   simulated?: boolean;
+  /** Why a layer that could have data has none now (the weather provider unset or failing). */
+  reason?: string;
   error?: string;
 }
 
@@ -92,6 +96,8 @@ export class MapOverlays {
         return ((await this.sources.zones?.activeZones())?.length ?? 0) > 0;
       case 'incidents':
         return ((await this.sources.incidents?.live(WORLD, undefined, 1))?.length ?? 0) > 0;
+      case 'weather':
+        return this.sources.weather?.hasData() ?? false;
       default:
         return false;
     }
@@ -138,17 +144,10 @@ export class MapOverlays {
     };
     const error = !known ? unknownLayer(layerType) : !bbox.ok ? bbox.error : bbox.value === undefined ? 'bbox is required: west,south,east,north' : undefined;
     if (error || !bbox.ok || !bbox.value) return { ...base, zoom: requestedZoom, count: 0, capped: false, tiles: [], hasData: false, error };
-    let zoom = requestedZoom;
-    let range = tileRange(bbox.value, zoom);
-    while (range.count > maxTiles && zoom > 0) range = tileRange(bbox.value, --zoom);
-    const tiles = [];
-    for (let x = range.minX; x <= range.maxX && tiles.length < maxTiles; x++) {
-      for (let y = range.minY; y <= range.maxY && tiles.length < maxTiles; y++) {
-        const path = `${apiBase}/map/overlays/${layerType}`;
-        tiles.push({ z: zoom, x, y, url: `${path}/tiles/${zoom}/${x}/${y}`, vectorUrl: `${path}/vector/${zoom}/${x}/${y}` });
-      }
-    }
-    return { ...base, zoom, count: tiles.length, capped: zoom !== requestedZoom || range.count > tiles.length, bbox: bbox.value, tiles };
+    const cover = coverTiles(bbox.value, requestedZoom, maxTiles);
+    const path = `${apiBase}/map/overlays/${layerType}`;
+    const tiles = cover.tiles.map(({ z, x, y }) => ({ z, x, y, url: `${path}/tiles/${z}/${x}/${y}`, vectorUrl: `${path}/vector/${z}/${x}/${y}` }));
+    return { ...base, zoom: cover.zoom, count: tiles.length, capped: cover.capped, bbox: bbox.value, tiles };
   }
 
   private async select(layerType: string, bbox: Bbox | undefined, limit: number, zoom: number): Promise<OverlayCollection> {
@@ -179,8 +178,16 @@ export class MapOverlays {
       case 'incidents':
         candidates = await this.incidentFeatures(bbox, limit);
         break;
+      case 'weather': {
+        if (!bbox) return empty(layerType, zoom, null, 'weather needs a bbox: west,south,east,north');
+        const weather = await this.sources.weather?.overlayFeatures(bbox, zoom, limit);
+        candidates = (weather?.features ?? []).map((feature) => ({ feature, bounds: boundsOf((feature.geometry as Polygon).coordinates[0]!) }));
+        extra.source = this.sources.weather?.source() ?? OVERLAY_LAYERS.weather.source;
+        if (weather?.reason) extra.reason = weather.reason;
+        break;
+      }
       default:
-        // terrain, traffic_cameras, weather: no data here (overlay-layers.ts says why)
+        // terrain, traffic_cameras: no data here (overlay-layers.ts says why)
         candidates = [];
     }
     const inBox = bbox ? candidates.filter((candidate) => intersects(candidate.bounds, bbox)) : candidates;

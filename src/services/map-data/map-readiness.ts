@@ -27,6 +27,7 @@ export const MAP_CAPABILITIES = {
   placeSearch: { method: 'GET', path: '/search' },
   vectorTiles: { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf' },
   mapPoi: { method: 'GET', path: '/map/poi' },
+  weather: { method: 'GET', path: '/map/weather/geojson' },
 } as const satisfies Record<string, { method: string; path: string }>;
 export type MapCapability = keyof typeof MAP_CAPABILITIES;
 
@@ -35,6 +36,8 @@ export interface MapReadinessOptions {
   serves(method: string, path: string): boolean;
   /** Capabilities switched off by configuration although their routes answer (e.g. GEOCODING_ENABLED=false). */
   switchedOff?: readonly MapCapability[];
+  /** A weather provider is configured (WEATHER_URL): weather is data the pack cannot hold. */
+  weatherProvider?: boolean;
 }
 
 export interface MapReadiness {
@@ -89,6 +92,7 @@ export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapRe
     placeSearch: checks.placeCatalogueSeeds,
     vectorTiles: checks.tileLayers,
     mapPoi: checks.placeCatalogueSeeds,
+    weather: options.weatherProvider ?? false,
   };
   const capabilities = Object.fromEntries(
     (Object.keys(MAP_CAPABILITIES) as MapCapability[]).map((name) => {

@@ -49,7 +49,7 @@ export const OVERLAY_LAYERS: Readonly<Record<OverlayLayerType, OverlayLayerEntry
     source: 'not in the map pack: ingest keeps no man_made=surveillance nodes (needs a pack layer in src/ingest/feature-tags.ts and a pack format bump)',
   },
   traffic_lights: { layerType: 'traffic_lights', name: 'Traffic lights', geometry: 'point', color: '#f9a825', minZoom: 14, source: 'OSM highway=traffic_signals and crossing=traffic_signals nodes of the map pack' },
-  weather: { layerType: 'weather', name: 'Weather', geometry: 'mixed', color: '#0288d1', minZoom: 4, source: 'no weather provider is configured: weather is never invented' },
+  weather: { layerType: 'weather', name: 'Weather', geometry: 'polygon', color: '#0288d1', minZoom: 4, source: 'no weather provider is configured (WEATHER_URL): weather is never invented' },
   logistics_zones: { layerType: 'logistics_zones', name: 'Logistics zones', geometry: 'polygon', color: '#d84315', minZoom: 8, source: 'zones operators manage (admin /admin/logistics-zones)' },
 };
 

@@ -63,3 +63,18 @@ export function tileRange(bbox: Bbox, z: number): { minX: number; maxX: number; 
   const [minX, maxX, minY, maxY] = [column(bbox[0]), column(bbox[2]), row(bbox[3]), row(bbox[1])];
   return { minX, maxX, minY, maxY, count: (maxX - minX + 1) * (maxY - minY + 1) };
 }
+
+/**
+ * The tiles covering a bbox at a zoom, zoomed out until at most `maxTiles`: a client asks for one set
+ * of whole tiles rather than a cut-off list (`capped` says the zoom was lowered or tiles left out).
+ */
+export function coverTiles(bbox: Bbox, requestedZoom: number, maxTiles: number): { zoom: number; capped: boolean; tiles: TileAddress[] } {
+  let zoom = requestedZoom;
+  let range = tileRange(bbox, zoom);
+  while (range.count > maxTiles && zoom > 0) range = tileRange(bbox, --zoom);
+  const tiles: TileAddress[] = [];
+  for (let x = range.minX; x <= range.maxX && tiles.length < maxTiles; x++) {
+    for (let y = range.minY; y <= range.maxY && tiles.length < maxTiles; y++) tiles.push({ z: zoom, x, y });
+  }
+  return { zoom, capped: zoom !== requestedZoom || range.count > tiles.length, tiles };
+}

@@ -6,15 +6,17 @@ import { OpenMeteoForecast } from './open-meteo-forecast.js';
 let server: Server;
 let port: number;
 let requests = 0;
-let answer: (response: import('node:http').ServerResponse) => void = (response) => {
+let lastUrl: URL | undefined;
+let answer: (response: import('node:http').ServerResponse, url: URL) => void = (response) => {
   response.writeHead(200, { 'content-type': 'application/json' });
   response.end(JSON.stringify({ hourly: { time: [1_800_000_000], precipitation: [5] } }));
 };
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
+  server = createServer((request, response) => {
     requests++;
-    answer(response);
+    lastUrl = new URL(request.url ?? '/', 'http://fake');
+    answer(response, lastUrl);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -50,6 +52,30 @@ describe('OpenMeteoForecast', () => {
     expect(requests).toBe(before + 2);
   });
 
+  it('reads many cells in multi-location calls of at most 50, and reports the provider health', async () => {
+    const now = 1_800_000_000_000;
+    answer = (response, url) => {
+      const lats = url.searchParams.get('latitude')!.split(',').map(Number);
+      const body = lats.map((lat) => ({ hourly: { time: [now / 1000], temperature_2m: [lat], is_day: [0] } }));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body.length === 1 ? body[0] : body));
+    };
+    const source = new OpenMeteoForecast({ url: `http://127.0.0.1:${port}/v1/forecast`, allowedHosts: [`127.0.0.1:${port}`], now: () => now });
+    expect(source.status()).toMatchObject({ configured: true, provider: `127.0.0.1:${port}`, lastSuccessAt: null });
+    const points = Array.from({ length: 60 }, (_, index) => ({ lat: 20 + index / 10, lng: 40 }));
+    const before = requests;
+    const batch = await source.forecastMany([...points, points[0]!]);
+    expect(requests - before).toBe(2); // 50 + 10 distinct cells
+    expect(batch.error).toBeUndefined();
+    expect(batch.forecasts.map((forecast) => forecast?.hours[0]?.temperatureC)).toEqual([...points.map((point) => point.lat), 20]);
+    expect(batch.forecasts[0]?.hours[0]?.isDay).toBe(false);
+    expect(lastUrl?.searchParams.get('hourly')).toContain('temperature_2m');
+    expect(source.healthy).toBe(true);
+    // all cached now
+    await source.forecastMany(points);
+    expect(requests - before).toBe(2);
+  });
+
   it('a provider that fails or stalls answers undefined within the time budget', async () => {
     answer = () => undefined; // never answers
     const source = new OpenMeteoForecast({ url: `http://127.0.0.1:${port}/v1/forecast`, allowedHosts: [`127.0.0.1:${port}`], timeoutMs: 200 });
@@ -61,5 +87,9 @@ describe('OpenMeteoForecast', () => {
       response.end();
     };
     expect(await source.forecast(11, 11)).toBeUndefined();
+    const batch = await source.forecastMany([{ lat: 12, lng: 12 }]);
+    expect(batch.error).toContain('HTTP 500');
+    expect(source.healthy).toBe(false);
+    expect(source.status().lastError).toContain('HTTP 500');
   });
 });

@@ -21,6 +21,19 @@ export interface WeatherHour {
   precipitationMm?: number;
   windGustsKph?: number;
   visibilityM?: number;
+  /** Air temperature at 2 m, °C. */
+  temperatureC?: number;
+  /** Felt temperature (heat and wind chill), °C. */
+  apparentTemperatureC?: number;
+  relativeHumidityPercent?: number;
+  precipitationProbabilityPercent?: number;
+  cloudCoverPercent?: number;
+  /** Mean wind at 10 m, km/h. */
+  windSpeedKph?: number;
+  /** Where the wind comes from, degrees clockwise from north. */
+  windDirectionDeg?: number;
+  /** Daylight at the start of the hour. */
+  isDay?: boolean;
 }
 
 export const HEAVY_RAIN_MM_PER_HOUR = 4;

@@ -1,5 +1,5 @@
 /**
- * One overlay tile (part 2 §4.8) as a Mapbox Vector Tile with the single layer `svc`: the features
+ * One overlay tile (part 2 §4.8) as a Mapbox Vector Tile with a single layer (`svc`, or `svc_weather`): the features
  * the main thread selected for the tile, clipped and simplified by @maplibre/geojson-vt and written
  * by @maplibre/vt-pbf. Run in the solver pool so encoding never holds up the event loop.
  */
@@ -18,10 +18,12 @@ export interface OverlayTileInput {
   x: number;
   y: number;
   features: Feature[];
+  /** The MVT layer name: `svc` (the default) for overlays, `svc_weather` for the weather layer. */
+  layer?: string;
 }
 
 export function overlayVectorTileTask(input: OverlayTileInput): TaskResult<{ raw: Uint8Array; count: number }, never> {
-  const { z, x, y, features } = input;
+  const { z, x, y, features, layer = OVERLAY_TILE_LAYER } = input;
   const tile = geoJSONToTile({ type: 'FeatureCollection', features: features.map(withoutNulls) }, z, x, y, {
     maxZoom: OVERLAY_MAX_ZOOM,
     extent: TILE_EXTENT,
@@ -30,7 +32,7 @@ export function overlayVectorTileTask(input: OverlayTileInput): TaskResult<{ raw
     clip: true,
   });
   const count = tile.features.length;
-  return ok({ raw: count ? fromGeojsonVt({ [OVERLAY_TILE_LAYER]: tile }, { version: 2, extent: TILE_EXTENT }) : new Uint8Array(0), count });
+  return ok({ raw: count ? fromGeojsonVt({ [layer]: tile }, { version: 2, extent: TILE_EXTENT }) : new Uint8Array(0), count });
 }
 
 /** MVT values are strings, numbers and booleans: a null property is left out. */
