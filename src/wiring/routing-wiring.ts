@@ -16,13 +16,14 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 import type { PlanConstraintSource } from '../services/routing/plan-constraints.js';
+import type { PlanZoneSource } from '../services/routing/plan-zones.js';
 
 export interface RoutingWiring {
   routing: RoutingService;
   routes: RouteDefinition[];
 }
 
-export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, logger: Logger, constraints?: PlanConstraintSource): RoutingWiring {
+export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, logger: Logger, constraints?: PlanConstraintSource, zones?: PlanZoneSource): RoutingWiring {
   const hierarchies = new HierarchyCache(solvers, logger);
   const routing = new RoutingService({ solvers, pack, hierarchies, timeoutMs: config.ROUTING_TIMEOUT_MS });
   const external = config.ROUTING_ENGINE_URL ? new ExternalEngine(config.ROUTING_ENGINE_URL, logger) : undefined;
@@ -30,5 +31,5 @@ export function wireRouting(config: Config, pack: MapPack, solvers: SolverPool, 
   if (!external) routing.warmUp([{ costing: 'auto', preference: 'balanced', avoid: [] }]);
   const outages = new EngineOutages(logger);
   const analysis = new RoutingAnalysisService({ solvers, routing, timeoutMs: config.ROUTING_TIMEOUT_MS, outages, ...(external ? { external } : {}) });
-  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages, constraints)), ...routingAnalysisRoutes(analysis)] };
+  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages, constraints, zones)), ...routingAnalysisRoutes(analysis)] };
 }

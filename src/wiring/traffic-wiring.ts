@@ -12,7 +12,7 @@ import type { RoutingService } from '../services/routing/routing-service.js';
 import { TrafficService } from '../services/traffic/traffic-service.js';
 import { TripIngestion } from '../services/traffic/trip-ingestion.js';
 import { AnalysedTrafficService } from '../services/traffic/analysed-traffic.js';
-import { OpenMeteoForecast } from '../services/weather/open-meteo-forecast.js';
+import { OpenMeteoForecast, type WeatherSource } from '../services/weather/open-meteo-forecast.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
@@ -22,6 +22,8 @@ export interface TrafficWiring {
   /** The traffic model: navigation's traffic-aware ETA, commute advice and the assistant's grounding read it. */
   traffic: TrafficService;
   routes: RouteDefinition[];
+  /** The weather provider adapter (WEATHER_URL), shared with route risk. */
+  weather: WeatherSource;
   stop(): Promise<void>;
 }
 
@@ -40,5 +42,5 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
   const traffic = new TrafficService(repository, calendars, Date.now, routing);
   const weather = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
   const analysed = new AnalysedTrafficService(repository, calendars, weather);
-  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, stop: () => ingestion.close() };
+  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, weather, stop: () => ingestion.close() };
 }

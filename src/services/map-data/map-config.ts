@@ -106,9 +106,9 @@ export function mapConfig(inputs: MapConfigInputs) {
         overlays: `${apiBase}/map/overlays/{layerType}`,
         logisticsZones: `${apiBase}/map/logistics-zones.geojson`,
         styles: `${apiBase}/tiles/styles`,
-        // not served yet (issue #29): weather needs a provider; route risk is built later
+        // not served yet (issue #29): weather needs a provider
         weather: null,
-        routeRisk: null,
+        routeRisk: `${apiBase}/map/route-risk`,
       },
       performance: { defaultTileCoverCap: DEFAULT_TILE_COVER_CAP, maxTileCoverCap: MAX_TILE_COVER_CAP, tileAddressedOverlays: true },
       vectorOverlays: { enabled: true, format: 'mvt', sourceLayer: 'svc' },

@@ -24,6 +24,8 @@ import type { Principal } from '../../domain/principal.js';
 import { ApiError } from '../../shared/errors.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import { steerAround, type PlanConstraintSource } from './plan-constraints.js';
+import { mergeAreas, planAroundZones, zoneAreas, zoneReport, zonesNotApplied, type PlanZoneSource } from './plan-zones.js';
+import { boxesMeet } from '../map-data/zone-crossing.js';
 
 export class RoutingEndpoints {
   constructor(
@@ -32,6 +34,8 @@ export class RoutingEndpoints {
     private readonly outages: EngineOutages,
     /** Incidents, acknowledged reports and road edits the planner routes around; none without it. */
     private readonly constraints?: PlanConstraintSource,
+    /** The operators' logistics zones the planner avoids, penalizes or warns about; none without it. */
+    private readonly zones?: PlanZoneSource,
   ) {}
 
   get passthrough(): boolean {
@@ -135,11 +139,24 @@ export class RoutingEndpoints {
         signal,
       );
     let outcome = await planTrip();
+    // logistics zones first (plan-zones.ts): the avoided ones stay avoided in every later re-plan
+    const zones = body.applyLogisticsZones && this.zones ? (await this.zones.activeZones()).filter((zone) => boxesMeet(zone, zoneSearchBox(locations))) : undefined;
+    const zonePlan = zones?.length ? await planAroundZones(zones, locations, outcome, planTrip, isUnroutable) : undefined;
+    if (zonePlan) outcome = zonePlan.outcome;
+    const avoidedZones = zoneAreas(zonePlan?.avoided ?? []);
     let constraints: Awaited<ReturnType<typeof steerAround>>['report'] | undefined;
     if (this.constraints) {
-      const steered = await steerAround(this.constraints, { locations, avoidIncidents: body.avoidIncidents, avoidReported: body.avoidReported, disregard: body.disregard, principal }, outcome, planTrip, isUnroutable);
+      const planAvoiding = (areas: AreaAvoidance) => planTrip(mergeAreas(avoidedZones, areas));
+      const steered = await steerAround(this.constraints, { locations, avoidIncidents: body.avoidIncidents, avoidReported: body.avoidReported, disregard: body.disregard, principal }, outcome, planAvoiding, isUnroutable);
       outcome = steered.outcome;
       constraints = steered.report;
+    }
+    let logisticsZones = zonesNotApplied(outcome.trip);
+    if (zones) {
+      // alternatives may be reordered by zone cost, unless speed limits were read for the first one
+      const reported = zoneReport(outcome, zones, zonePlan ?? { avoided: [], unavoidable: [] }, !body.includeAttributes);
+      outcome = reported.outcome;
+      logisticsZones = reported.report;
     }
     outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
     if (body.includeAttributes) for (const trip of [outcome.trip, ...outcome.alternates.map((alternate) => alternate.trip)]) nameSpeedLimits(trip);
@@ -158,6 +175,7 @@ export class RoutingEndpoints {
         disregarded: body.disregard,
         exactFallback: { used: false, plans: 1 },
       }),
+      logisticsZones,
       ...(parsedConstraints ? { parsedConstraints } : {}),
       ...(body.includeAttributes ? { routeSpeedLimits: (outcome.speedLimits ?? []).map((stretches) => speedLimitRows(stretches, units)) } : {}),
     };
@@ -199,6 +217,17 @@ export class RoutingEndpoints {
       ...(payload.id ? { id: payload.id } : {}),
     });
   }
+}
+
+/** The locations' box grown by a detour's reach: zones beyond it cannot meet the plan. */
+function zoneSearchBox(locations: readonly RouteLocation[]): [number, number][] {
+  const margin = 0.1; // degrees, about 10 km
+  const lats = locations.map((location) => location.lat);
+  const lons = locations.map((location) => location.lon);
+  return [
+    [Math.min(...lons) - margin, Math.min(...lats) - margin],
+    [Math.max(...lons) + margin, Math.max(...lats) + margin],
+  ];
 }
 
 /** Whether a re-plan failed because no route avoids what it was asked to (then the last route stands). */
