@@ -1950,6 +1950,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/map/route-risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score a route 0–100 (low, moderate, high, severe) per segment and overall from learned traffic, weather, incidents, logistics zones and enforcement assets, with reasons
+         * @description Body: exactly one of `polyline` (precision 6), `geometry` (GeoJSON LineString, [lng, lat], at most 10 000 positions) or `origin` + `destination` (`{ lat, lon }`, with `waypoints` and `costing`, routed by the engine); `departAt` (ISO 8601, default now); `segmentMeters` (100–50 000, default 1000; raised so a route has at most 200 segments). Each factor answers `{ factor, weight, available, value 0–1, points, reasons }`; an unavailable source (no weather provider, no learned traffic there) is `available: false` and adds nothing. `formula` states the scoring.
+         */
+        post: operations["postApiV1MapRouteRisk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/commutes": {
         parameters: {
             query?: never;
@@ -15447,6 +15467,131 @@ export interface operations {
             };
         };
     };
+    postApiV1MapRouteRisk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default auto
+                     * @enum {string}
+                     */
+                    costing?: "auto" | "pedestrian" | "bicycle" | "motor_scooter" | "wheelchair" | "bus" | "taxi" | "truck";
+                    /** Format: date-time */
+                    departAt?: string;
+                    destination?: {
+                        lat: number;
+                        lon: number;
+                    };
+                    geometry?: {
+                        coordinates: number[][];
+                        /** @constant */
+                        type: "LineString";
+                    };
+                    origin?: {
+                        lat: number;
+                        lon: number;
+                    };
+                    polyline?: string;
+                    /** @default 1000 */
+                    segmentMeters?: number;
+                    /** @default [] */
+                    waypoints?: {
+                        lat: number;
+                        lon: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad Request: VALIDATION_ERROR, NO_ROAD_NEARBY, NO_ROUTE, COSTING_UNAVAILABLE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiV1MeCommutes: {
         parameters: {
             query?: never;
@@ -24111,6 +24256,8 @@ export interface operations {
                 "application/json": {
                     /** @default 0 */
                     alternates?: number;
+                    /** @default true */
+                    applyLogisticsZones?: boolean;
                     /** @default [] */
                     avoid?: ("tolls" | "highways" | "ferries" | "unpaved")[];
                     /** @default true */
