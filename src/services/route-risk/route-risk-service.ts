@@ -108,8 +108,8 @@ export class RouteRiskService {
         endMeters: Math.round(segment.endMeters),
         distanceMeters: Math.round(segment.endMeters - segment.startMeters),
         enteredAt: new Date(atMs).toISOString(),
-        from: first,
-        to: last,
+        from: roundPoint(first),
+        to: roundPoint(last),
         shape: polyline.encode(segment.points.map(([lng, lat]) => [lat, lng]), 6),
         score: scored.score,
         level: scored.level,
@@ -218,6 +218,11 @@ export class RouteRiskService {
   }
 }
 
+/** Six decimals (about 0.1 m), as the polyline keeps them. */
+function roundPoint([lng, lat]: LngLat): LngLat {
+  return [Math.round(lng * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6];
+}
+
 function hourKey(atMs: number): number {
   return Math.floor(atMs / HOUR_MS);
 }
@@ -227,7 +232,9 @@ function summarise(factor: (typeof RISK_FACTORS)[number], segments: readonly { d
   const readings = segments.map((segment) => ({ meters: segment.distanceMeters, reading: segment.factors.find((entry) => entry.factor === factor)! }));
   const meters = readings.reduce((sum, entry) => sum + entry.meters, 0);
   const value = meters > 0 ? readings.reduce((sum, entry) => sum + entry.reading.value * entry.meters, 0) / meters : 0;
-  const reasons = [...new Set(readings.flatMap((entry) => entry.reading.reasons))];
+  // the segments that read something speak for the route; the quiet ones' "nothing here" only when all are quiet
+  const speaking = readings.filter((entry) => entry.reading.value > 0);
+  const reasons = [...new Set((speaking.length ? speaking : readings).flatMap((entry) => entry.reading.reasons))];
   return {
     factor,
     weight: FACTOR_WEIGHTS[factor],
