@@ -78,8 +78,10 @@ const square = (lng: number, lat: number, half: number) => ({
 const factorOf = (holder: { factors: any[] }, factor: string) => holder.factors.find((entry: any) => entry.factor === factor);
 /** Whether any point of a trip's legs lies inside the square. */
 function crosses(trip: any, zone: ReturnType<typeof square>): boolean {
-  const [[west, south], , [east, north]] = zone.coordinates[0]!;
-  return trip.legs.some((leg: any) => polyline.decode(leg.shape, 6).some(([lat, lng]) => lng >= west! && lng <= east! && lat >= south! && lat <= north!));
+  const ring = zone.coordinates[0]! as [number, number][];
+  const [west, south] = ring[0]!;
+  const [east, north] = ring[2]!;
+  return trip.legs.some((leg: any) => polyline.decode(leg.shape, 6).some(([lat, lng]) => lng >= west && lng <= east && lat >= south && lat <= north));
 }
 
 let routed: any;
