@@ -46,7 +46,7 @@ beforeAll(async () => {
   let env: Record<string, string>;
   let cliEnv: Record<string, string>;
   if (usingRealServices) {
-    env = { ...sharedDeployment('route-risk'), ...weather };
+    env = { ...sharedDeployment('route_risk'), ...weather };
     cliEnv = { DATABASE_URL: env.DATABASE_URL!, DATABASE_SCHEMA: env.DATABASE_SCHEMA! };
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'route-risk-'));
