@@ -17,7 +17,7 @@ import { wireEv } from './wiring/ev-wiring.js';
 import { wireFleet } from './wiring/fleet-wiring.js';
 import { wireGeocoding } from './wiring/geocoding-wiring.js';
 import { wireMapData } from './wiring/map-data-wiring.js';
-import { wireMapOverlays } from './wiring/map-overlays-wiring.js';
+import { wireLogisticsZones, wireMapOverlays } from './wiring/map-overlays-wiring.js';
 import { wireMapStyles } from './wiring/map-styles-wiring.js';
 import { wireNavigation } from './wiring/navigation-wiring.js';
 import { wireOperations } from './wiring/operations-wiring.js';
@@ -81,7 +81,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const incidents = wireIncidents(config, backends);
     // the learned-traffic metrics `date_time` reads are wired with traffic, after the calendars
     let trafficMetrics: TrafficMetrics | undefined;
-    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints, () => trafficMetrics);
+    const zones = wireLogisticsZones(backends);
+    const routing = wireRouting(config, mapData.pack, solvers, logger, incidents.constraints, () => trafficMetrics, zones);
     // one count of open stream sockets for every channel of the process (docs/architecture.md, WebSocket channels)
     const streamAdmission = new StreamAdmission(
       {
@@ -140,7 +141,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(() => commute.stop());
     const geofences = await wireGeofences(config, backends, logger);
     closeOnFailure.push(() => geofences.stop());
-    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents });
+    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents, zones, routing: routing.routing, weather: traffic.weather });
     routes.push(
       ...operations.routes,
       ...accounts.routes,

@@ -8,6 +8,7 @@ import type { MapPack } from '../datapack/map-pack.js';
 import type { RouteDefinition } from '../edge/route.js';
 import { mapOverlayRoutes } from '../edge/routes/map-overlays.js';
 import { mapWeatherRoutes } from '../edge/routes/map-weather.js';
+import { mapRouteRiskRoutes } from '../edge/routes/map-route-risk.js';
 import type { MapDataService } from '../services/map-data/map-data-service.js';
 import { MapOverlays } from '../services/map-data/map-overlays.js';
 import { PackOverlays } from '../services/map-data/pack-overlays.js';
@@ -20,6 +21,9 @@ import type { Backends } from './backends.js';
 import type { IncidentService } from '../services/incidents/incident-service.js';
 import type { TrafficService } from '../services/traffic/traffic-service.js';
 import type { TransitService } from '../services/transit/transit-service.js';
+import type { RoutingService } from '../services/routing/routing-service.js';
+import { RouteRiskService } from '../services/route-risk/route-risk-service.js';
+import type { WeatherSource } from '../services/weather/open-meteo-forecast.js';
 import type { Config } from '../shared/config.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 
@@ -38,15 +42,27 @@ export interface MapOverlaysWiringDeps {
   transit: Pick<TransitService, 'mapNetwork'>;
   traffic: Pick<TrafficService, 'labels' | 'status'>;
   incidents: Pick<IncidentService, 'live'>;
+  /** The zones (wireLogisticsZones), shared with the route planner. */
+  zones: LogisticsZones;
+  /** Route risk routes an origin and destination with it. */
+  routing: Pick<RoutingService, 'trip'>;
+  weather: WeatherSource;
+}
+
+/** The operators' logistics zones over the SQL store: the overlays, the planner and route risk read them. */
+export function wireLogisticsZones(backends: Backends): LogisticsZones {
+  return new LogisticsZones(new LogisticsZoneRepository(backends.sql));
 }
 
 export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring {
   const { config } = deps;
-  const zones = new LogisticsZones(new LogisticsZoneRepository(deps.backends.sql));
+  const zones = deps.zones;
+  const pack = new PackOverlays(deps.pack);
   // its own adapter and cache (the analysed-traffic one asks single points): outbound only to WEATHER_URL's host
   const provider = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
   const weather = new WeatherLayer({ provider, solvers: deps.solvers });
-  const overlays = new MapOverlays({ pack: new PackOverlays(deps.pack), transit: deps.transit, traffic: deps.traffic, incidents: deps.incidents, zones, weather, solvers: deps.solvers });
+  const overlays = new MapOverlays({ pack, transit: deps.transit, traffic: deps.traffic, incidents: deps.incidents, zones, weather, solvers: deps.solvers });
+  const routeRisk = new RouteRiskService({ routing: deps.routing, traffic: deps.traffic, weather: deps.weather, incidents: deps.incidents, zones, pack });
   const routes = [
     ...mapOverlayRoutes({
       overlays,
@@ -57,6 +73,7 @@ export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring 
       weather,
     }),
     ...mapWeatherRoutes({ weather, reports: new WeatherReports(weather), publicBaseUrl: config.PUBLIC_BASE_URL }),
+    ...mapRouteRiskRoutes(routeRisk),
   ];
   return { overlays, weather, routes };
 }

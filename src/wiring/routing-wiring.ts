@@ -16,6 +16,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 import type { PlanConstraintSource } from '../services/routing/plan-constraints.js';
+import type { PlanZoneSource } from '../services/routing/plan-zones.js';
 
 export interface RoutingWiring {
   routing: RoutingService;
@@ -30,6 +31,7 @@ export function wireRouting(
   logger: Logger,
   constraints?: PlanConstraintSource,
   trafficMetrics?: () => TrafficMetricSource | undefined,
+  zones?: PlanZoneSource,
 ): RoutingWiring {
   const hierarchies = new HierarchyCache(solvers, logger);
   const routing = new RoutingService({ solvers, pack, hierarchies, timeoutMs: config.ROUTING_TIMEOUT_MS });
@@ -38,5 +40,5 @@ export function wireRouting(
   if (!external) routing.warmUp([{ costing: 'auto', preference: 'balanced', avoid: [] }]);
   const outages = new EngineOutages(logger);
   const analysis = new RoutingAnalysisService({ solvers, routing, timeoutMs: config.ROUTING_TIMEOUT_MS, outages, ...(external ? { external } : {}) });
-  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages, constraints, trafficMetrics)), ...routingAnalysisRoutes(analysis)] };
+  return { routing, routes: [...routingRoutes(new RoutingEndpoints(routing, external, outages, constraints, trafficMetrics, zones)), ...routingAnalysisRoutes(analysis)] };
 }

@@ -1753,7 +1753,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Map configuration manifest (part 2 §2.10): layers, base styles, overlays (with hasData), categories, icons, sprite and category-style URLs, 3D, logistics zones, weather and capabilities */
+        /** Map configuration manifest (part 2 §2.10): layers, base styles, overlays (with hasData), categories, icons, sprite and category-style URLs, 3D, logistics zones and capabilities */
         get: operations["getApiV1MapConfig"];
         put?: never;
         post?: never;
@@ -1950,119 +1950,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/map/weather-risk": {
+    "/api/v1/map/route-risk": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Weather risk of an area (bbox, or lat/lng with radiusKm) over a window (time -1h|now|+1h|+3h, hours 1–12): score 0–100, severity, warnings with reasons (storm, heavy rain, fog, dust, wind, heat…); bad input degrades to hasData:false */
-        get: operations["getApiV1MapWeatherRisk"];
+        get?: never;
         put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/map/weather/geojson": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Forecast weather sampled on a grid over bbox as GeoJSON cells (type precipitation|temperature|clouds|storms|alerts, time -1h|now|+1h|+3h, limit, zoom), icons once in metadata.icons; no provider or bad input answers an empty collection with hasData:false */
-        get: operations["getApiV1MapWeatherGeojson"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/map/weather/geojson/tiles/{z}/{x}/{y}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The weather cells meeting one tile as GeoJSON (type, time, limit); a bad address answers an empty collection with hasData:false */
-        get: operations["getApiV1MapWeatherGeojsonTilesZXY"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/map/weather/point": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Weather at a point: current conditions and the next hours (lat, lng or lon required; units metric|imperial; hours 1–48, default 12) with icon slugs and light/dark icon URLs, and warnings; hasData:false without a provider */
-        get: operations["getApiV1MapWeatherPoint"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/map/weather/tile-cover": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Weather tile URLs (GeoJSON, vector and SVG) covering a bbox at a zoom (default 8), zoomed out until at most maxTiles (default 64, at most 256) */
-        get: operations["getApiV1MapWeatherTileCover"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/map/weather/tiles/{z}/{x}/{y}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One weather type (default precipitation; time) drawn as a 256-pixel SVG tile (image/svg+xml); a transparent tile when there is nothing to draw */
-        get: operations["getApiV1MapWeatherTilesZXY"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/map/weather/vector/{z}/{x}/{y}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One weather tile as a Mapbox Vector Tile (application/x-protobuf), layer `svc_weather` (type, time); an empty body when it holds nothing */
-        get: operations["getApiV1MapWeatherVectorZXY"];
-        put?: never;
-        post?: never;
+        /**
+         * Score a route 0–100 (low, moderate, high, severe) per segment and overall from learned traffic, weather, incidents, logistics zones and enforcement assets, with reasons
+         * @description Body: exactly one of `polyline` (precision 6), `geometry` (GeoJSON LineString, [lng, lat], at most 10 000 positions) or `origin` + `destination` (`{ lat, lon }`, with `waypoints` and `costing`, routed by the engine); `departAt` (ISO 8601, default now); `segmentMeters` (100–50 000, default 1000; raised so a route has at most 200 segments). Each factor answers `{ factor, weight, available, value 0–1, points, reasons }`; an unavailable source (no weather provider, no learned traffic there) is `available: false` and adds nothing. `formula` states the scoring.
+         */
+        post: operations["postApiV1MapRouteRisk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3333,7 +3234,7 @@ export interface paths {
         put?: never;
         /**
          * Route between locations: the engine trip with maneuvers in English or Arabic, alternatives and route labels
-         * @description Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, `costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`, `date_time { type: 0 now | 1 depart at | 2 arrive by | 3 invariant, value: "YYYY-MM-DDTHH:MM" local time of the first location }`). Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`; with `date_time`, the route is searched on the learned traffic of that moment where trustworthy profiles exist, and `trafficModel` `{ used, metric, at, country, profileType, dow, todBucket, calendar, segmentsWithProfiles, profileTypes, trustMinSamples, simulated }` says so.
+         * @description Body `{ payload, includeLabels? }`: `payload` is a Valhalla route request (`locations` `{ lat, lon, type?, heading?, name?, search_cutoff? }`, `costing`, `costing_options`, `directions_options { units, language }`, `alternates` 0–3, `exclude_locations`, `exclude_polygons`). Answers `data.trip` (legs with maneuvers, polyline6 `shape`, `summary`) and `labels { purpose: "route_labels", parsed: { label, tip } }`.
          */
         post: operations["postApiV1RoutingRoute"];
         delete?: never;
@@ -4038,7 +3939,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code?: "VALIDATION_ERROR" | "MALFORMED_REQUEST" | "PROVIDER_ACCOUNT" | "CAPTCHA_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "KEY_WEBSITE_NOT_ALLOWED" | "KEY_IP_NOT_ALLOWED" | "QUOTA_EXCEEDED" | "NO_ROAD_NEARBY" | "NO_ROUTE" | "COSTING_UNAVAILABLE" | "MONTH_START_IMPLAUSIBLE" | "INVALID_IMAGE" | "NOT_FOUND" | "SESSION_ENDED" | "STOP_CLOSED" | "REVIEW_EXISTS" | "STATE_CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "HEADERS_TOO_LARGE" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE" | "COMPUTATION_TIMEOUT" | "SERVER_BUSY" | "NOT_READY";
+            code?: "VALIDATION_ERROR" | "MALFORMED_REQUEST" | "PROVIDER_ACCOUNT" | "CAPTCHA_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "KEY_WEBSITE_NOT_ALLOWED" | "KEY_IP_NOT_ALLOWED" | "QUOTA_EXCEEDED" | "NO_ROAD_NEARBY" | "NO_ROUTE" | "COSTING_UNAVAILABLE" | "MONTH_START_IMPLAUSIBLE" | "INVALID_IMAGE" | "NOT_FOUND" | "SESSION_ENDED" | "STOP_CLOSED" | "REVIEW_EXISTS" | "STATE_CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "TOO_MANY_STREAMS" | "HEADERS_TOO_LARGE" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE" | "COMPUTATION_TIMEOUT" | "SERVER_BUSY" | "NOT_READY";
             details?: Record<string, never>;
             /** @description HTTP status name */
             error: string;
@@ -4122,15 +4023,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4269,15 +4161,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminAdsCampaignsId: {
@@ -4354,15 +4237,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1AdminAdsCampaignsId: {
@@ -4432,15 +4306,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4577,15 +4442,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     patchApiV1AdminApiKeysId: {
@@ -4682,15 +4538,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4799,15 +4646,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminCalendarsCountryHijriYear: {
@@ -4891,15 +4729,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5025,15 +4854,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1AdminCalendarsCountryHijriYearMonth: {
@@ -5134,15 +4954,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminFeedback: {
@@ -5205,15 +5016,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5290,15 +5092,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5417,15 +5210,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminFeedbackProblemSpots: {
@@ -5487,15 +5271,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5568,15 +5343,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminLogisticsZones: {
@@ -5638,15 +5404,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5763,15 +5520,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminLogisticsZonesId: {
@@ -5848,15 +5596,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1AdminLogisticsZonesId: {
@@ -5926,15 +5665,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6059,15 +5789,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminPlacePhotos: {
@@ -6158,15 +5879,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6296,15 +6008,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminPlacePhotosPhotoIdImage: {
@@ -6374,15 +6077,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6499,15 +6193,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     putApiV1AdminPlacesSlugLogo: {
@@ -6617,7 +6302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6707,15 +6392,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminRoadEdits: {
@@ -6774,15 +6450,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6901,15 +6568,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1AdminRoadEditsId: {
@@ -6986,15 +6644,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminUsers: {
@@ -7064,15 +6713,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7180,15 +6820,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdminUsersIdEntitlements: {
@@ -7258,15 +6889,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7379,15 +7001,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1AdminUsersIdRoles: {
@@ -7484,15 +7097,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7613,15 +7217,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AdsPromoted: {
@@ -7705,15 +7300,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7858,15 +7444,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1AiAssistant: {
@@ -8004,15 +7581,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1AiConstraints: {
@@ -8095,15 +7663,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8212,15 +7771,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1AiSearchUnderstanding: {
@@ -8309,15 +7859,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8418,15 +7959,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1AuthIdp: {
@@ -8516,7 +8048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8625,7 +8157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, SERVICE_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8717,15 +8249,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AuthMe: {
@@ -8784,15 +8307,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8884,15 +8398,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9001,15 +8506,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AuthMeExport: {
@@ -9068,15 +8564,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9147,15 +8634,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9240,7 +8718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9339,15 +8817,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1AuthProviders: {
@@ -9406,15 +8875,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9523,7 +8983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: CAPTCHA_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9609,15 +9069,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1AuthSessions: {
@@ -9678,15 +9129,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9763,15 +9205,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9876,15 +9309,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1BillingWebhooksPayments: {
@@ -9979,7 +9403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10092,15 +9516,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperAccess: {
@@ -10159,15 +9574,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10235,15 +9641,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10362,15 +9759,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1DeveloperApiKeysId: {
@@ -10440,15 +9828,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10568,15 +9947,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1DeveloperApiKeysIdRotate: {
@@ -10671,15 +10041,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperApiKeysIdUsage: {
@@ -10749,15 +10110,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10836,15 +10188,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10935,15 +10278,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperOrganizations: {
@@ -11002,15 +10336,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11108,15 +10433,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1DeveloperOrganizationsId: {
@@ -11186,15 +10502,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11302,15 +10609,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1DeveloperOrganizationsIdProjects: {
@@ -11411,15 +10709,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperOverview: {
@@ -11478,15 +10767,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11554,15 +10834,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11670,15 +10941,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1DeveloperProjectsId: {
@@ -11748,15 +11010,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11864,15 +11117,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperProjectsIdInvoicePreview: {
@@ -11945,15 +11189,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12067,15 +11302,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperScopes: {
@@ -12141,15 +11367,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1DeveloperSummary: {
@@ -12208,15 +11425,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12292,15 +11500,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12455,15 +11654,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1EvStations: {
@@ -12559,15 +11749,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12675,15 +11856,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1FeedbackCategories: {
@@ -12742,15 +11914,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12853,15 +12016,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeoAddress: {
@@ -12925,15 +12079,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13032,15 +12177,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeoAddressingConfig: {
@@ -13099,15 +12235,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13177,15 +12304,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13264,15 +12382,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeocodeAutocomplete: {
@@ -13339,15 +12448,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13446,15 +12546,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeocodeReverse: {
@@ -13518,15 +12609,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13624,15 +12706,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeocodeSearch: {
@@ -13699,15 +12772,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13786,15 +12850,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13925,15 +12980,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeofencesId: {
@@ -14005,15 +13051,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14099,15 +13136,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1GeofencesIdWebhookDeliveries: {
@@ -14180,15 +13208,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14308,15 +13327,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1Holidays: {
@@ -14398,15 +13408,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14514,15 +13515,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1HolidaysOn: {
@@ -14608,15 +13600,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1HolidaysToday: {
@@ -14690,15 +13673,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14799,15 +13773,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1Incidents: {
@@ -14870,15 +13835,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14979,15 +13935,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1IncidentsId: {
@@ -15057,15 +14004,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15183,15 +14121,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1InsightsSummary: {
@@ -15252,15 +14181,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15337,15 +14257,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15462,7 +14373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15573,7 +14484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15658,15 +14569,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapCategoryStyles: {
@@ -15732,15 +14634,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapConfig: {
@@ -15799,15 +14692,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15893,15 +14777,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapIconsSpriteJson: {
@@ -15960,15 +14835,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16043,15 +14909,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapLayers: {
@@ -16110,15 +14967,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16187,15 +15035,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16274,15 +15113,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapOverlaysLayerTypeTileCover: {
@@ -16347,15 +15177,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16435,15 +15256,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapOverlaysLayerTypeVectorZXY: {
@@ -16507,15 +15319,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16597,15 +15400,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MapReadiness: {
@@ -16671,513 +15465,124 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        };
+    };
+    postApiV1MapRouteRisk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default auto
+                     * @enum {string}
+                     */
+                    costing?: "auto" | "pedestrian" | "bicycle" | "motor_scooter" | "wheelchair" | "bus" | "taxi" | "truck";
+                    /** Format: date-time */
+                    departAt?: string;
+                    destination?: {
+                        lat: number;
+                        lon: number;
+                    };
+                    geometry?: {
+                        coordinates: number[][];
+                        /** @constant */
+                        type: "LineString";
+                    };
+                    origin?: {
+                        lat: number;
+                        lon: number;
+                    };
+                    polyline?: string;
+                    /** @default 1000 */
+                    segmentMeters?: number;
+                    /** @default [] */
+                    waypoints?: {
+                        lat: number;
+                        lon: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad Request: VALIDATION_ERROR, NO_ROAD_NEARBY, NO_ROUTE, COSTING_UNAVAILABLE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherRisk: {
-        parameters: {
-            query?: {
-                bbox?: string;
-                hours?: string;
-                lat?: string;
-                lng?: string;
-                lon?: string;
-                radiusKm?: string;
-                time?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherGeojson: {
-        parameters: {
-            query?: {
-                bbox?: string;
-                limit?: string;
-                time?: string;
-                type?: string;
-                zoom?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherGeojsonTilesZXY: {
-        parameters: {
-            query?: {
-                limit?: string;
-                time?: string;
-                type?: string;
-            };
-            header?: never;
-            path: {
-                x: string;
-                y: string;
-                z: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherPoint: {
-        parameters: {
-            query?: {
-                hours?: string;
-                lat?: string;
-                lng?: string;
-                lon?: string;
-                units?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherTileCover: {
-        parameters: {
-            query?: {
-                bbox?: string;
-                maxTiles?: string;
-                time?: string;
-                type?: string;
-                zoom?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherTilesZXY: {
-        parameters: {
-            query?: {
-                limit?: string;
-                time?: string;
-                type?: string;
-            };
-            header?: never;
-            path: {
-                x: string;
-                y: string;
-                z: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/svg+xml": string;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getApiV1MapWeatherVectorZXY: {
-        parameters: {
-            query?: {
-                limit?: string;
-                time?: string;
-                type?: string;
-            };
-            header?: never;
-            path: {
-                x: string;
-                y: string;
-                z: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/x-protobuf": string;
-                };
-            };
-            /** @description Bad Request: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unauthorized: UNAUTHENTICATED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal Server Error: INTERNAL_ERROR */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17243,15 +15648,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17370,15 +15766,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeCommutesId: {
@@ -17455,15 +15842,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MeCommutesId: {
@@ -17533,15 +15911,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17664,15 +16033,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeCommutesIdAdvice: {
@@ -17742,15 +16102,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17840,15 +16191,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeHistory: {
@@ -17911,15 +16253,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18022,15 +16355,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MeHistory: {
@@ -18089,15 +16413,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18181,15 +16496,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeItineraries: {
@@ -18248,15 +16554,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18361,15 +16658,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18491,15 +16779,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MeItinerariesId: {
@@ -18569,15 +16848,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18699,15 +16969,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeLiveShares: {
@@ -18766,15 +17027,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18881,15 +17133,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MeLiveSharesId: {
@@ -18959,15 +17202,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19078,15 +17312,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeNotifications: {
@@ -19149,15 +17374,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19259,15 +17475,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1MePushTokens: {
@@ -19359,15 +17566,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MePushTokensToken: {
@@ -19444,15 +17642,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeSavedLists: {
@@ -19511,15 +17700,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19617,15 +17797,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MeSavedListsId: {
@@ -19695,15 +17866,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19812,15 +17974,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeSavedPlaces: {
@@ -19881,15 +18034,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20003,15 +18147,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1MeSavedPlacesId: {
@@ -20081,15 +18216,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20205,15 +18331,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1MeSignDisregards: {
@@ -20272,15 +18389,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20357,15 +18465,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20517,7 +18616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20622,15 +18721,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1NavigationProgress: {
@@ -20726,15 +18816,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20893,7 +18974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21014,7 +19095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21108,7 +19189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21202,7 +19283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21326,7 +19407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21420,7 +19501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21516,7 +19597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21642,7 +19723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21810,15 +19891,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1NavigationSessionsIdWebhookDeliveries: {
@@ -21906,7 +19978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22027,15 +20099,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1OfflineRegions: {
@@ -22094,15 +20157,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22186,15 +20240,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1OpenapiJson: {
@@ -22253,15 +20298,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22352,15 +20388,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22482,15 +20509,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1OptimizeFleetsFleetId: {
@@ -22567,7 +20585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22715,7 +20733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22800,7 +20818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22887,15 +20905,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1OptimizeHealth: {
@@ -22954,15 +20963,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23137,7 +21137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23206,15 +21206,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23331,7 +21322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23432,15 +21423,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23567,7 +21549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE, SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: COMPUTATION_TIMEOUT, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23721,15 +21703,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23958,15 +21931,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1PlacesSlugHours: {
@@ -24061,15 +22025,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1PlacesSlugPhotos: {
@@ -24153,15 +22108,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24291,7 +22237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24375,15 +22321,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24480,15 +22417,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24615,15 +22543,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1PlacesSlugQuestionsQuestionId: {
@@ -24699,15 +22618,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24803,15 +22713,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24928,15 +22829,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1PlacesSlugQuestionsQuestionIdAnswersAnswerId: {
@@ -25013,15 +22905,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25124,15 +23007,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25263,15 +23137,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     deleteApiV1PlacesSlugReviewsReviewId: {
@@ -25347,15 +23212,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25477,15 +23333,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1PlacesSlugReviewsMine: {
@@ -25567,15 +23414,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25665,15 +23503,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1PlacesFacets: {
@@ -25748,15 +23577,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25842,15 +23662,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25970,15 +23781,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1RoutingManeuverTypes: {
@@ -26037,15 +23839,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26157,15 +23950,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26317,15 +24101,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1RoutingOptimize: {
@@ -26362,10 +24137,7 @@ export interface operations {
                             width?: number;
                         };
                     };
-                    date_time?: {
-                        type: 0 | 1 | 2 | 3;
-                        value?: string;
-                    } | string;
+                    date_time?: unknown;
                     directions_options?: {
                         language?: string;
                         /** @enum {string} */
@@ -26470,15 +24242,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1RoutingPlan: {
@@ -26493,6 +24256,8 @@ export interface operations {
                 "application/json": {
                     /** @default 0 */
                     alternates?: number;
+                    /** @default true */
+                    applyLogisticsZones?: boolean;
                     /** @default [] */
                     avoid?: ("tolls" | "highways" | "ferries" | "unpaved")[];
                     /** @default true */
@@ -26604,15 +24369,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1RoutingProfiles: {
@@ -26678,15 +24434,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1RoutingRoute: {
@@ -26726,10 +24473,7 @@ export interface operations {
                                 width?: number;
                             };
                         };
-                        date_time?: {
-                            type: 0 | 1 | 2 | 3;
-                            value?: string;
-                        } | string;
+                        date_time?: unknown;
                         directions_options?: {
                             language?: string;
                             /** @enum {string} */
@@ -26835,15 +24579,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1RoutingRouteAttributes: {
@@ -26880,10 +24615,7 @@ export interface operations {
                             width?: number;
                         };
                     };
-                    date_time?: {
-                        type: 0 | 1 | 2 | 3;
-                        value?: string;
-                    } | string;
+                    date_time?: unknown;
                     directions_options?: {
                         language?: string;
                         /** @enum {string} */
@@ -26981,15 +24713,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27190,15 +24913,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postApiV1SearchEvents: {
@@ -27307,15 +25021,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1SearchSuggestions: {
@@ -27397,15 +25102,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27509,15 +25205,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TilesGlyphsSvcFontstackRangePbf: {
@@ -27590,15 +25277,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27687,7 +25365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -27763,15 +25441,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TilesSpritesSvcSpriteJson: {
@@ -27832,15 +25501,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27915,15 +25575,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TilesSpritesSvcSprite2xJson: {
@@ -27984,15 +25635,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28067,15 +25709,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TilesStyle: {
@@ -28139,15 +25772,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28232,15 +25856,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TilesTilejsonSvc: {
@@ -28299,15 +25914,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28388,7 +25994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: SERVER_BUSY, DATABASE_UNAVAILABLE */
+            /** @description Service Unavailable: SERVER_BUSY */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -28474,15 +26080,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficAnalysedModel: {
@@ -28541,15 +26138,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28634,15 +26222,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficAnalysedWeek: {
@@ -28720,15 +26299,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficDepartOptimizer: {
@@ -28799,15 +26369,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficDna: {
@@ -28869,15 +26430,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28954,15 +26506,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficInsights: {
@@ -29024,15 +26567,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29109,15 +26643,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficModelStatus: {
@@ -29176,15 +26701,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29257,15 +26773,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TrafficPopularity: {
@@ -29327,15 +26834,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29414,15 +26912,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29530,15 +27019,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TransitGbfs: {
@@ -29624,15 +27104,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29822,15 +27293,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TransitRoutes: {
@@ -29923,15 +27385,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     getApiV1TransitStops: {
@@ -30008,15 +27461,6 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -175,7 +175,7 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/map/weather/point', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8' },
   // A routing computation POST, so key-or-bearer; §2.10 lists routeRisk under capabilities.publicEndpoints,
   // which may mean it is meant to be callable anonymously.
-  { method: 'POST', path: '/map/route-risk', planned: true, access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.8' },
+  { method: 'POST', path: '/map/route-risk', access: 'key-or-bearer', scopes: ['routing'], billing: 'default', source: 'part2 §4.8' },
 
   // ──────────────── Part 3: routing, navigation, optimization, and the rest ────────────────
 

@@ -128,8 +128,7 @@ export function mapConfig(inputs: MapConfigInputs) {
         weather: `${apiBase}/map/weather/geojson`,
         weatherPoint: `${apiBase}/map/weather/point`,
         weatherRisk: `${apiBase}/map/weather-risk`,
-        // not served yet (issue #29): route risk is built later
-        routeRisk: null,
+        routeRisk: `${apiBase}/map/route-risk`,
       },
       performance: { defaultTileCoverCap: DEFAULT_TILE_COVER_CAP, maxTileCoverCap: MAX_TILE_COVER_CAP, tileAddressedOverlays: true },
       vectorOverlays: { enabled: true, format: 'mvt', sourceLayer: 'svc' },

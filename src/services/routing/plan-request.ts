@@ -29,6 +29,8 @@ export const planRequestSchema = z.object({
   language: z.string().max(20).default('en-US'),
   /** Not in the spec's table: distance units of the trip (`kilometers` default). */
   units: unitsSchema.optional(),
+  /** Not in the spec's table: apply the operators' logistics zones (avoid, penalize, warn; docs/map-data.md). */
+  applyLogisticsZones: z.boolean().default(true),
   /** Not in the spec's table: alternatives to the best route (0–3). */
   alternates: z.number().int().min(0).max(3).default(0),
 });

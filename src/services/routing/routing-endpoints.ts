@@ -30,6 +30,8 @@ export type TrafficMetricSource = Pick<TrafficMetrics, 'choose'>;
 
 /** Costings that drive in the traffic the profiles learned (motor vehicles on roads). */
 const TRAFFIC_COSTINGS: ReadonlySet<Costing> = new Set<Costing>(['auto', 'taxi', 'bus', 'truck', 'motor_scooter']);
+import { mergeAreas, planAroundZones, zoneAreas, zoneReport, zonesNotApplied, type PlanZoneSource } from './plan-zones.js';
+import { boxesMeet } from '../map-data/zone-crossing.js';
 
 export class RoutingEndpoints {
   constructor(
@@ -40,6 +42,8 @@ export class RoutingEndpoints {
     private readonly constraints?: PlanConstraintSource,
     /** The learned-traffic metrics `date_time` chooses from (wired after routing: read when a route asks). */
     private readonly trafficMetrics: () => TrafficMetricSource | undefined = () => undefined,
+    /** The operators' logistics zones the planner avoids, penalizes or warns about; none without it. */
+    private readonly zones?: PlanZoneSource,
   ) {}
 
   get passthrough(): boolean {
@@ -159,11 +163,24 @@ export class RoutingEndpoints {
         signal,
       );
     let outcome = await planTrip();
+    // logistics zones first (plan-zones.ts): the avoided ones stay avoided in every later re-plan
+    const zones = body.applyLogisticsZones && this.zones ? (await this.zones.activeZones()).filter((zone) => boxesMeet(zone, zoneSearchBox(locations))) : undefined;
+    const zonePlan = zones?.length ? await planAroundZones(zones, locations, outcome, planTrip, isUnroutable) : undefined;
+    if (zonePlan) outcome = zonePlan.outcome;
+    const avoidedZones = zoneAreas(zonePlan?.avoided ?? []);
     let constraints: Awaited<ReturnType<typeof steerAround>>['report'] | undefined;
     if (this.constraints) {
-      const steered = await steerAround(this.constraints, { locations, avoidIncidents: body.avoidIncidents, avoidReported: body.avoidReported, disregard: body.disregard, principal }, outcome, planTrip, isUnroutable);
+      const planAvoiding = (areas: AreaAvoidance) => planTrip(mergeAreas(avoidedZones, areas));
+      const steered = await steerAround(this.constraints, { locations, avoidIncidents: body.avoidIncidents, avoidReported: body.avoidReported, disregard: body.disregard, principal }, outcome, planAvoiding, isUnroutable);
       outcome = steered.outcome;
       constraints = steered.report;
+    }
+    let logisticsZones = zonesNotApplied(outcome.trip);
+    if (zones) {
+      // alternatives may be reordered by zone cost, unless speed limits were read for the first one
+      const reported = zoneReport(outcome, zones, zonePlan ?? { avoided: [], unavoidable: [] }, !body.includeAttributes);
+      outcome = reported.outcome;
+      logisticsZones = reported.report;
     }
     outcome.trip.locations.forEach((location, index) => (location.original_index = order[index]!));
     if (body.includeAttributes) for (const trip of [outcome.trip, ...outcome.alternates.map((alternate) => alternate.trip)]) nameSpeedLimits(trip);
@@ -182,6 +199,7 @@ export class RoutingEndpoints {
         disregarded: body.disregard,
         exactFallback: { used: false, plans: 1 },
       }),
+      logisticsZones,
       ...(parsedConstraints ? { parsedConstraints } : {}),
       ...(body.includeAttributes ? { routeSpeedLimits: (outcome.speedLimits ?? []).map((stretches) => speedLimitRows(stretches, units)) } : {}),
     };
@@ -223,6 +241,17 @@ export class RoutingEndpoints {
       ...(payload.id ? { id: payload.id } : {}),
     });
   }
+}
+
+/** The locations' box grown by a detour's reach: zones beyond it cannot meet the plan. */
+function zoneSearchBox(locations: readonly RouteLocation[]): [number, number][] {
+  const margin = 0.1; // degrees, about 10 km
+  const lats = locations.map((location) => location.lat);
+  const lons = locations.map((location) => location.lon);
+  return [
+    [Math.min(...lons) - margin, Math.min(...lats) - margin],
+    [Math.max(...lons) + margin, Math.max(...lats) + margin],
+  ];
 }
 
 /** Whether a re-plan failed because no route avoids what it was asked to (then the last route stands). */
