@@ -38,7 +38,8 @@ const NAMED_COLORS = new Map([
   ['white', 'ffffff'],
 ]);
 
-const NUMBER = /^-?\d{1,3}(?:\.\d{1,12})?$/;
+/** Degrees as written by people and by JavaScript (up to 17 significant digits). */
+const NUMBER = /^-?\d{1,3}(?:\.\d{1,17})?$/;
 
 export function parseSize(value: string): Parsed<{ width: number; height: number }> {
   const match = /^(\d{1,5})x(\d{1,5})$/.exec(value);
