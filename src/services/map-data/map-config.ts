@@ -106,6 +106,7 @@ export function mapConfig(inputs: MapConfigInputs) {
         overlays: `${apiBase}/map/overlays/{layerType}`,
         logisticsZones: `${apiBase}/map/logistics-zones.geojson`,
         styles: `${apiBase}/tiles/styles`,
+        staticMap: `${apiBase}/static/map`,
         // not served yet (issue #29): weather needs a provider; route risk is built later
         weather: null,
         routeRisk: null,

@@ -27,6 +27,7 @@ export const MAP_CAPABILITIES = {
   placeSearch: { method: 'GET', path: '/search' },
   vectorTiles: { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf' },
   mapPoi: { method: 'GET', path: '/map/poi' },
+  staticMaps: { method: 'GET', path: '/static/map' },
 } as const satisfies Record<string, { method: string; path: string }>;
 export type MapCapability = keyof typeof MAP_CAPABILITIES;
 
@@ -89,6 +90,8 @@ export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapRe
     placeSearch: checks.placeCatalogueSeeds,
     vectorTiles: checks.tileLayers,
     mapPoi: checks.placeCatalogueSeeds,
+    // drawn from the same features as the vector tiles
+    staticMaps: checks.tileLayers,
   };
   const capabilities = Object.fromEntries(
     (Object.keys(MAP_CAPABILITIES) as MapCapability[]).map((name) => {
