@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../../shared/errors.js';
 import { boundsOf, fitBounds, viewAt, type MapView } from '../../../solvers/static-map/map-view.js';
 import { PIN_SHAPES, type StaticMarker, type StaticPath } from '../../../solvers/static-map/overlays.js';
-import type { SolverPool } from '../../../solvers/solver-pool.js';
+import { abandonOnAbort, type SolverPool } from '../../../solvers/solver-pool.js';
 import { unlessClientLeft } from '../../client-closed.js';
 import type { MapStyleService } from '../map-styles/map-style-service.js';
 import type { StyleName } from '../map-styles/style-catalogue.js';
@@ -58,6 +58,7 @@ export class StaticMapService {
     return this.cache.calculatedSize;
   }
 
+  /** The image for a request; `signal` (the caller's) stops the wait, not a drawing others may share. */
   async render(request: StaticMapRequest, signal?: AbortSignal): Promise<TileAsset> {
     const markers = request.markers.flatMap((group) => group.points.map((point): StaticMarker => ({ lon: point.lng, lat: point.lat, color: group.color, label: group.label, size: group.size })));
     if (markers.length > MAX_MARKERS) throw invalid(`query.markers: too many markers (${markers.length}): at most ${MAX_MARKERS}`);
@@ -81,7 +82,8 @@ export class StaticMapService {
         attribution: STATIC_MAP_ATTRIBUTION,
         watermark: request.authenticated ? undefined : WATERMARK_TEXT,
       };
-      pending = unlessClientLeft(this.solvers.run('staticMap', input, signal), signal, 'static map')
+      // the drawing is shared by every request for this image: the first caller leaving must not cancel it
+      pending = unlessClientLeft(this.solvers.run('staticMap', input), undefined, 'static map')
         .then((result) => {
           if (!result.ok) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'No map data is loaded: static maps cannot be drawn' });
           const png = result.value.png;
@@ -92,7 +94,7 @@ export class StaticMapService {
         .finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
     }
-    return pending;
+    return signal ? unlessClientLeft(abandonOnAbort(pending, signal), signal, 'static map') : pending;
   }
 
   /** The camera: the box fitted, else the centre and zoom, else the overlays fitted. */
