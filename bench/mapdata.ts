@@ -4,8 +4,11 @@
  * Nasr City on Postgres: the 201 real places copied to random points of the district — GENERATED
  * rows, labelled so — so a zoom-14 viewport holds thousands of candidates.
  * Target (issue #29): `/map/poi` p99 ≤ 10 ms. Then the logistics_zones overlay as vector tiles (MVT, encoded in
- * the solver pool) over 200 GENERATED zones scattered over the district: target p50 ≤ 5 ms.
+ * the solver pool) over 200 GENERATED zones scattered over the district: target p50 ≤ 5 ms. Then static
+ * maps (`GET /static/map`, 600 × 400, drawn in the solver pool): every request a view never drawn before
+ * (the image cache would answer a repeat), target p50 ≤ 100 ms.
  */
+import { Agent, get as httpGet } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -20,6 +23,9 @@ const GENERATED_ZONES = 200;
 const GROWN_TO = 10_000;
 const SEQUENTIAL_WITH_WARMUP = 2_300;
 const NASR = { west: 31.28, south: 30.03, east: 31.4, north: 30.11 };
+const STATIC_MAP_TARGET_P50_MS = 100;
+const STATIC_MAP_WARMUP = 20;
+const STATIC_MAP_REQUESTS = 200;
 
 /** 64 viewports (1440 × 900 at zooms 13–16) centred on a grid over the district: a fixed set, so runs compare. */
 function viewports(): string[] {
@@ -47,6 +53,52 @@ function overlayTiles(): string[] {
   const paths: string[] = [];
   for (let x = column(NASR.west); x <= column(NASR.east); x++) for (let y = row(NASR.north); y <= row(NASR.south); y++) paths.push(`/api/v1/map/overlays/logistics_zones/vector/${z}/${x}/${y}`);
   return paths.slice(0, 64);
+}
+
+/**
+ * Distinct 600 × 400 static maps over the OSM data of the pack (31.30–31.38 E, 30.04–30.09 N): zooms 14–16,
+ * standard style, Arabic or English labels, one marker and a three-point path each.
+ */
+function staticMapPaths(count: number): string[] {
+  const paths: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const lat = 30.045 + ((index * 0.618034) % 1) * 0.04;
+    const lng = 31.305 + ((index * 0.414214) % 1) * 0.07;
+    const zoom = 14 + (index % 3);
+    const marker = `markers=color:red|${(lat + 0.001).toFixed(5)},${(lng - 0.001).toFixed(5)}`;
+    const path = `path=color:0x1a73e8|weight:5|${(lat - 0.002).toFixed(5)},${(lng - 0.003).toFixed(5)}|${lat.toFixed(5)},${lng.toFixed(5)}|${(lat + 0.002).toFixed(5)},${(lng + 0.003).toFixed(5)}`;
+    paths.push(`/api/v1/static/map?center=${lat.toFixed(5)},${lng.toFixed(5)}&zoom=${zoom}&size=600x400&locale=${index % 2 ? 'ar' : 'en'}&${marker}&${path}`);
+  }
+  return paths;
+}
+
+/** Each path once, one at a time: latency after the warm-up ones, and the server's CPU over the measured ones. */
+async function distinctLatency(base: string, paths: string[], warmup: number, serverPid: number): Promise<{ p50Ms: number; p99Ms: number; cpuMsPerRequest: number | undefined; bytes: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let bytes = 0;
+  const once = (path: string, index: number) =>
+    new Promise<number>((resolve, reject) => {
+      const startedAt = process.hrtime.bigint();
+      httpGet(`${base}${path}`, { agent, headers: { 'x-forwarded-for': `10.202.${(index >> 8) & 255}.${index & 255}` } }, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode}`));
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () => resolve(Number(process.hrtime.bigint() - startedAt) / 1e6));
+      }).on('error', reject);
+    });
+  for (let index = 0; index < warmup; index++) await once(paths[index]!, index);
+  bytes = 0;
+  const cpuBefore = processCpuMs(serverPid);
+  const samples: number[] = [];
+  for (let index = warmup; index < paths.length; index++) samples.push(await once(paths[index]!, index));
+  const cpuAfter = processCpuMs(serverPid);
+  agent.destroy();
+  samples.sort((a, b) => a - b);
+  return {
+    p50Ms: samples[Math.floor(samples.length * 0.5)]!,
+    p99Ms: samples[Math.floor(samples.length * 0.99)]!,
+    cpuMsPerRequest: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / samples.length,
+    bytes: bytes / samples.length,
+  };
 }
 
 /** GENERATED zones (squares of 200–800 m, random policy) written straight to the table migration 025 made. */
@@ -99,6 +151,12 @@ export async function runMapDataBenchmark(): Promise<void> {
     const overlayLatency = await sequentialLatency(base, tiles);
     console.log(`# overlay: logistics_zones MVT, ${tiles.length} zoom-14 tiles over Nasr City, ${GENERATED_ZONES} GENERATED zones; target is p50`);
     console.log(['map_overlay_mvt', round(overlayLatency.p50Ms, 3), round(overlayLatency.p99Ms, 3), '', OVERLAY_TARGET_P50_MS, overlayLatency.p50Ms <= OVERLAY_TARGET_P50_MS ? 'met' : 'missed'].join(','));
+    const staticMaps = await distinctLatency(base, staticMapPaths(STATIC_MAP_WARMUP + STATIC_MAP_REQUESTS), STATIC_MAP_WARMUP, server.child.pid!);
+    console.log(
+      `# static map: ${STATIC_MAP_REQUESTS} distinct 600 × 400 PNGs (zooms 14–16, standard, a marker and a path, no key so the watermark too) after ${STATIC_MAP_WARMUP} warm-up ones; ` +
+        `mean ${Math.round(staticMaps.bytes / 1024)} KiB; target is p50; load average now ${loadavg().map((value) => value.toFixed(2)).join(' ')}`,
+    );
+    console.log(['static_map_600x400', round(staticMaps.p50Ms, 3), round(staticMaps.p99Ms, 3), staticMaps.cpuMsPerRequest === undefined ? '' : round(staticMaps.cpuMsPerRequest, 3), STATIC_MAP_TARGET_P50_MS, staticMaps.p50Ms <= STATIC_MAP_TARGET_P50_MS ? 'met' : 'missed'].join(','));
   } finally {
     await server.stop();
     const sql = postgres(deployment.DATABASE_URL!, { max: 1, onnotice: () => {} });

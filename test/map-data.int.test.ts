@@ -47,6 +47,7 @@ describe('GET /api/v1/map/readiness on the embedded default', () => {
       vectorTiles: ['GET', '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf'],
       mapPoi: ['GET', '/map/poi'],
       weather: ['GET', '/map/weather/geojson'],
+      staticMaps: ['GET', '/static/map'],
     })) {
       const capability = body.capabilities[name];
       // served means answered by this server: the same endpoint is in its OpenAPI document

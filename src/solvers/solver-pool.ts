@@ -10,8 +10,8 @@ import type * as workerTasks from './worker.js';
 export type SolverTasks = typeof workerTasks;
 export type SolverTaskName = keyof SolverTasks;
 type TaskInput<N extends SolverTaskName> = Parameters<SolverTasks[N]>[0];
-/** What a task answers: its value, or one of the failures it names (a TaskResult). */
-export type TaskAnswer<N extends SolverTaskName> = ReturnType<SolverTasks[N]>;
+/** What a task answers: its value, or one of the failures it names (a TaskResult; an async task's, once settled). */
+export type TaskAnswer<N extends SolverTaskName> = Awaited<ReturnType<SolverTasks[N]>>;
 /** What a task answers when it succeeds. */
 export type TaskOutput<N extends SolverTaskName> = Extract<TaskAnswer<N>, { ok: true }>['value'];
 

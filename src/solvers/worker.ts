@@ -15,6 +15,7 @@ import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routi
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
 import { overlayVectorTileTask } from './tiles/overlay-tile.js';
 import { naturalEarthTileTask } from './raster/natural-earth.js';
+import { staticMapTask } from './static-map/static-map-task.js';
 import { solveVrp as runVrpSearch } from './vrp/solve.js';
 import type { VrpProblem, VrpResult, VrpSearchOptions } from './vrp/model.js';
 import { solveBinPack as runBinPack } from './binpack/solve.js';
@@ -114,6 +115,13 @@ export function regionGlyphRanges(input: Parameters<typeof regionGlyphRangesTask
 /** One Natural Earth raster tile (PNG or WebP) for the svc-natural-earth source and the terrain style. */
 export function naturalEarthTile(input: Parameters<typeof naturalEarthTileTask>[0]): ReturnType<typeof naturalEarthTileTask> {
   return naturalEarthTileTask(input);
+}
+
+// ── static maps ──
+
+/** One static map image (PNG) drawn from the tile source with a style's layers, paths and markers. */
+export function staticMap(input: Parameters<typeof staticMapTask>[1]): ReturnType<typeof staticMapTask> {
+  return staticMapTask(sharedMapPack(), input);
 }
 
 // --- Optimization (route optimization, bin packing, rostering) ---

@@ -1,5 +1,5 @@
 /**
- * Wiring of the map styles family (part 2 §4.7): styles, glyphs, sprites and raster tiles. Glyph
+ * Wiring of the map styles family (part 2 §4.7): styles, glyphs, sprites, raster tiles and static maps. Glyph
  * ranges are cached on disk under DATA_DIR/tiles/glyphs (the temp dir when DATA_DIR is in memory).
  */
 import { tmpdir } from 'node:os';
@@ -11,6 +11,8 @@ import { GlyphService } from '../services/tiles/glyphs/glyph-service.js';
 import { MapStyleService } from '../services/tiles/map-styles/map-style-service.js';
 import { RasterTiles } from '../services/tiles/raster/raster-tiles.js';
 import { SpriteService } from '../services/tiles/sprites/sprite-sheet.js';
+import { StaticMapService } from '../services/tiles/static-maps/static-map-service.js';
+import { staticMapRoutes } from '../edge/routes/static-maps.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
@@ -42,5 +44,7 @@ export function wireMapStyles(config: Config, pack: MapPack, solvers: SolverPool
     bounds: undefined,
     versions: () => ({ vectorTiles: vectorTilesVersion(), glyphs: glyphs.version, sprite: sprites.version, raster: raster.version }),
   });
-  return { routes: mapStyleRoutes({ styles, glyphs, sprites, raster, publicBaseUrl: config.PUBLIC_BASE_URL }) };
+  // static maps draw with the same styles, from the vector tiles' data, in the solver pool
+  const staticMaps = new StaticMapService(solvers, styles, vectorTilesVersion);
+  return { routes: [...mapStyleRoutes({ styles, glyphs, sprites, raster, publicBaseUrl: config.PUBLIC_BASE_URL }), ...staticMapRoutes({ staticMaps })] };
 }

@@ -3311,6 +3311,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/static/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A static map image (PNG) drawn from our vector tiles and styles: center=lat,lng&zoom or bbox (fitted) or the overlays fitted; size=WIDTHxHEIGHT (≤ 1280), scale 1|2, style, markers, path (encoded polyline), locale
+         * @description `markers=color:red|label:A|size:small|30.06,31.33|30.07,31.34` (repeatable; up to 50 markers in all), `path=color:0x0000ffcc|weight:5|enc:<polyline>` (`enc:` precision 5, `enc6:` precision 6, or `lat,lng|lat,lng…`; repeatable, up to 5). Zoom is MapLibre's (the world is 512·2^zoom pixels wide, as Mapbox Static Images). Every image carries "© OpenStreetMap contributors"; without an API key it carries the API key notice as the styles do. Cache-Control: public, max-age=86400, stale-while-revalidate=604800; strong ETag and 304.
+         */
+        get: operations["getApiV1StaticMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/telemetry/trips": {
         parameters: {
             query?: never;
@@ -25102,6 +25122,91 @@ export interface operations {
             };
             /** @description Internal Server Error: INTERNAL_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1StaticMap: {
+        parameters: {
+            query?: {
+                bbox?: string;
+                center?: string;
+                locale?: string;
+                markers?: string | string[];
+                padding?: number;
+                path?: string | string[];
+                scale?: "1" | "2";
+                size?: string;
+                style?: string;
+                zoom?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Bad Request: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: FORBIDDEN, KEY_WEBSITE_NOT_ALLOWED, KEY_IP_NOT_ALLOWED, QUOTA_EXCEEDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable: SERVER_BUSY, SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

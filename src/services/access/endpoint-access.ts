@@ -149,6 +149,9 @@ export const ENDPOINT_ROWS: readonly EndpointRow[] = [
   { method: 'GET', path: '/tiles/sprites/svc/sprite.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.json', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
   { method: 'GET', path: '/tiles/sprites/svc/sprite@2x.png', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.7' },
+  // Static map images: part 3 names them with scope tiles and leaves the shapes open; designed after Google Static
+  // Maps and Mapbox Static Images (docs/static-maps.md). Open like the tiles, with the watermark without a key.
+  { method: 'GET', path: '/static/map', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part3 (static map images, scope tiles; shapes designed, issue #29)' },
 
   // §4.8 Map data (scope tiles; places for /map/poi).
   { method: 'GET', path: '/map/config', access: 'open', scopes: ['tiles'], billing: 'default', source: 'part2 §4.8, part2 §2.4, part2 §2.10, part2 §4.7' },

@@ -125,6 +125,7 @@ export function mapConfig(inputs: MapConfigInputs) {
         overlays: `${apiBase}/map/overlays/{layerType}`,
         logisticsZones: `${apiBase}/map/logistics-zones.geojson`,
         styles: `${apiBase}/tiles/styles`,
+        staticMap: `${apiBase}/static/map`,
         weather: `${apiBase}/map/weather/geojson`,
         weatherPoint: `${apiBase}/map/weather/point`,
         weatherRisk: `${apiBase}/map/weather-risk`,

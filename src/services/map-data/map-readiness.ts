@@ -28,6 +28,7 @@ export const MAP_CAPABILITIES = {
   vectorTiles: { method: 'GET', path: '/tiles/vector/svc/planet/{z}/{x}/{y}.pbf' },
   mapPoi: { method: 'GET', path: '/map/poi' },
   weather: { method: 'GET', path: '/map/weather/geojson' },
+  staticMaps: { method: 'GET', path: '/static/map' },
 } as const satisfies Record<string, { method: string; path: string }>;
 export type MapCapability = keyof typeof MAP_CAPABILITIES;
 
@@ -93,6 +94,8 @@ export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapRe
     vectorTiles: checks.tileLayers,
     mapPoi: checks.placeCatalogueSeeds,
     weather: options.weatherProvider ?? false,
+    // drawn from the same features as the vector tiles
+    staticMaps: checks.tileLayers,
   };
   const capabilities = Object.fromEntries(
     (Object.keys(MAP_CAPABILITIES) as MapCapability[]).map((name) => {

@@ -75,7 +75,8 @@ export function encodeTile(source: TileSource, request: TileRequest): EncodedTil
   return { bytes: fromGeojsonVt(layers, { version: 2, extent: TILE_EXTENT }), counts };
 }
 
-function tooSmall(item: TileItem, worldPixels: number, z: number): boolean {
+/** Whether a tile of zoom `z` leaves the item out as too small to see (`worldPixels`: 256 · 2^z). */
+export function tooSmall(item: TileItem, worldPixels: number, z: number): boolean {
   if (z >= MAX_TILE_ZOOM || item.as === 'point') return false;
   const pixels = item.size * worldPixels;
   if (item.layer === 'building') return pixels < MIN_BUILDING_PIXELS;
@@ -83,7 +84,8 @@ function tooSmall(item: TileItem, worldPixels: number, z: number): boolean {
   return pixels < MIN_AREA_PIXELS;
 }
 
-function geometryOf(source: TileSource, item: TileItem): Geometry | undefined {
+/** The item's geometry as GeoJSON (degrees), as the tiles carry it before clipping. */
+export function geometryOf(source: TileSource, item: TileItem): Geometry | undefined {
   if (item.source === 'way') {
     const { lines } = source.wayLines(item.ref);
     const drawable = lines.filter((line) => line.length >= 2);

@@ -9,28 +9,13 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import TinySDF from '@mapbox/tiny-sdf';
 import opentype, { type Font as OpenTypeFont } from 'opentype.js';
 import type { SdfGlyph } from './glyph-pbf.js';
+import { fontFilePath, GLYPH_FONT_SOURCES, type GlyphFontSource } from '../../../solvers/fonts/noto-fonts.js';
 
-const require = createRequire(import.meta.url);
-
-/** A font served under `name`, from a file inside an npm package. */
-export interface GlyphFontSource {
-  name: string;
-  packageName: string;
-  file: string;
-}
-
-export const GLYPH_FONT_SOURCES: readonly GlyphFontSource[] = [
-  { name: 'Noto Sans Regular', packageName: '@expo-google-fonts/noto-sans', file: '400Regular/NotoSans_400Regular.ttf' },
-  { name: 'Noto Sans Bold', packageName: '@expo-google-fonts/noto-sans', file: '700Bold/NotoSans_700Bold.ttf' },
-  { name: 'Noto Sans Arabic Regular', packageName: '@expo-google-fonts/noto-sans-arabic', file: '400Regular/NotoSansArabic_400Regular.ttf' },
-  { name: 'Noto Sans Arabic Bold', packageName: '@expo-google-fonts/noto-sans-arabic', file: '700Bold/NotoSansArabic_700Bold.ttf' },
-];
+export { fontFilePath, GLYPH_FONT_SOURCES, type GlyphFontSource } from '../../../solvers/fonts/noto-fonts.js';
 
 /** SDF parameters every MapLibre glyph server uses: 24 px em, 3 px buffer, radius 8, cutoff 0.25. */
 const FONT_SIZE_PX = 24;
@@ -41,10 +26,6 @@ const CUTOFF = 0.25;
 const BASELINE_SHIFT_PX = 27;
 /** Bumped when the drawing changes, so cached ranges are made again. */
 export const GLYPH_GENERATOR_VERSION = 1;
-
-export function fontFilePath(source: GlyphFontSource): string {
-  return join(dirname(require.resolve(`${source.packageName}/package.json`)), source.file);
-}
 
 /** Changes when a font file or the generator changes: the glyph URL's `?v=` and the disk cache's folder. */
 export function glyphVersion(sources: readonly GlyphFontSource[] = GLYPH_FONT_SOURCES): string {

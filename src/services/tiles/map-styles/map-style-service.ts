@@ -6,7 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import { TileAsset } from '../tile-asset.js';
 import { STYLE_CATALOGUE, type StyleEntry } from './style-catalogue.js';
-import { buildStyle, type AssetVersions, type ElevationConfig, type ImageryConfig, type StyleRequest } from './style-document.js';
+import { buildStyle, type AssetVersions, type ElevationConfig, type ImageryConfig, type StyleDocument, type StyleRequest } from './style-document.js';
 
 export interface MapStyleServiceOptions {
   imagery: ImageryConfig | undefined;
@@ -31,11 +31,28 @@ const CACHED_DOCUMENTS = 512;
 
 export class MapStyleService {
   private readonly documents = new LRUCache<string, TileAsset>({ max: CACHED_DOCUMENTS });
+  private readonly layerLists = new LRUCache<string, StyleDocument['layers']>({ max: CACHED_DOCUMENTS });
 
   constructor(private readonly options: MapStyleServiceOptions) {}
 
   catalogue(apiBase: string): StyleCatalogue {
     return { provider: 'svc-tiles', count: STYLE_CATALOGUE.length, styleUrl: `${apiBase}/tiles/style`, styles: STYLE_CATALOGUE };
+  }
+
+  /**
+   * The layers of a style with labels in `languages`, for the static map renderer: the document a keyed
+   * client gets (no watermark layer; the renderer draws its own notice), without the elevation model.
+   */
+  layers(style: StyleRequest['style'], languages: readonly string[]): StyleDocument['layers'] {
+    const key = JSON.stringify([style, languages]);
+    let layers = this.layerLists.get(key);
+    if (!layers) {
+      const request: StyleRequest = { style, name: undefined, languages, authenticated: true, terrain: false };
+      const context = { apiBase: '', versions: this.options.versions(), center: this.options.center, bounds: this.options.bounds, imagery: this.options.imagery, elevation: undefined };
+      layers = buildStyle(request, context).layers;
+      this.layerLists.set(key, layers);
+    }
+    return layers;
   }
 
   /** The style document as a servable asset. */
