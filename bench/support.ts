@@ -114,8 +114,11 @@ function processListens(pid: number, port: number): boolean {
   }
 }
 
+/** How long a started server may take to listen (SERVER_START_TIMEOUT_MS, as the tests' own; a loaded machine needs more). */
+const START_TIMEOUT_MS = Number(process.env.SERVER_START_TIMEOUT_MS ?? 60_000);
+
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_TIMEOUT_MS;
   // where /proc tells, wait for this very process to listen (a port shared with REUSE_PORT is open already)
   const canTell = existsSync('/proc/net/tcp');
   while (Date.now() < deadline) {
