@@ -114,6 +114,7 @@ function processListens(pid: number, port: number): boolean {
   }
 }
 
+
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   // a first start builds the pack and the geocoding index: under a load of 30 on two cores that passed 30 s
   const deadline = Date.now() + Number(process.env.BENCH_START_TIMEOUT_MS ?? process.env.SERVER_START_TIMEOUT_MS ?? 120_000);

@@ -1,14 +1,17 @@
 /** `npm run load -- <scenario>`: runs load scenarios against a locally started server; exits 1 when a target is missed. */
 import { runEdgeLoad } from './edge.js';
 import { runNavigationLoad } from './navigation.js';
+import { runSoakLoad } from './soak.js';
 
 const scenarios: Record<string, () => Promise<boolean>> = {
   edge: runEdgeLoad,
   navigation: runNavigationLoad,
+  soak: runSoakLoad,
 };
 
 const requested = process.argv.slice(2);
-const names = requested.length ? requested : Object.keys(scenarios);
+// the soak runs 10 minutes: only when named
+const names = requested.length ? requested : Object.keys(scenarios).filter((name) => name !== 'soak');
 let allMet = true;
 for (const name of names) {
   const run = scenarios[name];

@@ -1,0 +1,117 @@
+/**
+ * Memory of server processes over a long run: resident set (from /proc) and V8 heap in use (from each process's
+ * Prometheus metrics port), sampled on a fixed period, with the least-squares slope that says whether it grows.
+ */
+import { readFileSync } from 'node:fs';
+
+export interface SampledProcess {
+  pid: number;
+  /** The process's METRICS_PORT (its `/metrics` gives `nodejs_heap_size_used_bytes`). */
+  metricsPort?: number;
+}
+
+export interface MemorySample {
+  /** seconds since sampling started */
+  atSeconds: number;
+  pid: number;
+  rssMb: number;
+  heapUsedMb: number;
+}
+
+const MB = 1024 * 1024;
+
+function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? (Number(match[1]) * 1024) / MB : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+async function heapUsedMb(metricsPort: number | undefined): Promise<number> {
+  if (metricsPort === undefined) return NaN;
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    const match = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? ([0-9.e+]+)$/m.exec(text);
+    return match ? Number(match[1]) / MB : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Least-squares slope of `value` over `atSeconds`, in units per minute (NaN with fewer than 2 points). */
+export function slopePerMinute(points: readonly { atSeconds: number; value: number }[]): number {
+  const usable = points.filter((point) => Number.isFinite(point.value));
+  if (usable.length < 2) return NaN;
+  const meanT = usable.reduce((sum, point) => sum + point.atSeconds, 0) / usable.length;
+  const meanV = usable.reduce((sum, point) => sum + point.value, 0) / usable.length;
+  let covariance = 0;
+  let variance = 0;
+  for (const point of usable) {
+    covariance += (point.atSeconds - meanT) * (point.value - meanV);
+    variance += (point.atSeconds - meanT) ** 2;
+  }
+  return variance === 0 ? NaN : (covariance / variance) * 60;
+}
+
+export class MemorySampler {
+  readonly samples: MemorySample[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private startedAt = 0;
+
+  constructor(
+    private readonly processes: readonly SampledProcess[],
+    private readonly everyMs: number,
+    private readonly onSample?: (samples: MemorySample[]) => void,
+  ) {}
+
+  start(): void {
+    this.startedAt = performance.now();
+    void this.sample();
+    this.timer = setInterval(() => void this.sample(), this.everyMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async sample(): Promise<void> {
+    const atSeconds = (performance.now() - this.startedAt) / 1000;
+    const taken = await Promise.all(this.processes.map(async ({ pid, metricsPort }) => ({ atSeconds, pid, rssMb: rssMb(pid), heapUsedMb: await heapUsedMb(metricsPort) })));
+    this.samples.push(...taken);
+    this.onSample?.(taken);
+  }
+
+  /** Per process: first and last readings and the slopes (MB per minute) over the later half of the run. */
+  growth(): ProcessGrowth[] {
+    return this.processes.map(({ pid }) => {
+      const mine = this.samples.filter((sample) => sample.pid === pid);
+      const laterHalf = mine.slice(Math.floor(mine.length / 2));
+      return {
+        pid,
+        samples: mine.length,
+        rssFirstMb: mine[0]?.rssMb ?? NaN,
+        rssLastMb: mine[mine.length - 1]?.rssMb ?? NaN,
+        rssMaxMb: Math.max(...mine.map((sample) => sample.rssMb)),
+        heapFirstMb: mine[0]?.heapUsedMb ?? NaN,
+        heapLastMb: mine[mine.length - 1]?.heapUsedMb ?? NaN,
+        rssSlopeMbPerMinute: slopePerMinute(laterHalf.map((sample) => ({ atSeconds: sample.atSeconds, value: sample.rssMb }))),
+        heapSlopeMbPerMinute: slopePerMinute(laterHalf.map((sample) => ({ atSeconds: sample.atSeconds, value: sample.heapUsedMb }))),
+      };
+    });
+  }
+}
+
+export interface ProcessGrowth {
+  pid: number;
+  samples: number;
+  rssFirstMb: number;
+  rssLastMb: number;
+  rssMaxMb: number;
+  heapFirstMb: number;
+  heapLastMb: number;
+  /** least-squares slope over the later half of the samples (after caches and pools have filled) */
+  rssSlopeMbPerMinute: number;
+  heapSlopeMbPerMinute: number;
+}
