@@ -133,6 +133,8 @@ async function startDeployment(options: SoakOptions): Promise<Deployment> {
 
 interface Callers {
   bearer: Record<string, string>;
+  /** Several users submit the jobs: one caller may hold 10 open jobs, and a loaded run keeps jobs open longer. */
+  jobSubmitters: Record<string, string>[];
   apiKey: Record<string, string>;
   projectId: string;
   placeSlugs: string[];
@@ -149,10 +151,15 @@ async function setUpCallers(client: HttpClient, deployment: Deployment): Promise
   // the mix is one customer's traffic: its key is given quotas above the run's volume, as an operator would
   execFileSync(process.execPath, [ADMIN, 'key-quotas', key.id, '--per-minute', '1000000000', '--per-day', '2000000000'], { env: { ...process.env, ...deployment.env }, stdio: 'ignore' });
   const apiKey = { 'x-api-key': key.key as string };
+  const jobSubmitters = [bearer];
+  for (let user = 1; user < 6; user++) {
+    const registered = await json(client, { method: 'POST', path: `${API}/auth/register`, body: JSON.stringify({ email: `soak.${suffix}.jobs${user}@example.jo`, password: 'soak-test-password' }) });
+    jobSubmitters.push({ authorization: `Bearer ${registered.accessToken}` });
+  }
   const places = await json(client, { method: 'GET', path: `${API}/places?limit=50`, headers: apiKey });
   const placeSlugs = (places.items ?? places.data ?? []).map((place: { slug: string }) => place.slug).filter(Boolean);
   if (placeSlugs.length === 0) throw new Error('the catalogue answered no places to ask for');
-  return { bearer, apiKey, projectId: project.id, placeSlugs };
+  return { bearer, jobSubmitters, apiKey, projectId: project.id, placeSlugs };
 }
 
 /** Jobs submitted at their rate, each polled once a second until it is no longer running. */
@@ -162,7 +169,8 @@ function optimizationJobs(rate: number, client: HttpClient, recorder: OutcomeRec
     ratePerSecond: rate,
     async run(index, scheduledAt) {
       const stops = NASR_CITY_PAIRS.slice(0, 3 + (index % 4)).map(([lat, lng]) => ({ lat, lng }));
-      const submitted = await client.call({ method: 'POST', path: `${API}/optimize/jobs`, headers: { ...callers.bearer, 'x-forwarded-for': clientAddress(index % 200) }, body: JSON.stringify({ kind: 'routes', stops, tier: 'fast' }) });
+      const submitter = callers.jobSubmitters[index % callers.jobSubmitters.length]!;
+      const submitted = await client.call({ method: 'POST', path: `${API}/optimize/jobs`, headers: { ...submitter, 'x-forwarded-for': clientAddress(index % 200) }, body: JSON.stringify({ kind: 'routes', stops, tier: 'fast' }) });
       recorder.record('optimization-jobs.submit', submitted.status, performance.now() - scheduledAt, submitted.failure ?? submitted.body.slice(0, 200));
       if (submitted.status !== 201) return;
       tally.accepted++;
@@ -170,7 +178,7 @@ function optimizationJobs(rate: number, client: HttpClient, recorder: OutcomeRec
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         const polledAt = performance.now();
-        const polled = await client.call({ method: 'GET', path: `${API}/optimize/jobs/${jobId}`, headers: callers.bearer });
+        const polled = await client.call({ method: 'GET', path: `${API}/optimize/jobs/${jobId}`, headers: submitter });
         recorder.record('optimization-jobs.poll', polled.status, performance.now() - polledAt, polled.failure ?? polled.body.slice(0, 200));
         if (polled.status !== 200) continue;
         const status = (JSON.parse(polled.body) as { status: string }).status;
