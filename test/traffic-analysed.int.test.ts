@@ -64,11 +64,13 @@ beforeAll(async () => {
   tripDate = await recentWorkingDay(api);
   rushAt = cairoTime(tripDate, 8, 20);
   nightAt = cairoTime(tripDate, 2, 20);
-  // rush (7, 8: 0.45 of the base speed), night (2, 3: 0.95), and the current local hour and the next at a flat 0.8
+  // rush (7, 8: 0.45 of the base speed), night (2, 3: 0.95), and the current local hour and the next at a flat 0.8,
   // (for the session ETA departing now; between rush and night, so the windows below stay where they are)
   const nowHour = localClock('EG', Date.now()).hour;
   const patterned = [2, 3, 7, 8];
-  const flatHours = [nowHour, (nowHour + 1) % 24].filter((hour) => !patterned.includes(hour));
+  // and 16, 17 always: from 22:00 local the current hours fall outside the outlook's daytime (06–22), which then has
+  // no second two-hour window to compare the rush with
+  const flatHours = [...new Set([nowHour, (nowHour + 1) % 24, 16, 17])].filter((hour) => !patterned.includes(hour));
   const flat = { typical: Array<number>(24).fill(0.8), weekend: Array<number>(24).fill(0.8), ramadan: Array<number>(24).fill(0.8) };
   const starts = [...patterned, ...flatHours].flatMap((hour) => Array.from({ length: TRIPS_PER_HOUR }, (_, i) => ({ hour, startMs: cairoTime(tripDate, hour, 5 + i * 15) })));
   await Promise.all(

@@ -466,6 +466,9 @@ export class PlaceRepository {
   /** Replaces the category table with the taxonomy (names, icons, aliases), in its order. */
   async replaceCategories(categories: readonly CategoryRow[]): Promise<void> {
     await this.sql.transaction(async (tx) => {
+      // processes of one deployment starting together each replace the table: one at a time, or the second's
+      // insert meets the first's rows (its delete ran before they were committed)
+      await tx.query('lock table place_categories in share row exclusive mode');
       await tx.query('delete from place_categories');
       await tx.query(
         `insert into place_categories (slug, name_en, name_ar, icon, category_group, aliases, position)
