@@ -10,7 +10,7 @@ import type { SharedDataSet } from './shared-data.js';
 import { describeSharedData as describe } from './diagnostics/describe-shared-data.js';
 import { MapPack } from '../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskResult } from './task-result.js';
-import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeAnswerTask, routeTripTask } from './routing/routing-tasks.js';
+import { contractMetricTask, nearestRoadTask, routeMatrixTask, routeSegmentsTask, routeAnswerTask, routeTripTask, warmRoutingEngine } from './routing/routing-tasks.js';
 import { isochroneTask, mapMatchTask, tripTraversalsTask } from './routing/routing-analysis-tasks.js';
 import { regionGlyphRangesTask, tileCoverageTask, vectorTileTask } from './tiles/tile-tasks.js';
 import { overlayVectorTileTask } from './tiles/overlay-tile.js';
@@ -37,6 +37,9 @@ function sharedMapPack(): MapPack | undefined {
   if (!mapPack && shared.mapPack) mapPack = new MapPack(shared.mapPack, 'shared map pack');
   return mapPack;
 }
+
+// piscina marks a worker ready only once this module has loaded: tasks meet a warm engine, never its build
+warmRoutingEngine(sharedMapPack());
 
 export function mapPackSummary(): TaskResult<{ source: string; nodes: number; edges: number; features: number }, NoMapPack> {
   const pack = sharedMapPack();
