@@ -24,9 +24,13 @@ export function fleetStreamUrl(baseUrl: string, fleetId: string, query = ''): st
   return `${baseUrl.replace(/^http/, 'ws')}/api/v1/optimize/fleets/${fleetId}/stream${query ? `?${query}` : ''}`;
 }
 
-export function connectStream(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {
+/**
+ * `localAddress` (a loopback address such as 127.0.0.7) makes the client one of many phones: the server's limits
+ * per client address count it apart from the test's other sockets.
+ */
+export function connectStream(url: string, headers: Record<string, string> = {}, { localAddress }: { localAddress?: string } = {}): Promise<StreamClient> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers });
+    const socket = new WebSocket(url, { headers, ...(localAddress ? { localAddress } : {}) });
     const frames: Frame[] = [];
     const waiters = new Set<() => void>();
     const closed = new Promise<{ code: number; reason: string }>((done) => socket.once('close', (code, reason) => done({ code, reason: reason.toString() })));
