@@ -117,7 +117,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       version: packageJson.version,
       documentedRoutes: () => apiServed,
     });
-    const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed);
+    // readiness asks the weather layer's provider, wired with the overlays below
+    const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed, () => mapOverlays.weather.provider);
     const billing = wireBilling(config, backends, accounts);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers, billing.requireOfflineMaps);
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);

@@ -4,7 +4,8 @@
  * forecast sampled on a grid as GeoJSON cells with the measured values, icons once in metadata.icons,
  * type and time filters, tiles as GeoJSON, MVT (layer svc_weather) and SVG, the tile cover, the point
  * weather in both unit systems, the weather risk with reasons, the weather overlay, multi-location
- * provider calls and their cache, and a failing provider answered as hasData:false. Without one: every
+ * provider calls and their cache, and a failing provider answered as hasData:false (readiness too, until it
+ * recovers). Without one: every
  * endpoint answers 200 with hasData:false, never invented weather.
  */
 import { createServer, type Server } from 'node:http';
@@ -132,7 +133,7 @@ describe('without a weather provider', () => {
     expect(config.weather).toMatchObject({ configured: false, hasData: false, provider: null });
     expect(config.overlays.find((overlay: any) => overlay.key === 'weather')).toMatchObject({ hasData: false });
     const readiness = (await bare.get('/map/readiness')).body;
-    expect(readiness.capabilities.weather).toEqual({ served: true, data: false, ready: false });
+    expect(readiness.capabilities.weather).toEqual({ served: true, data: false, ready: false, reason: expect.stringContaining('WEATHER_URL') });
   });
 
   it('still refuses a point without coordinates (400)', async () => {
@@ -349,8 +350,15 @@ describe('the weather overlay and the map manifest', () => {
       expect(point.status).toBe(200);
       expect(point.body).toMatchObject({ hasData: false, current: null });
       expect((await api.get('/map/config')).body.weather.hasData).toBe(false);
+      // readiness reports the provider's last outcome, not that WEATHER_URL is set
+      const failing = (await api.get('/map/readiness')).body.capabilities.weather;
+      expect(failing).toEqual({ served: true, data: false, ready: false, reason: expect.stringContaining('HTTP 500') });
     } finally {
       providerMode = 'ok';
     }
+    // recovered: the next call that reaches it (cells not asked before, Amman) succeeds, and readiness follows
+    const recovered = await api.get('/map/weather/point?lat=31.95&lng=35.9');
+    expect(recovered.body).toMatchObject({ hasData: true });
+    expect((await api.get('/map/readiness')).body.capabilities.weather).toEqual({ served: true, data: true, ready: true });
   });
 });

@@ -8,7 +8,7 @@ import type { MapPack } from '../datapack/map-pack.js';
 import { mountedPath, type RouteDefinition } from '../edge/route.js';
 import { mapDataRoutes } from '../edge/routes/map-data.js';
 import { MapDataService } from '../services/map-data/map-data-service.js';
-import type { MapCapability } from '../services/map-data/map-readiness.js';
+import type { MapCapability, MapReadinessOptions } from '../services/map-data/map-readiness.js';
 import { PoiMarkers } from '../services/map-data/poi-markers.js';
 import type { Config } from '../shared/config.js';
 import { PlaceMarkerRepository } from '../store/pg/place-markers.js';
@@ -19,14 +19,18 @@ export interface MapDataWiring {
   routes: RouteDefinition[];
 }
 
-export function wireMapData(config: Config, pack: MapPack, backends: Backends, servedRoutes: () => readonly RouteDefinition[]): MapDataWiring {
+/**
+ * `weatherProvider` is the map weather layer's provider, wired later with the overlays: readiness asks it
+ * lazily, as it asks the route table.
+ */
+export function wireMapData(config: Config, pack: MapPack, backends: Backends, servedRoutes: () => readonly RouteDefinition[], weatherProvider: NonNullable<MapReadinessOptions['weather']>): MapDataWiring {
   let served: Set<string> | undefined;
   const serves = (method: string, path: string) => {
     served ??= new Set(servedRoutes().map((route) => `${route.method} ${mountedPath(route)}`));
     return served.has(`${method} ${mountedPath({ path })}`);
   };
   const switchedOff: MapCapability[] = config.GEOCODING_ENABLED ? [] : ['geocoding'];
-  const mapData = new MapDataService(pack, { serves, switchedOff, weatherProvider: config.WEATHER_URL !== undefined });
+  const mapData = new MapDataService(pack, { serves, switchedOff, weather: weatherProvider });
   const poi = new PoiMarkers({ repository: new PlaceMarkerRepository(backends.sql), pinPath: (category, theme) => mapData.pinPath(category, theme) });
   return { mapData, routes: mapDataRoutes({ mapData, poi, publicBaseUrl: config.PUBLIC_BASE_URL }) };
 }

@@ -2,7 +2,7 @@ import type { MapPack } from '../../datapack/map-pack.js';
 import type { PlaceCategory } from '../places/place-taxonomy.js';
 import { TileAsset } from '../tiles/tile-asset.js';
 import { ICON_SIZE, buildCategoryIcons, pinNameOf, type CategoryIcons, type IconTheme } from './category-icons.js';
-import { mapReadiness, type MapReadiness, type MapReadinessOptions } from './map-readiness.js';
+import { mapReadiness, packCentre, type MapReadiness, type MapReadinessOptions } from './map-readiness.js';
 import { weatherIconSlug, weatherIconSvg } from './weather-icons.js';
 
 const SVG = 'image/svg+xml';
@@ -20,8 +20,10 @@ export class MapDataService {
     private readonly options: MapReadinessOptions,
   ) {}
 
-  readiness(): MapReadiness {
-    return mapReadiness(this.pack, this.options);
+  /** GET /map/readiness; the weather capability asks its provider how it fares (poking it when its last outcome is old). */
+  async readiness(): Promise<MapReadiness> {
+    const weather = (await this.options.weather?.()?.readiness(packCentre(this.pack))) ?? { data: false, reason: 'no weather provider is configured (WEATHER_URL)' };
+    return mapReadiness(this.pack, this.options, weather);
   }
 
   /** The category styles, sprite and pins, made on first use (they read Maki's 200-odd files). */

@@ -5,6 +5,7 @@
  * footprints does not make tiles served, so each capability says both.
  */
 import type { MapPack } from '../../datapack/map-pack.js';
+import type { WeatherReadiness } from '../weather/open-meteo-forecast.js';
 
 /** One map capability: whether its endpoints are served here, whether the loaded data supports it, and both. */
 export interface CapabilityStatus {
@@ -14,6 +15,8 @@ export interface CapabilityStatus {
   data: boolean;
   /** served and data. */
   ready: boolean;
+  /** Why there is no data, where the capability knows (the weather provider's last outcome). */
+  reason?: string;
 }
 
 /** Map capabilities and the endpoint that stands for each (spec paths, relative to /api/v1). */
@@ -37,8 +40,8 @@ export interface MapReadinessOptions {
   serves(method: string, path: string): boolean;
   /** Capabilities switched off by configuration although their routes answer (e.g. GEOCODING_ENABLED=false). */
   switchedOff?: readonly MapCapability[];
-  /** A weather provider is configured (WEATHER_URL): weather is data the pack cannot hold. */
-  weatherProvider?: boolean;
+  /** The map weather layer's provider (WEATHER_URL): weather is data the pack cannot hold; none means none is wired. */
+  weather?: () => { readiness(probeAt: { lat: number; lng: number } | undefined): Promise<WeatherReadiness> } | undefined;
 }
 
 export interface MapReadiness {
@@ -67,7 +70,14 @@ function arabicNamedShare(pack: MapPack): number {
   return named ? withArabic / named : 0;
 }
 
-export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapReadiness {
+/** Where a readiness check asks the weather provider: the middle of the pack's box. */
+export function packCentre(pack: MapPack): { lat: number; lng: number } | undefined {
+  const bbox = pack.header.bbox;
+  return bbox ? { lat: (bbox[1] + bbox[3]) / 2, lng: (bbox[0] + bbox[2]) / 2 } : undefined;
+}
+
+/** `weather` is the weather provider's readiness (WeatherReadiness), asked by the caller. */
+export function mapReadiness(pack: MapPack, options: MapReadinessOptions, weather: WeatherReadiness): MapReadiness {
   const { header } = pack;
   const layers = Object.fromEntries(Object.entries(header.layers).map(([layer, [, count]]) => [layer, count]));
   const largestComponentShare = Number((header.stats.largestComponentShare ?? 0).toFixed(4));
@@ -93,7 +103,7 @@ export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapRe
     placeSearch: checks.placeCatalogueSeeds,
     vectorTiles: checks.tileLayers,
     mapPoi: checks.placeCatalogueSeeds,
-    weather: options.weatherProvider ?? false,
+    weather: weather.data,
     // drawn from the same features as the vector tiles
     staticMaps: checks.tileLayers,
   };
@@ -101,7 +111,8 @@ export function mapReadiness(pack: MapPack, options: MapReadinessOptions): MapRe
     (Object.keys(MAP_CAPABILITIES) as MapCapability[]).map((name) => {
       const { method, path } = MAP_CAPABILITIES[name];
       const served = options.serves(method, path) && !options.switchedOff?.includes(name);
-      return [name, { served, data: dataFor[name], ready: served && dataFor[name] }];
+      const reason = name === 'weather' && !weather.data ? weather.reason : undefined;
+      return [name, { served, data: dataFor[name], ready: served && dataFor[name], ...(reason ? { reason } : {}) }];
     }),
   ) as Record<MapCapability, CapabilityStatus>;
   return {

@@ -1,16 +1,18 @@
 /**
  * `GET /map/poi` (spec part 2 §4.8): a priority-ordered, label-budgeted set of catalogue places for a
- * viewport. The places' marker columns are held in memory with a Flatbush index (10 000 places are
+ * viewport. The places' marker columns are held in memory (poi-snapshot.ts; 10 000 places are
  * ~2 MB), re-read in the background when the catalogue's change stamp moves (checked at most every
- * `refreshMs`); a request then costs a box query, a sort and the screen-space placement of
- * solvers/label-budget. Priority, budget and the zoom profile are documented in docs/map-data.md.
+ * `refreshMs`); a request then costs finding the viewport's places, the screen-space placement of
+ * solvers/label-budget and the answer's JSON, written by hand (`queryJson`: the same bytes as
+ * `JSON.stringify(query(...))`, at a fraction of the CPU). Priority, budget and the zoom profile are
+ * documented in docs/map-data.md.
  */
-import Flatbush from 'flatbush';
-import { budgetLabels, type LabelPoints } from '../../solvers/label-budget/label-budget.js';
+import { budgetLabels, type LabelPoints, type PlacedPoint } from '../../solvers/label-budget/label-budget.js';
 import type { PlaceMarkerRepository, PlaceMarkerRow } from '../../store/pg/place-markers.js';
 import { categoryBySlug, type PlaceCategory } from '../places/place-taxonomy.js';
+import { JsonBytes, jsonNumber, jsonTenths } from './json-bytes.js';
 import { estimateLabel, type LabelLocale } from './label-metrics.js';
-import { markerPriority } from './marker-priority.js';
+import { buildPoiSnapshot, unitMercatorX, unitMercatorY, viewportRanks, type PoiSnapshot } from './poi-snapshot.js';
 
 export interface PoiQuery {
   bbox?: string | undefined;
@@ -27,18 +29,6 @@ export interface PoiProfile {
   clusterRadius: number;
   labelSpacing: number;
   iconOnlyBelow: number;
-}
-
-interface Snapshot {
-  rows: PlaceMarkerRow[];
-  priorities: Float64Array;
-  /** Each row's place in the order of priority (descending), then id, and the rows in that order. */
-  ranks: Uint32Array;
-  order: Uint32Array;
-  /** Columns read for every candidate of a viewport: contiguous, not spread over row objects. */
-  lngs: Float64Array;
-  lats: Float64Array;
-  index: Flatbush | undefined;
 }
 
 /** The icon box a marker takes on screen, CSS pixels (a 30 × 40 pin drawn at 0.8 scale, roughly square once anchored). */
@@ -72,12 +62,6 @@ export function parseViewportBbox(text: string | undefined): [number, number, nu
   return [west, south, east, north];
 }
 
-const mercatorX = (lng: number, world: number) => ((lng + 180) / 360) * world;
-const mercatorY = (lat: number, world: number) => {
-  const sin = Math.sin((lat * Math.PI) / 180);
-  return (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * world;
-};
-
 export interface PoiMarkerDeps {
   repository: Pick<PlaceMarkerRepository, 'all' | 'changeStamp'>;
   /** Path under the API root of a category's pin in a theme (map data's category icons). */
@@ -86,13 +70,52 @@ export interface PoiMarkerDeps {
   now?: () => number;
 }
 
+/** The fields of an answer that do not depend on the viewport. */
+interface PoiAnswerBase {
+  zoom: number;
+  locale: LabelLocale;
+  budget: number;
+  minPriority: number;
+  profile: PoiProfile;
+  attribution: string;
+}
+
+/** A viewport laid out: what both the object and the JSON answers are made from. */
+interface PoiLayout {
+  base: PoiAnswerBase;
+  bbox: [number, number, number, number];
+  snapshot: PoiSnapshot;
+  /** Ranks of the qualified places, in priority order, and their screen positions. */
+  ranks: Uint32Array;
+  xs: Float64Array;
+  ys: Float64Array;
+  placed: PlacedPoint[];
+  clusters: PoiCluster[];
+}
+
+interface PoiCluster {
+  count: number;
+  lng: number;
+  lat: number;
+  topCategorySlug: string;
+  screen: { x: number; y: number };
+}
+
+/** The JSON of a pin URL after the API base: the escaped path and the closing quote; null without a category. */
+interface PinTails {
+  light: string;
+  dark: string;
+}
+
 export class PoiMarkers {
-  private snapshot: Snapshot | undefined;
-  private loading: Promise<Snapshot> | undefined;
+  private snapshot: PoiSnapshot | undefined;
+  private loading: Promise<PoiSnapshot> | undefined;
   private stamp: string | undefined;
   private checkedAt = 0;
   private readonly refreshMs: number;
   private readonly now: () => number;
+  /** Per canonical category slug; the pin paths do not change while the process runs. */
+  private readonly pinTails = new Map<string, PinTails | null>();
 
   constructor(private readonly deps: PoiMarkerDeps) {
     this.refreshMs = deps.refreshMs ?? 30_000;
@@ -100,7 +123,7 @@ export class PoiMarkers {
   }
 
   /** The current snapshot; the first call waits for it, later calls refresh it in the background. */
-  private async current(): Promise<Snapshot> {
+  private async current(): Promise<PoiSnapshot> {
     if (this.snapshot && this.now() - this.checkedAt >= this.refreshMs && !this.loading) {
       this.checkedAt = this.now();
       // a failed check keeps the snapshot: the next one retries
@@ -110,41 +133,102 @@ export class PoiMarkers {
   }
 
   /** One load or check at a time; `loading` is clear again once it settles, so the next refresh can start. */
-  private exclusively(work: () => Promise<Snapshot>): Promise<Snapshot> {
+  private exclusively(work: () => Promise<PoiSnapshot>): Promise<PoiSnapshot> {
     this.loading ??= work().finally(() => (this.loading = undefined));
     return this.loading;
   }
 
-  private async reloadIfChanged(): Promise<Snapshot> {
+  private async reloadIfChanged(): Promise<PoiSnapshot> {
     const stamp = await this.deps.repository.changeStamp();
     if (stamp === this.stamp && this.snapshot) return this.snapshot;
     return this.load(stamp);
   }
 
-  private async load(knownStamp?: string): Promise<Snapshot> {
+  private async load(knownStamp?: string): Promise<PoiSnapshot> {
     const stamp = knownStamp ?? (await this.deps.repository.changeStamp());
-    const rows = await this.deps.repository.all();
-    const priorities = Float64Array.from(rows, (row) => markerPriority(row));
-    // rows come ordered by id, so a stable sort by priority leaves ties in id order
-    const order = Uint32Array.from(Array.from(rows.keys()).sort((a, b) => priorities[b]! - priorities[a]! || a - b));
-    const ranks = new Uint32Array(rows.length);
-    order.forEach((row, rank) => (ranks[row] = rank));
-    const lngs = Float64Array.from(rows, (row) => row.lng);
-    const lats = Float64Array.from(rows, (row) => row.lat);
-    let index: Flatbush | undefined;
-    if (rows.length > 0) {
-      index = new Flatbush(rows.length);
-      for (const row of rows) index.add(row.lng, row.lat, row.lng, row.lat);
-      index.finish();
-    }
-    this.snapshot = { rows, priorities, ranks, order, lngs, lats, index };
+    // rows come ordered by id, so ties in priority keep id order
+    this.snapshot = buildPoiSnapshot(await this.deps.repository.all());
     this.stamp = stamp;
     this.checkedAt = this.now();
     return this.snapshot;
   }
 
-  /** GET /map/poi; `apiBase` is the absolute API root icon URLs start with. Bad parameters are clamped to their ranges (part 2 §4.8 degrades instead of erroring). */
+  /** GET /map/poi as an object; `apiBase` is the absolute API root icon URLs start with. Bad parameters are clamped to their ranges (part 2 §4.8 degrades instead of erroring). */
   async query(query: PoiQuery, apiBase: string) {
+    const layout = await this.layout(query);
+    if ('error' in layout) return layout;
+    const { base, bbox, snapshot, ranks, xs, ys, placed, clusters } = layout;
+    const items = placed.map((point) => {
+      const rank = ranks[point.index]!;
+      const row = snapshot.rows[snapshot.order[rank]!]!;
+      const category = categoryBySlug(row.canonicalCategory);
+      return {
+        ...staticItemFields(snapshot, rank, base.locale),
+        labelHidden: point.labelBox === null,
+        iconLightUrl: category ? `${apiBase}${this.deps.pinPath(category, 'light')}` : null,
+        iconDarkUrl: category ? `${apiBase}${this.deps.pinPath(category, 'dark')}` : null,
+        screen: { x: round1(xs[point.index]!), y: round1(ys[point.index]!), iconBox: point.iconBox.map(round1), labelBox: point.labelBox?.map(round1) ?? null },
+      };
+    });
+    return { ...base, bbox, qualified: ranks.length, items, clusters, truncated: ranks.length > items.length };
+  }
+
+  /**
+   * GET /map/poi as UTF-8 JSON: the bytes of `JSON.stringify(await query(...))`, written by hand for the
+   * hot shape. Each place's fields that do not depend on the viewport are encoded once, the first time it is drawn.
+   */
+  async queryJson(query: PoiQuery, apiBase: string): Promise<Buffer> {
+    const layout = await this.layout(query);
+    if ('error' in layout) return Buffer.from(JSON.stringify(layout));
+    const { base, bbox, snapshot, ranks, xs, ys, placed, clusters } = layout;
+    const truncated = ranks.length > placed.length;
+    const out = new JsonBytes(512 + placed.length * 640 + clusters.length * 140);
+    out.text(JSON.stringify({ ...base, bbox, qualified: ranks.length }).slice(0, -1)).text(',"items":[');
+    // the API base's opening quote and escaped text; a pin's tail closes it
+    const quotedBase = JSON.stringify(apiBase).slice(0, -1);
+    const heads = snapshot.itemHeads[base.locale];
+    for (let at = 0; at < placed.length; at++) {
+      const point = placed[at]!;
+      const rank = ranks[point.index]!;
+      const row = snapshot.order[rank]!;
+      let head = heads[row];
+      if (head === undefined) {
+        head = Buffer.from(`${JSON.stringify(staticItemFields(snapshot, rank, base.locale)).slice(0, -1)},"labelHidden":`);
+        heads[row] = head;
+      }
+      if (at > 0) out.text(',');
+      out.bytes(head);
+      const pins = this.pinTailsOf(snapshot.rows[row]!.canonicalCategory);
+      const { iconBox, labelBox } = point;
+      out.text(labelBox === null ? 'true' : 'false');
+      out.text(pins ? `,"iconLightUrl":${quotedBase}${pins.light},"iconDarkUrl":${quotedBase}${pins.dark}` : ',"iconLightUrl":null,"iconDarkUrl":null');
+      out.text(`,"screen":{"x":${jsonTenths(xs[point.index]!)},"y":${jsonTenths(ys[point.index]!)},"iconBox":${boxJson(iconBox)},"labelBox":${labelBox === null ? 'null' : boxJson(labelBox)}}}`);
+    }
+    out.text('],"clusters":[');
+    for (let at = 0; at < clusters.length; at++) {
+      const cluster = clusters[at]!;
+      out.text(
+        `${at > 0 ? ',' : ''}{"count":${jsonNumber(cluster.count)},"lng":${jsonNumber(cluster.lng)},"lat":${jsonNumber(cluster.lat)},"topCategorySlug":${JSON.stringify(cluster.topCategorySlug)},"screen":{"x":${jsonTenths(cluster.screen.x)},"y":${jsonTenths(cluster.screen.y)}}}`,
+      );
+    }
+    out.text(`],"truncated":${truncated}}`);
+    return out.finish();
+  }
+
+  private pinTailsOf(categorySlug: string): PinTails | null {
+    let tails = this.pinTails.get(categorySlug);
+    if (tails === undefined) {
+      const category = categoryBySlug(categorySlug);
+      // a path's JSON without its opening quote continues the base's
+      const tail = (theme: 'light' | 'dark') => JSON.stringify(this.deps.pinPath(category!, theme)).slice(1);
+      tails = category ? { light: tail('light'), dark: tail('dark') } : null;
+      this.pinTails.set(categorySlug, tails);
+    }
+    return tails;
+  }
+
+  /** Chooses and places a viewport's places, or the answer's error when the bbox is missing or bad. */
+  private async layout(query: PoiQuery): Promise<PoiLayout | (PoiAnswerBase & { error: string; items: []; clusters: []; truncated: false })> {
     const zoom = Math.round(clampNumber(query.zoom, 0, 22, 14) * 100) / 100;
     const locale: LabelLocale = query.locale?.trim().toLowerCase().startsWith('ar') ? 'ar' : 'en';
     const vw = clampNumber(query.vw, 200, 8000, DEFAULT_VIEWPORT.vw);
@@ -155,7 +239,7 @@ export class PoiMarkers {
     // labels scale with the viewport's area; a denser screen (dpr) reads smaller gaps, so it allows a little more
     const budget = Math.max(1, Math.round(zoomRow.perViewport * ((vw * vh) / (DEFAULT_VIEWPORT.vw * DEFAULT_VIEWPORT.vh)) * perf * (1 + 0.1 * (dpr - 1))));
     const profile: PoiProfile = { clusterRadius: zoomRow.clusterRadius, labelSpacing: Math.round(8 / Math.sqrt(dpr)), iconOnlyBelow: zoomRow.iconOnlyBelow };
-    const base = { zoom, locale, budget, minPriority: zoomRow.minPriority, profile, attribution: '© OpenStreetMap contributors, ODbL' };
+    const base: PoiAnswerBase = { zoom, locale, budget, minPriority: zoomRow.minPriority, profile, attribution: '© OpenStreetMap contributors, ODbL' };
     const bbox = parseViewportBbox(query.bbox);
     if (!bbox) {
       return { ...base, error: query.bbox ? 'bbox must be west,south,east,north in degrees, west < east and south < north' : 'bbox=west,south,east,north is required', items: [], clusters: [], truncated: false };
@@ -169,80 +253,81 @@ export class PoiMarkers {
         )
       : undefined;
     const snapshot = await this.current();
-    const found = snapshot.index ? snapshot.index.search(bbox[0], bbox[1], bbox[2], bbox[3]) : [];
-    const { priorities, ranks, order, lngs, lats } = snapshot;
-    const qualifiedRanks = new Uint32Array(found.length);
-    let qualifiedCount = 0;
-    for (const at of found) {
-      if (priorities[at]! < zoomRow.minPriority) continue;
-      if (wanted && !snapshot.rows[at]!.categories.some((slug) => wanted.has(slug))) continue;
-      qualifiedRanks[qualifiedCount++] = ranks[at]!;
-    }
-    // priority first, then the id (the same viewport answers the same order): a native numeric sort of ranks
-    const qualified = qualifiedRanks.subarray(0, qualifiedCount).sort().map((rank) => order[rank]!);
+    // in priority order, then id (the same viewport answers the same order)
+    const ranks = viewportRanks(snapshot, bbox, zoomRow.minPriority, wanted && ((row) => snapshot.rows[row]!.categories.some((slug) => wanted.has(slug))));
 
     const world = TILE_PX * 2 ** zoom;
-    const originX = mercatorX(bbox[0], world);
-    const originY = mercatorY(bbox[3], world);
-    const xs = new Float64Array(qualified.length);
-    const ys = new Float64Array(qualified.length);
-    for (let position = 0; position < qualified.length; position++) {
-      xs[position] = mercatorX(lngs[qualified[position]!]!, world) - originX;
-      ys[position] = mercatorY(lats[qualified[position]!]!, world) - originY;
+    const originX = unitMercatorX(bbox[0]) * world;
+    const originY = unitMercatorY(bbox[3]) * world;
+    const xs = new Float64Array(ranks.length);
+    const ys = new Float64Array(ranks.length);
+    for (let position = 0; position < ranks.length; position++) {
+      xs[position] = snapshot.mercatorXs[ranks[position]!]! * world - originX;
+      ys[position] = snapshot.mercatorYs[ranks[position]!]! * world - originY;
     }
     const points: LabelPoints = {
-      count: qualified.length,
+      count: ranks.length,
       x: (position) => xs[position]!,
       y: (position) => ys[position]!,
-      priority: (position) => priorities[qualified[position]!]!,
-      label: (position) => estimateLabel(labelOf(snapshot.rows[qualified[position]!]!, locale), locale),
+      priority: (position) => snapshot.priorities[ranks[position]!]!,
+      label: (position) => measuredLabel(snapshot, snapshot.order[ranks[position]!]!, locale),
     };
     const layout = budgetLabels(points, { width: vw, height: vh, budget, iconSize: ICON_PX, labelSpacing: profile.labelSpacing, clusterRadius: profile.clusterRadius, iconOnlyBelow: profile.iconOnlyBelow, rightToLeft: locale === 'ar' });
-
-    const items = layout.placed.map((placed) => {
-      const row = snapshot.rows[qualified[placed.index]!]!;
-      const category = categoryBySlug(row.canonicalCategory);
-      return {
-        id: row.id,
-        slug: row.slug,
-        name: labelOf(row, locale),
-        nameEn: row.nameEn,
-        nameAr: row.nameAr,
-        canonicalCategorySlug: row.canonicalCategory,
-        categories: row.categories,
-        priority: snapshot.priorities[qualified[placed.index]!]!,
-        rating: row.rating,
-        reviewCount: row.reviewCount,
-        lng: row.lng,
-        lat: row.lat,
-        labelHidden: placed.labelBox === null,
-        iconLightUrl: category ? `${apiBase}${this.deps.pinPath(category, 'light')}` : null,
-        iconDarkUrl: category ? `${apiBase}${this.deps.pinPath(category, 'dark')}` : null,
-        screen: { x: round1(xs[placed.index]!), y: round1(ys[placed.index]!), iconBox: placed.iconBox.map(round1), labelBox: placed.labelBox?.map(round1) ?? null },
-      };
-    });
-    const clusters = layout.clusters.map((cluster) => {
+    const clusters = layout.clusters.map((cluster): PoiCluster => {
       let lng = 0;
       let lat = 0;
       for (const member of cluster.members) {
-        lng += lngs[qualified[member]!]!;
-        lat += lats[qualified[member]!]!;
+        lng += snapshot.lngs[ranks[member]!]!;
+        lat += snapshot.lats[ranks[member]!]!;
       }
       return {
         count: cluster.members.length,
         lng: lng / cluster.members.length,
         lat: lat / cluster.members.length,
         // members are in priority order: the first is the cluster's most important place
-        topCategorySlug: snapshot.rows[qualified[cluster.members[0]!]!]!.canonicalCategory,
+        topCategorySlug: snapshot.rows[snapshot.order[ranks[cluster.members[0]!]!]!]!.canonicalCategory,
         screen: { x: round1(cluster.x), y: round1(cluster.y) },
       };
     });
-    return { ...base, bbox, qualified: qualified.length, items, clusters, truncated: qualified.length > items.length };
+    return { base, bbox, snapshot, ranks, xs, ys, placed: layout.placed, clusters };
   }
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
+const boxJson = (box: readonly number[]) => `[${jsonTenths(box[0]!)},${jsonTenths(box[1]!)},${jsonTenths(box[2]!)},${jsonTenths(box[3]!)}]`;
+
 function labelOf(row: Pick<PlaceMarkerRow, 'nameEn' | 'nameAr'>, locale: LabelLocale): string {
   return (locale === 'ar' ? (row.nameAr ?? row.nameEn) : (row.nameEn ?? row.nameAr)) ?? '';
+}
+
+/** A place's label size in a locale, measured on its first drawing. */
+function measuredLabel(snapshot: PoiSnapshot, row: number, locale: LabelLocale): { width: number; height: number } {
+  const widths = snapshot.labelWidths[locale];
+  const heights = snapshot.labelHeights[locale];
+  if (Number.isNaN(widths[row]!)) {
+    const size = estimateLabel(labelOf(snapshot.rows[row]!, locale), locale);
+    widths[row] = size.width;
+    heights[row] = size.height;
+  }
+  return { width: widths[row]!, height: heights[row]! };
+}
+
+/** An item's fields up to `lat`, in the answer's order: what a place shows whatever the viewport. */
+function staticItemFields(snapshot: PoiSnapshot, rank: number, locale: LabelLocale) {
+  const row = snapshot.rows[snapshot.order[rank]!]!;
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: labelOf(row, locale),
+    nameEn: row.nameEn,
+    nameAr: row.nameAr,
+    canonicalCategorySlug: row.canonicalCategory,
+    categories: row.categories,
+    priority: snapshot.priorities[rank]!,
+    rating: row.rating,
+    reviewCount: row.reviewCount,
+    lng: row.lng,
+    lat: row.lat,
+  };
 }

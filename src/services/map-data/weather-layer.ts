@@ -24,7 +24,7 @@ export const DEFAULT_SVG_TILE_TYPE: WeatherType = 'precipitation';
 const HOUR_MS = 3_600_000;
 export const NO_PROVIDER = 'no weather provider is configured (WEATHER_URL): weather is never invented';
 
-export type WeatherProvider = Pick<OpenMeteoForecast, 'configured' | 'forecastMany' | 'status' | 'healthy'>;
+export type WeatherProvider = Pick<OpenMeteoForecast, 'configured' | 'forecastMany' | 'status' | 'healthy' | 'readiness'>;
 
 type Query = Record<string, string | undefined>;
 

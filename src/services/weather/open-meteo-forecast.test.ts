@@ -92,4 +92,61 @@ describe('OpenMeteoForecast', () => {
     expect(source.healthy).toBe(false);
     expect(source.status().lastError).toContain('HTTP 500');
   });
+
+  it('readiness follows the last outcome: a failing provider is no data with the reason, and data again once it recovers', async () => {
+    let now = 1_800_000_000_000;
+    const failing = (response: import('node:http').ServerResponse) => {
+      response.writeHead(503);
+      response.end();
+    };
+    const healthy = (response: import('node:http').ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ hourly: { time: [now / 1000], precipitation: [0] } }));
+    };
+    const source = new OpenMeteoForecast({ url: `http://127.0.0.1:${port}/v1/forecast`, allowedHosts: [`127.0.0.1:${port}`], now: () => now });
+    const centre = { lat: 30.06, lng: 31.33 };
+    expect(await new OpenMeteoForecast({}).readiness(centre)).toEqual({ data: false, reason: expect.stringContaining('WEATHER_URL') });
+
+    // never asked: readiness asks the provider once, for the centre's cell, and reports its failure
+    answer = failing;
+    let before = requests;
+    const failed = await source.readiness(centre);
+    expect(failed).toEqual({ data: false, reason: expect.stringContaining('HTTP 503') });
+    expect(requests - before).toBe(1);
+    expect(lastUrl?.searchParams.get('latitude')).toBe('30.1');
+    // within the failure back-off the outcome stands: no call, even once the provider is back
+    answer = healthy;
+    now += 30_000;
+    before = requests;
+    expect(await source.readiness(centre)).toEqual(failed);
+    expect(requests).toBe(before);
+
+    // past the back-off it is asked again: recovered
+    now += 31_000;
+    expect(await source.readiness(centre)).toEqual({ data: true });
+    expect(requests - before).toBe(1);
+    // a success within the cache lifetime answers without a call
+    now += 20 * 60_000;
+    expect(await source.readiness(centre)).toEqual({ data: true });
+    expect(requests - before).toBe(1);
+
+    // a weather request that fails makes readiness say so at once, without a call of its own
+    answer = failing;
+    await source.forecastMany([{ lat: 24.7, lng: 46.7 }]);
+    before = requests;
+    expect(await source.readiness(centre)).toEqual({ data: false, reason: expect.stringContaining('HTTP 503') });
+    expect(requests).toBe(before);
+    // and one that succeeds after it clears it
+    answer = healthy;
+    now += 1_000;
+    await source.forecastMany([{ lat: 21.5, lng: 39.2 }]);
+    expect(await source.readiness(centre)).toEqual({ data: true });
+    expect(requests - before).toBe(1);
+
+    // a success older than the cache lifetime is not taken for now: the provider is asked again
+    now += 31 * 60_000;
+    answer = failing;
+    expect(await source.readiness(centre)).toEqual({ data: false, reason: expect.stringContaining('HTTP 503') });
+    expect(requests - before).toBe(2);
+  });
 });

@@ -75,6 +75,14 @@ export interface WeatherProviderStatus {
   lastError: string | null;
 }
 
+/** Whether the provider serves forecasts now, for /map/readiness. */
+export interface WeatherReadiness {
+  /** The last call succeeded within the cache lifetime (WEATHER_CACHE_MS), with no failure since. */
+  data: boolean;
+  /** Why not, when `data` is false. */
+  reason?: string;
+}
+
 /** A forecast cell: the provider's point for a coordinate (0.1°, about 11 km; the provider's own grid is coarser). */
 export function forecastCell(lat: number, lng: number): { lat: number; lng: number; key: string } {
   const cellLat = Math.round(lat * 10) / 10;
@@ -112,6 +120,7 @@ export class OpenMeteoForecast implements WeatherSource {
   private lastSuccessMs: number | undefined;
   private lastFailureMs: number | undefined;
   private lastError: string | undefined;
+  private probing: Promise<unknown> | undefined;
 
   constructor(private readonly options: OpenMeteoOptions) {
     this.configured = Boolean(options.url);
@@ -165,7 +174,49 @@ export class OpenMeteoForecast implements WeatherSource {
 
   /** Configured, and the last call (if any) succeeded. */
   get healthy(): boolean {
-    return this.configured && (this.lastFailureMs === undefined || (this.lastSuccessMs ?? -1) > this.lastFailureMs);
+    return this.configured && !this.failedLast;
+  }
+
+  /** A call has failed, and none succeeded after it. */
+  private get failedLast(): boolean {
+    return this.lastFailureMs !== undefined && (this.lastSuccessMs === undefined || this.lastFailureMs >= this.lastSuccessMs);
+  }
+
+  /**
+   * Whether the provider serves forecasts now, from its last outcome: a success within the cache
+   * lifetime and no failure since is data; a failure within the failure back-off is not, with its
+   * reason. When neither is that recent (never asked, or long ago), the provider is asked once for
+   * the cell of `probeAt` (the map's centre) and that outcome answers; concurrent callers share the
+   * call, so readiness costs the provider at most a call per back-off or cache period.
+   */
+  async readiness(probeAt: { lat: number; lng: number } | undefined): Promise<WeatherReadiness> {
+    if (!this.options.url) return { data: false, reason: 'no weather provider is configured (WEATHER_URL)' };
+    const nowMs = this.now();
+    const recent = this.failedLast ? nowMs - this.lastFailureMs! < FAILURE_BACKOFF_MS : this.lastSuccessMs !== undefined && nowMs - this.lastSuccessMs < WEATHER_CACHE_MS;
+    if (!recent && probeAt) await this.probe(probeAt);
+    return this.lastOutcome(this.now());
+  }
+
+  private lastOutcome(nowMs: number): WeatherReadiness {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    if (this.failedLast) {
+      return { data: false, reason: `the weather provider's last call failed at ${iso(this.lastFailureMs!)}: ${this.lastError ?? 'unknown error'}` };
+    }
+    if (this.lastSuccessMs === undefined) return { data: false, reason: 'the weather provider has not been asked yet' };
+    if (nowMs - this.lastSuccessMs >= WEATHER_CACHE_MS) return { data: false, reason: `the weather provider's last success was at ${iso(this.lastSuccessMs)}, past the ${WEATHER_CACHE_MS / 60_000} min a forecast is kept` };
+    return { data: true };
+  }
+
+  /** One call for a cell, past the cache (a cached forecast says nothing of the provider now); the outcome is filed as any call's. */
+  private probe(point: { lat: number; lng: number }): Promise<unknown> {
+    const cell = forecastCell(point.lat, point.lng);
+    this.probing ??= this.throttled(() => this.fetch([cell]))
+      .then(
+        (result) => this.settle([cell], result),
+        (error: unknown) => this.settle([cell], { error: messageOf(error) }),
+      )
+      .finally(() => (this.probing = undefined));
+    return this.probing;
   }
 
   /** Files a call's answers (or its failure) per cell and keeps the provider's health. */
