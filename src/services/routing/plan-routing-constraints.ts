@@ -8,8 +8,7 @@
 import polyline from '@mapbox/polyline';
 import { DEFAULT_TRUCK, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
-import { ManeuverType } from '../../solvers/routing/guidance/maneuver-types.js';
-import type { Trip } from '../../solvers/routing/guidance/index.js';
+import { ManeuverType, type Trip } from '../../solvers/routing/guidance/index.js';
 import { centreRing, cityCentreOf } from './city-centres.js';
 import { insideRing } from './corridor.js';
 import { closeRing } from './engine-request.js';
