@@ -79,7 +79,7 @@ describe('POST /ai/constraints', () => {
     expect(response.body).toMatchObject({
       model: 'svc-ai',
       purpose: 'constraints',
-      plan: { avoid: ['tolls'], costing: 'truck' },
+      plan: { avoid: ['tolls'], costing: 'truck', vehicle: { heightM: 4.2, weightT: 12 }, noLeftTurns: true, avoidAreas: ['city_centre'] },
       constraints: { avoid: ['tolls'], timeWindows: [{ start: '09:00', end: '12:00' }], vehicle: { heightM: 4.2, weightT: 12, hazmat: false }, noLeftTurns: true, avoidAreas: ['city_centre'] },
     });
     expect(response.body.unparsed).toEqual(['also sing']);
@@ -88,7 +88,8 @@ describe('POST /ai/constraints', () => {
   it('reads Arabic phrasings and gives a plan block /routing/plan accepts as it is', async () => {
     const response = await api.post('/ai/constraints', { text: 'بدون طرق سريعة، التوصيل بعد الساعة ٢ الظهر، بدون لف لليسار وتجنب وسط البلد، أقصر طريق' }, token);
     expect(response.body.constraints).toMatchObject({ avoid: ['highways'], timeWindows: [{ start: '14:00', end: null }], noLeftTurns: true, avoidAreas: ['city_centre'] });
-    expect(response.body.plan).toMatchObject({ avoid: ['highways'], preference: 'shortest' });
+    expect(response.body.plan).toMatchObject({ avoid: ['highways'], preference: 'shortest', noLeftTurns: true, avoidAreas: ['city_centre'] });
+    expect(response.body.plan).not.toHaveProperty('timeWindows');
     const planned = await api.post('/routing/plan', { locations: [{ lat: 30.0626, lon: 31.3219 }, { lat: 30.07, lon: 31.34 }], ...response.body.plan }, token);
     expect(planned.status).toBe(201);
     expect((await api.post('/ai/constraints', { text: 'x'.repeat(2_001) }, token)).status).toBe(400);

@@ -130,6 +130,14 @@ function lightFold(text: string): string {
     .replace(/\s+/g, ' ');
 }
 
+/** The limits that were said, in the planner's `vehicle` shape (unsaid ones left to the truck defaults). */
+function planVehicle(vehicle: { heightM: number | null; weightT: number | null; widthM: number | null; lengthM: number | null; hazmat: boolean }) {
+  const limits: { heightM?: number; weightT?: number; widthM?: number; lengthM?: number; hazmat?: boolean } = {};
+  for (const field of ['heightM', 'weightT', 'widthM', 'lengthM'] as const) if (vehicle[field] !== null && vehicle[field] > 0) limits[field] = vehicle[field];
+  if (vehicle.hazmat) limits.hazmat = true;
+  return limits;
+}
+
 /** POST /ai/constraints: free-text constraints read by rules (English and Arabic); what no rule understood comes back in `unparsed`. */
 export function parseConstraints(text: string) {
   let rest = lightFold(text);
@@ -195,7 +203,16 @@ export function parseConstraints(text: string) {
     source: 'rules' as const,
     text,
     /** Fields a POST /routing/plan body takes as they are. */
-    plan: { avoid: orderedAvoid, ...(costing ? { costing } : {}), ...(preference ? { preference } : {}), constraintsText: text },
+    plan: {
+      avoid: orderedAvoid,
+      ...(costing ? { costing } : {}),
+      ...(preference ? { preference } : {}),
+      // the planner enforces these (docs/routing.md, "Routing constraints"); vehicle limits through the truck costing
+      ...(limited && costing === 'truck' ? { vehicle: planVehicle(vehicle) } : {}),
+      ...(noLeftTurns ? { noLeftTurns } : {}),
+      ...(avoidAreas.length ? { avoidAreas } : {}),
+      constraintsText: text,
+    },
     constraints: { avoid: orderedAvoid, timeWindows, vehicle: limited ? vehicle : null, noLeftTurns, avoidAreas },
     unparsed,
   };

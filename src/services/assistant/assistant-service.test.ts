@@ -21,14 +21,10 @@ const user = { kind: 'user' as const, userId: randomUUID(), sessionId: 's', role
 
 const searchCalls: string[] = [];
 const fakeSearch: PlaceSearch = {
-  search: (async (query: { q: string }, language: string) => {
+  ranked: (async (query: { q: string }) => {
     searchCalls.push(query.q);
-    return {
-      items: [
-        { slug: 'sandy-pharmacy', name: language === 'ar' ? 'صيدلية ساندي' : 'Sandy Pharmacy', nameAr: 'صيدلية ساندي', canonicalCategorySlug: 'pharmacy', rating: 4.5, center: 'POINT(31.33 30.06)' },
-      ],
-    };
-  }) as unknown as PlaceSearch['search'],
+    return [{ slug: 'sandy-pharmacy', nameEn: 'Sandy Pharmacy', nameAr: 'صيدلية ساندي', canonicalCategory: 'pharmacy', rating: 4.5, lat: 30.06, lng: 31.33 }];
+  }) as unknown as PlaceSearch['ranked'],
 };
 const labelCalls: { at?: string }[] = [];
 const fakeTraffic: TrafficSource = {
@@ -76,7 +72,7 @@ describe('grounding', () => {
   });
 
   it('answers the busy message in the message language when grounding fails', async () => {
-    const failing: PlaceSearch = { search: (async () => { throw new Error('down'); }) as unknown as PlaceSearch['search'] };
+    const failing: PlaceSearch = { ranked: (async () => { throw new Error('down'); }) as unknown as PlaceSearch['ranked'] };
     const answer = await service({ search: failing }).respond(user, 'agent', { message: 'وين أقرب صيدلية' });
     expect(answer).toMatchObject({ action: 'search', unavailable: true });
     expect(answer).not.toHaveProperty('places');

@@ -13,7 +13,7 @@ import type { TrafficService } from '../traffic/traffic-service.js';
 import type { Intent, ReplyLanguage } from './intent.js';
 import type { GroundedPlace } from './replies.js';
 
-export type PlaceSearch = Pick<SearchService, 'search'>;
+export type PlaceSearch = Pick<SearchService, 'ranked'>;
 export type TrafficSource = Pick<TrafficService, 'labels' | 'departOptimizer'>;
 
 interface Area {
@@ -51,21 +51,22 @@ export function areaOf(message: string, context: string | undefined): Area {
   return city ? { bbox: city.bbox, country: city.country, name: { en: city.en, ar: city.ar } } : { bbox: WORLD, country: 'JO', name: null };
 }
 
-/** The live place search for a query: at most `limit` places, names in the reply language. */
+/**
+ * The live place search for a query: at most `limit` places, names in the reply language. The index's ranked
+ * page is enough (no listing shape: records, photos and holiday flags would cost two more queries and the
+ * calendar for fields the reply never shows).
+ */
 export async function searchPlaces(search: PlaceSearch, query: string, language: ReplyLanguage, area: Area, limit: number): Promise<GroundedPlace[]> {
   const parsed = searchQuery.parse({ q: query.slice(0, 256), limit: String(limit), ...(area.near ? { near: `${area.near.lat},${area.near.lng}` } : {}) });
-  const answer = await search.search(parsed, language);
-  return answer.items.map((item) => {
-    const point = /POINT\s*\(\s*(-?[\d.]+)\s+(-?[\d.]+)\s*\)/i.exec(String(item.center));
-    return {
-      slug: item.slug,
-      name: (language === 'ar' ? (item.nameAr ?? item.name) : item.name) ?? item.slug,
-      category: item.canonicalCategorySlug ?? null,
-      rating: item.rating ?? null,
-      lat: point ? Number(point[2]) : Number.NaN,
-      lng: point ? Number(point[1]) : Number.NaN,
-    };
-  });
+  const candidates = await search.ranked(parsed);
+  return candidates.map((candidate) => ({
+    slug: candidate.slug,
+    name: (language === 'ar' ? (candidate.nameAr ?? candidate.nameEn) : (candidate.nameEn ?? candidate.nameAr)) ?? candidate.slug,
+    category: candidate.canonicalCategory ?? null,
+    rating: candidate.rating ?? null,
+    lat: candidate.lat,
+    lng: candidate.lng,
+  }));
 }
 
 export interface TrafficFacts {

@@ -17,7 +17,7 @@ export const MAX_ROUTE_LOCATIONS = 25;
 export const MAX_MATRIX_LOCATIONS = 200;
 export const MAX_MATRIX_CELLS = 10_000;
 const MAX_EXCLUDE_LOCATIONS = 50;
-const MAX_EXCLUDE_POLYGONS = 20;
+export const MAX_EXCLUDE_POLYGONS = 20;
 const MAX_POLYGON_POINTS = 1_000;
 /** Radius of an excluded location when the request gives none (m). */
 const DEFAULT_EXCLUDE_RADIUS_METERS = 30;
@@ -84,7 +84,8 @@ export const dateTimeSchema = z
   ])
   .refine((dateTime) => dateTime.type === 0 || dateTime.type === 3 || dateTime.value !== undefined, { message: 'value required with type 1 (depart at) or 2 (arrive by)' });
 
-const ring = z.array(z.tuple([longitude, latitude])).min(3).max(MAX_POLYGON_POINTS);
+/** A polygon ring of `[lon, lat]` points (closed or not). */
+export const polygonRing = z.array(z.tuple([longitude, latitude])).min(3).max(MAX_POLYGON_POINTS);
 
 export const engineRequestSchema = z.object({
   locations: z.array(engineLocationSchema).min(2, 'at least 2 locations').max(MAX_ROUTE_LOCATIONS, `at most ${MAX_ROUTE_LOCATIONS} locations`),
@@ -96,7 +97,7 @@ export const engineRequestSchema = z.object({
   alternates: z.number().int().min(0).max(3).optional(),
   date_time: dateTimeSchema.optional(),
   exclude_locations: z.array(z.object({ lat: latitude, lon: longitude, radius: z.number().positive().max(1000).optional() })).max(MAX_EXCLUDE_LOCATIONS).optional(),
-  exclude_polygons: z.array(ring).max(MAX_EXCLUDE_POLYGONS).optional(),
+  exclude_polygons: z.array(polygonRing).max(MAX_EXCLUDE_POLYGONS).optional(),
   id: z.string().max(200).optional(),
 });
 export type EngineRequest = z.infer<typeof engineRequestSchema>;
@@ -150,7 +151,8 @@ export function areasOf(request: Pick<EngineRequest, 'exclude_locations' | 'excl
   return points.length || polygons.length ? { points, polygons } : undefined;
 }
 
-function closeRing(ring: [number, number][]): [number, number][] {
+/** The ring closed (its first point repeated at the end), as the engine's polygons are. */
+export function closeRing(ring: [number, number][]): [number, number][] {
   const [first, last] = [ring[0]!, ring[ring.length - 1]!];
   return first[0] === last[0] && first[1] === last[1] ? ring : [...ring, first];
 }

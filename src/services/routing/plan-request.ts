@@ -6,11 +6,28 @@
  */
 import { z } from 'zod';
 import { latitude, longitude } from '../../domain/geo.js';
-import { MAX_ROUTE_LOCATIONS, unitsSchema } from './engine-request.js';
+import { MAX_EXCLUDE_POLYGONS, MAX_ROUTE_LOCATIONS, polygonRing, unitsSchema } from './engine-request.js';
 import { AVOIDABLE, PLAN_COSTINGS, PREFERENCES, type Avoidable } from '../../domain/costing.js';
 
 
-export const planRequestSchema = z.object({
+/** Areas the planner knows by name (city-centres.ts). */
+export const NAMED_AREAS = ['city_centre'] as const;
+
+/**
+ * A vehicle's limits (tonnes, metres), checked against the roads' maxweight/maxheight/maxwidth/maxlength by
+ * the truck costing; `hazmat` is accepted and reported but not enforced (the packs carry no hazmat tags).
+ */
+export const vehicleLimitsSchema = z
+  .object({
+    weightT: z.number().positive().max(100).optional(),
+    heightM: z.number().positive().max(10).optional(),
+    widthM: z.number().positive().max(10).optional(),
+    lengthM: z.number().positive().max(50).optional(),
+    hazmat: z.boolean().optional(),
+  })
+  .strict();
+
+const planBodySchema = z.object({
   locations: z
     .array(z.object({ lon: longitude, lat: latitude, name: z.string().max(200).optional() }))
     .min(2, 'at least 2 locations')
@@ -33,6 +50,16 @@ export const planRequestSchema = z.object({
   applyLogisticsZones: z.boolean().default(true),
   /** Not in the spec's table: alternatives to the best route (0–3). */
   alternates: z.number().int().min(0).max(3).default(0),
+  /** Routing constraints (docs/routing.md, "Routing constraints"): a truck's limits, left turns, areas. */
+  vehicle: vehicleLimitsSchema.optional(),
+  noLeftTurns: z.boolean().default(false),
+  avoidAreas: z.array(z.enum(NAMED_AREAS, { error: `must be one of ${NAMED_AREAS.join(', ')}` })).max(NAMED_AREAS.length).default([]),
+  avoidPolygons: z.array(polygonRing).max(MAX_EXCLUDE_POLYGONS).default([]),
+});
+
+export const planRequestSchema = planBodySchema.refine((body) => body.vehicle === undefined || body.costing === 'truck', {
+  message: "vehicle limits are checked by the truck costing: send costing 'truck' with them",
+  path: ['vehicle'],
 });
 export type PlanRequest = z.infer<typeof planRequestSchema>;
 

@@ -32,6 +32,7 @@ export type TrafficMetricSource = Pick<TrafficMetrics, 'choose'>;
 const TRAFFIC_COSTINGS: ReadonlySet<Costing> = new Set<Costing>(['auto', 'taxi', 'bus', 'truck', 'motor_scooter']);
 import { mergeAreas, planAroundZones, zoneAreas, zoneReport, zonesNotApplied, type PlanZoneSource } from './plan-zones.js';
 import { boxesMeet } from '../map-data/zone-crossing.js';
+import { avoidableAreas, constrainMetric, planAreas, routingConstraintReport } from './plan-routing-constraints.js';
 
 export class RoutingEndpoints {
   constructor(
@@ -145,7 +146,7 @@ export class RoutingEndpoints {
   private async planHere(path: string, body: PlanRequest, signal: AbortSignal | undefined, principal: Principal | undefined) {
     const parsedConstraints = body.constraintsText ? parseConstraintsText(body.constraintsText) : undefined;
     const avoid = [...new Set([...body.avoid, ...(parsedConstraints?.avoid ?? [])])];
-    const metric = metricOf(body.costing, undefined, body.preference, avoid);
+    const metric = constrainMetric(metricOf(body.costing, undefined, body.preference, avoid), body);
     this.routing.assertAvailable(metric.costing);
     let locations: RouteLocation[] = body.locations.map((location) => ({ lat: location.lat, lon: location.lon, ...(location.name ? { name: location.name } : {}) }));
     let order = locations.map((_, index) => index);
@@ -154,15 +155,25 @@ export class RoutingEndpoints {
       order = (await this.order(metric, locations, signal)).order;
       locations = order.map((index) => locations[index]!);
     }
-    const planTrip = (avoidAreas?: AreaAvoidance) =>
-      this.routing.trip(
+    // the body's avoided areas hold in every plan; when no route goes round them, they are reported crossed
+    const areas = planAreas(body, locations);
+    let fixedAreas = avoidableAreas(areas);
+    const planTrip = (avoidAreas?: AreaAvoidance) => {
+      const merged = fixedAreas ? mergeAreas(fixedAreas, avoidAreas) : avoidAreas;
+      return this.routing.trip(
         metric,
         locations,
         { language: body.language, units: body.units ?? 'kilometers', includeLanes: body.includeLanes, includeAttributes: body.includeAttributes },
-        { ...(body.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: body.alternates } } : {}), ...(avoidAreas ? { avoidAreas } : {}) },
+        { ...(body.alternates ? { alternates: { ...DEFAULT_ALTERNATES, count: body.alternates } } : {}), ...(merged ? { avoidAreas: merged } : {}) },
         signal,
       );
-    let outcome = await planTrip();
+    };
+    let outcome = await planTrip().catch((error: unknown) => {
+      if (!fixedAreas || !isUnroutable(error)) throw error;
+      for (const area of areas) area.unavoidable ??= 'no route between the locations goes around it';
+      fixedAreas = undefined;
+      return planTrip();
+    });
     // logistics zones first (plan-zones.ts): the avoided ones stay avoided in every later re-plan
     const zones = body.applyLogisticsZones && this.zones ? (await this.zones.activeZones()).filter((zone) => boxesMeet(zone, zoneSearchBox(locations))) : undefined;
     const zonePlan = zones?.length ? await planAroundZones(zones, locations, outcome, planTrip, isUnroutable) : undefined;
@@ -200,6 +211,7 @@ export class RoutingEndpoints {
         exactFallback: { used: false, plans: 1 },
       }),
       logisticsZones,
+      routingConstraints: routingConstraintReport(outcome.trip, metric, body, areas),
       ...(parsedConstraints ? { parsedConstraints } : {}),
       ...(body.includeAttributes ? { routeSpeedLimits: (outcome.speedLimits ?? []).map((stretches) => speedLimitRows(stretches, units)) } : {}),
     };

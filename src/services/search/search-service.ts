@@ -157,6 +157,15 @@ export class SearchService {
     };
   }
 
+  /**
+   * The page of a query as the index ranked it, without the listing's shaping (records, photos, opening and
+   * holiday flags): for callers that need names, category, rating and position only (the assistant's grounding).
+   */
+  async ranked(query: SearchQuery): Promise<SearchCandidate[]> {
+    const run = await this.run(query, query.at ?? this.now());
+    return run.page.map((entry) => entry.candidate);
+  }
+
   /** Candidates of a query, ranked, and the page asked for. */
   private async run(query: SearchQuery, atMs: number) {
     const analyzed = analyzeQuery(query.q);

@@ -88,6 +88,7 @@ export function buildEdgeGraph(pack: MapPack, topology: PackTopology, spec: Metr
         topology.nodeDegree[node]!,
         isUTurn,
         usableExits === 0,
+        spec.avoidLeftTurns,
       );
       targets.push(to);
       weights.push(costs.weight[to]! + turn.seconds * share + turn.penalty);

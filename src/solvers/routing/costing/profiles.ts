@@ -68,6 +68,8 @@ export interface MetricSpec {
   preference: Preference;
   avoid: readonly Avoidable[];
   truck?: TruckDimensions;
+  /** Left turns (and left U-turns) at junctions weigh LEFT_TURN_WEIGHT more: "no left turns" for vehicles. */
+  avoidLeftTurns?: boolean;
   /** Learned traffic of one moment (undefined: free flow). */
   traffic?: TrafficWeights;
 }
@@ -76,8 +78,9 @@ export interface MetricSpec {
 export function metricKey(spec: MetricSpec): string {
   const avoid = [...new Set(spec.avoid)].sort().join('+') || '-';
   const truck = spec.costing === 'truck' ? `:${Object.values(spec.truck ?? DEFAULT_TRUCK).join('x')}` : '';
+  const leftTurns = spec.avoidLeftTurns ? ':no-left' : '';
   const traffic = spec.traffic ? `:traffic=${spec.traffic.id}` : '';
-  return `${spec.costing}:${spec.preference}:${avoid}${truck}${traffic}`;
+  return `${spec.costing}:${spec.preference}:${avoid}${truck}${leftTurns}${traffic}`;
 }
 
 /** The same metric at free flow: its hierarchy's node order is reused to customise the traffic metric's. */

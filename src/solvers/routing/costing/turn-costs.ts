@@ -18,6 +18,14 @@ const GIVE_WAY_SECONDS = 2;
 const U_TURN_SECONDS_VEHICLE = 30;
 const U_TURN_WEIGHT_VEHICLE = 600;
 const U_TURN_SECONDS_PEOPLE = 3;
+/**
+ * Search weight of one left turn when a vehicle avoids them ("no left turns"): about four minutes, so a
+ * detour of three right turns round a block wins, yet a left turn that no sensible detour replaces (the
+ * only way out of a street) is still taken rather than the route failing. Left = the guidance's left,
+ * sharp-left and U-turn bins (40°–180° to the left; traffic drives on the right in the region).
+ */
+export const LEFT_TURN_WEIGHT = 240;
+const LEFT_TURN_MIN_DEGREES = 40;
 
 export interface TurnCost {
   seconds: number;
@@ -34,9 +42,11 @@ export function turnCost(
   nodeDegree: number,
   isUTurn: boolean,
   deadEnd: boolean,
+  avoidLeftTurns = false,
 ): TurnCost {
   let seconds = 0;
   let penalty = 0;
+  const avoidingLeft = avoidLeftTurns && profile.motorized;
   if (profile.motorized) {
     if (nodeFlags & NodeFlag.trafficSignals) seconds += SIGNAL_SECONDS_VEHICLE;
     else if (nodeFlags & NodeFlag.stop) seconds += STOP_SECONDS;
@@ -45,11 +55,13 @@ export function turnCost(
   if (isUTurn) {
     seconds += profile.motorized ? U_TURN_SECONDS_VEHICLE : U_TURN_SECONDS_PEOPLE;
     if (profile.motorized && !deadEnd) penalty += U_TURN_WEIGHT_VEHICLE;
+    if (avoidingLeft) penalty += LEFT_TURN_WEIGHT;
     return { seconds, penalty };
   }
   if (nodeDegree <= 2) return { seconds, penalty };
   const angle = turnAngle(inEndBearing, outStartBearing);
   const magnitude = Math.abs(angle);
+  if (avoidingLeft && angle < 0 && magnitude >= LEFT_TURN_MIN_DEGREES) penalty += LEFT_TURN_WEIGHT;
   if (magnitude < 25) return { seconds, penalty };
   if (!profile.motorized) return { seconds: seconds + (magnitude > 120 ? 2 : 1), penalty };
   if (magnitude < 60) seconds += 1.5;
