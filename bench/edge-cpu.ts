@@ -7,7 +7,9 @@
  *  - `autocomplete_moving_bias_closed`: the eval-set queries, a new bias point every request (every one a search);
  *  - `autocomplete_open_5000`: cached autocomplete (the eval-set queries in turn) offered at 5 000 req/s on 100
  *    connections, open loop (latency from the scheduled send time; target p99 ≤ 5 ms);
- *  - `autocomplete_moving_bias_open_5000`: the same schedule with a moving bias point.
+ *  - `autocomplete_moving_bias_open_5000`: the same schedule with a moving bias point;
+ *  - `tile_cached_closed`: a cached vector tile (the default city's densest z14 tile, Brotli), closed loop (issue #25:
+ *    its CPU per request against `health_closed`'s).
  *
  * A/B: `BENCH_REFERENCE_SCRIPT` names another build's `main.js`; both servers run (pinned to the same CPU) and each
  * row is measured in the order A B B A for `BENCH_ROUNDS` rounds (default 1), medians printed per server.
@@ -38,6 +40,8 @@ interface Row {
   paths: readonly string[];
   rate: number | 'closed';
   targetP99Ms?: number;
+  /** Request headers besides the client address. */
+  headers?: Record<string, string>;
 }
 
 interface Measured {
@@ -48,10 +52,10 @@ interface Measured {
   generatorUsPerRequest: number;
 }
 
-function requestsFor(port: number, paths: readonly string[]): Buffer[] {
+function requestsFor(port: number, paths: readonly string[], headers: Record<string, string> = {}): Buffer[] {
   // every path once per client address would be many; one address per request number, as wrk.ts does
   const count = Math.max(paths.length, CLIENTS);
-  return Array.from({ length: count }, (_, index) => encodeGet(`127.0.0.1:${port}`, paths[index % paths.length]!, { 'x-forwarded-for': clientAddress(index % CLIENTS) }));
+  return Array.from({ length: count }, (_, index) => encodeGet(`127.0.0.1:${port}`, paths[index % paths.length]!, { ...headers, 'x-forwarded-for': clientAddress(index % CLIENTS) }));
 }
 
 async function measureRow(row: Row, server: StartedProcess, label: string): Promise<Measured> {
@@ -63,7 +67,7 @@ async function measureRow(row: Row, server: StartedProcess, label: string): Prom
   const result = await openLoop({
     host: '127.0.0.1',
     port: server.port,
-    requests: requestsFor(server.port, row.paths),
+    requests: requestsFor(server.port, row.paths, row.headers),
     connections: CONNECTIONS,
     rate: row.rate,
     durationSeconds: DURATION_SECONDS,
@@ -127,6 +131,8 @@ export async function runEdgeCpuBenchmark(): Promise<void> {
       { name: 'autocomplete_moving_bias_closed', paths: moving, rate: 'closed' },
       { name: 'autocomplete_open_5000', paths: typed, rate: OFFERED_PER_SECOND, targetP99Ms: 5 },
       { name: 'autocomplete_moving_bias_open_5000', paths: moving, rate: OFFERED_PER_SECOND, targetP99Ms: 5 },
+      // the densest z14 tile of the default city (33 KB Brotli), cached after the warm-up's first request
+      { name: 'tile_cached_closed', paths: ['/api/v1/tiles/vector/svc/planet/14/9617/6756.pbf'], rate: 'closed', headers: { 'accept-encoding': 'br' } },
     ];
     const rows = all.filter((row) => !ONLY || ONLY.includes(row.name));
 

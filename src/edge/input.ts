@@ -41,12 +41,15 @@ export function parseQueryString(raw: string): Record<string, string | string[]>
 /**
  * Validates `value` against `schema`, turning failures into one 400 VALIDATION_ERROR. Every location of every
  * request, and every stream message, passes here once, so this is also where input no field may hold is refused,
- * schema or not.
+ * schema or not. `check`, when given, is tried before the schema (see RouteDefinition.queryCheck).
  */
-export function validate<T>(location: Location, schema: z.ZodType<T> | undefined, value: unknown): T {
+export function validate<T>(location: Location, schema: z.ZodType<T> | undefined, value: unknown, check?: (value: never) => T | undefined): T {
   const unfit = unfitInput(value, 1);
   if (unfit) throw validationError(location, [unfit]);
   if (!schema) return value as T;
+  // a route's hand-written check (RouteDefinition.queryCheck) answers what it accepts; the schema decides the rest
+  const checked = check?.(value as never);
+  if (checked !== undefined) return checked;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw validationError(location, result.error.issues);

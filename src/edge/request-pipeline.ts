@@ -222,7 +222,7 @@ function runRoute(
     if (pending) return pending.then(() => runRoute(route, request, incoming, paramNames, guards, at + 1));
   }
   request.params = validate('params', route.params, paramsObject(paramNames, incoming.params));
-  request.query = validate('query', route.query, request.rawQuery);
+  request.query = validate('query', route.query, request.rawQuery, route.queryCheck);
   // Each await is a trip through the microtask queue; routes without a body skip this one.
   const bodyKind = effectiveBodyKind(route);
   if (bodyKind !== 'none') return runWithBody(route, request, incoming, bodyKind);

@@ -91,6 +91,11 @@ export interface RouteDefinition<P = any, Q = any, B = any, R = unknown> {
   tags: string[];
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
+  /**
+   * A hand-written check of the route's hot query, tested equal to `query` (which stays its documentation): the
+   * value `query` would give for a query it accepts, or undefined to let `query` decide and word any refusal.
+   */
+  queryCheck?: (raw: Readonly<Record<string, string | string[]>>) => Q | undefined;
   body?: z.ZodType<B>;
   bodyKind?: BodyKind;
   /**

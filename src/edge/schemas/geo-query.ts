@@ -33,24 +33,31 @@ export function queryLimit(fallback: number, cap: number) {
     .transform((value) => value ?? fallback);
 }
 
+/** A bbox as `[west, south, east, north]` degrees. */
+export type QueryBbox = [number, number, number, number];
+
+/**
+ * Reads `west,south,east,north` (minLng,minLat,maxLng,maxLat) in degrees: the box, or the message refusing it.
+ * Shared by the `bbox` schema and the hand-written forward-query check, so both accept and word the same.
+ */
+export function readBbox(value: string): QueryBbox | string {
+  const parts = value.split(',').map((part) => Number(part.trim()));
+  const [west, south, east, north] = parts as QueryBbox;
+  if (parts.length !== 4 || parts.some((part) => !Number.isFinite(part))) return 'must be four numbers: west,south,east,north';
+  if (!longitude.safeParse(west).success || !longitude.safeParse(east).success || !latitude.safeParse(south).success || !latitude.safeParse(north).success) {
+    return 'must be longitudes within -180..180 and latitudes within -90..90';
+  }
+  if (west > east || south > north) return 'west must not exceed east, nor south north';
+  return [west, south, east, north];
+}
+
 /** `bbox=west,south,east,north` (minLng,minLat,maxLng,maxLat) in degrees. */
 export const queryBbox = single
   .transform((value, context) => {
-    const parts = value.split(',').map((part) => Number(part.trim()));
-    const [west, south, east, north] = parts as [number, number, number, number];
-    if (parts.length !== 4 || parts.some((part) => !Number.isFinite(part))) {
-      context.addIssue({ code: 'custom', message: 'must be four numbers: west,south,east,north' });
-      return z.NEVER;
-    }
-    if (!longitude.safeParse(west).success || !longitude.safeParse(east).success || !latitude.safeParse(south).success || !latitude.safeParse(north).success) {
-      context.addIssue({ code: 'custom', message: 'must be longitudes within -180..180 and latitudes within -90..90' });
-      return z.NEVER;
-    }
-    if (west > east || south > north) {
-      context.addIssue({ code: 'custom', message: 'west must not exceed east, nor south north' });
-      return z.NEVER;
-    }
-    return [west, south, east, north] as [number, number, number, number];
+    const box = readBbox(value);
+    if (typeof box !== 'string') return box;
+    context.addIssue({ code: 'custom', message: box });
+    return z.NEVER;
   })
   .optional();
 
