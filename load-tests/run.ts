@@ -1,11 +1,13 @@
 /** `npm run load -- <scenario>`: runs load scenarios against a locally started server; exits 1 when a target is missed. */
 import { runEdgeLoad } from './edge.js';
 import { runNavigationLoad } from './navigation.js';
+import { runSlowConsumersLoad } from './slow-consumers.js';
 import { runSoakLoad } from './soak.js';
 
 const scenarios: Record<string, () => Promise<boolean>> = {
   edge: runEdgeLoad,
   navigation: runNavigationLoad,
+  'slow-consumers': runSlowConsumersLoad,
   soak: runSoakLoad,
 };
 

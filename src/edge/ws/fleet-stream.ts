@@ -33,6 +33,8 @@ export interface FleetStreamDeps {
 /** A plan is a few hundred bytes per stop: room for several full plans before frames queue. */
 const HIGH_WATER_BYTES = 1024 * 1024;
 const MAX_QUEUED_FRAMES = 1_000;
+/** Held for one socket beyond this (uWS's buffer plus the queue), the reader is closed with 4408: about ten more of the largest plans. */
+const MAX_HELD_BYTES = 2 * 1024 * 1024;
 
 export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
   return streamChannelEndpoint({
@@ -43,12 +45,19 @@ export function fleetStreamEndpoint(deps: FleetStreamDeps): WebSocketEndpoint {
     messages: fleetClientMessageSchema,
     // add_stops with 100 stops is about 10 KB
     maxMessageBytes: 64 * 1024,
+    maxHeldBytes: MAX_HELD_BYTES,
     inboxCapacity: 64,
     sinceName: 'planVersion',
     check: async (principal, fleetId, since) => assertSinceReachable(since, await deps.fleets.get(principal, fleetId)),
     // watch first, then read the fleet, so no plan falls between the two
     begin: async (socket, state) => {
-      const sender = new OrderedSender(socket, { highWaterBytes: HIGH_WATER_BYTES, maxQueuedFrames: MAX_QUEUED_FRAMES, tooSlowReason: 'reader too slow; reconnect with since=<last planVersion>' });
+      const sender = new OrderedSender(socket, {
+        highWaterBytes: HIGH_WATER_BYTES,
+        maxQueuedFrames: MAX_QUEUED_FRAMES,
+        maxHeldBytes: MAX_HELD_BYTES,
+        tooSlowReason: 'reader too slow; reconnect with since=<last planVersion>',
+        onTooSlow: (report) => deps.logger.warn({ channel: 'fleet', fleetId: state.target, ...report }, 'stream reader too slow; closed 4408'),
+      });
       const delivery = new PlanDelivery(sender);
       state.delivery = delivery;
       state.unwatch = deps.fleets.watch(state.principal, state.target, (frames) => delivery.offer(frames));

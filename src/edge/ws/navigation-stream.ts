@@ -33,6 +33,8 @@ export interface NavigationStreamDeps {
 
 const HIGH_WATER_BYTES = 256 * 1024;
 const MAX_QUEUED_FRAMES = 10_000;
+/** Held for one socket beyond this (uWS's buffer plus the queue), the reader is closed with 4408: 1 000 slow sockets hold at most 1 GiB. */
+const MAX_HELD_BYTES = 1024 * 1024;
 
 export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketEndpoint {
   const log = deps.logger;
@@ -44,6 +46,7 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
     messages: clientMessageSchema,
     hotMessage: decodeHotFixMessage,
     maxMessageBytes: 64 * 1024,
+    maxHeldBytes: MAX_HELD_BYTES,
     // fix messages a socket may have waiting; a client far ahead of the server is told to slow down
     inboxCapacity: 256,
     sinceName: 'eventSeq',
@@ -55,6 +58,9 @@ export function navigationStreamEndpoint(deps: NavigationStreamDeps): WebSocketE
       const delivery = new StreamDelivery(socket, state.since, {
         highWaterBytes: HIGH_WATER_BYTES,
         maxQueuedFrames: MAX_QUEUED_FRAMES,
+        maxHeldBytes: MAX_HELD_BYTES,
+        onTooSlow: (report) => log.warn({ channel: 'navigation', sessionId: state.target, ...report }, 'stream reader too slow; closed 4408'),
+        onClosed: ({ coalesced }) => coalesced > 0 && log.info({ channel: 'navigation', sessionId: state.target, coalesced }, 'stream closed; progress frames were coalesced behind a slow reader'),
         eventsAfter: async (since) => (await deps.sessions.events(state.principal, state.target, since)).events,
       });
       state.delivery = delivery;

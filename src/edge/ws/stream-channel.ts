@@ -72,6 +72,8 @@ export interface StreamChannel<M extends ChannelMessage> {
   hotMessage?(raw: unknown): M | undefined;
   /** A longer message is answered with an error frame (413), then close code 1009. */
   maxMessageBytes: number;
+  /** The most the server holds for one socket (uWS's buffer and the delivery's queue): uWS's maxBackpressure. */
+  maxHeldBytes: number;
   /** Messages a socket may have waiting before it is told to slow down. */
   inboxCapacity: number;
   /** What `since` counts, for its validation message ("eventSeq"). */
@@ -156,7 +158,7 @@ export function streamChannelEndpoint<M extends ChannelMessage>(channel: StreamC
   return {
     route: channel.route,
     behavior: {
-      ...streamSocketOptions(channel.maxMessageBytes),
+      ...streamSocketOptions(channel.maxMessageBytes, channel.maxHeldBytes),
       upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
         const handshake = readHandshake(res, req, context, log);
         let since: number;

@@ -8,17 +8,15 @@
  */
 import type { NavigationEvent } from '../../domain/navigation-session.js';
 import type { FeedFrame } from '../../services/navigation/navigation-sessions.js';
-import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket } from './ordered-sender.js';
+import { OrderedSender, TOO_SLOW_CLOSE_CODE, type FrameSocket, type OrderedSenderOptions } from './ordered-sender.js';
 import type { EventFrame, GapFrame } from './stream-protocol.js';
 import { ProgressFrameWriter } from './progress-frame-text.js';
 
 export { TOO_SLOW_CLOSE_CODE, type FrameSocket };
 
-export interface DeliveryOptions {
-  /** Buffered bytes above which progress frames coalesce and other frames wait in the queue. */
-  highWaterBytes: number;
-  /** Frames waiting beyond this: the reader is too slow; close so it resumes with since. */
-  maxQueuedFrames: number;
+export interface DeliveryOptions extends Omit<OrderedSenderOptions, 'tooSlowReason'> {
+  /** Told when the stream ends, with how many progress frames were replaced before they could be sent. */
+  onClosed?(summary: { coalesced: number }): void;
   /** Events after `since` from the session's log (the catch-up source). */
   eventsAfter(since: number): Promise<NavigationEvent[]>;
 }
@@ -33,6 +31,7 @@ export class StreamDelivery {
   private readonly progressText = new ProgressFrameWriter();
   /** Progress frames replaced by a newer one before they could be sent. */
   coalesced = 0;
+  private ended = false;
 
   constructor(
     private readonly socket: FrameSocket,
@@ -94,6 +93,10 @@ export class StreamDelivery {
   }
 
   close(): void {
+    if (!this.ended) {
+      this.ended = true;
+      this.options.onClosed?.({ coalesced: this.coalesced });
+    }
     this.sender.close();
     this.held = undefined;
   }

@@ -37,14 +37,17 @@ const decoder = new TextDecoder();
 const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The uWS socket settings every stream channel uses. */
-export function streamSocketOptions(maxMessageBytes: number) {
+export function streamSocketOptions(maxMessageBytes: number, maxHeldBytes: number) {
   return {
     compression: uWS.DISABLED,
     maxPayloadLength: Math.max(MESSAGE_READ_LIMIT_BYTES, maxMessageBytes),
     idleTimeout: 120,
     sendPingsAutomatically: true,
-    // frames queue in OrderedSender above its high-water mark, so uWS should never drop one
-    maxBackpressure: 64 * 1024 * 1024,
+    // OrderedSender writes to uWS only below its high-water mark and closes a socket holding more than
+    // maxHeldBytes, so uWS never needs more; its own limit is the same bound, in case a send bypasses the queue
+    // (a send past it is refused, and the frame queues). The sender closes with 4408, not uWS.
+    maxBackpressure: maxHeldBytes,
+    closeOnBackpressureLimit: 0,
   };
 }
 
