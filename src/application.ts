@@ -27,6 +27,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireWeatherProvider } from './wiring/weather-wiring.js';
 import { wireItineraries } from './wiring/itineraries-wiring.js';
 import { wireIncidents } from './wiring/incidents-wiring.js';
 import { wireAds, wireBilling } from './wiring/billing-wiring.js';
@@ -130,7 +131,8 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
-    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, routing.routing);
+    const weather = wireWeatherProvider(config);
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, weather, routing.routing);
     trafficMetrics = traffic.metrics;
     closeOnFailure.push(() => traffic.stop());
     trafficService = traffic.traffic;
@@ -141,7 +143,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(() => commute.stop());
     const geofences = await wireGeofences(config, backends, logger);
     closeOnFailure.push(() => geofences.stop());
-    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents, zones, routing: routing.routing, weather: traffic.weather });
+    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents, zones, routing: routing.routing, weather });
     routes.push(
       ...operations.routes,
       ...accounts.routes,
