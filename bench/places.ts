@@ -180,6 +180,7 @@ async function explainSearch(databaseUrl: string, schema: string): Promise<strin
   const recording: SqlClient = {
     kind: client.kind,
     ...explaining(client),
+    sessionLock: (name) => client.sessionLock(name),
     transaction: (work) => client.transaction((tx) => work(explaining(tx))),
     ping: () => client.ping(),
     close: () => client.close(),

@@ -27,6 +27,7 @@ import { wireSearch } from './wiring/search-wiring.js';
 import { wireRouting } from './wiring/routing-wiring.js';
 import { wireVectorTiles } from './wiring/vector-tiles-wiring.js';
 import { wireTraffic } from './wiring/traffic-wiring.js';
+import { wireWeatherProvider } from './wiring/weather-wiring.js';
 import { wireItineraries } from './wiring/itineraries-wiring.js';
 import { wireIncidents } from './wiring/incidents-wiring.js';
 import { wireAds, wireBilling } from './wiring/billing-wiring.js';
@@ -124,14 +125,20 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
     const calendars = await wireCalendars(config, backends, geocoding.geocoder, logger);
     closeOnFailure.push(async () => calendars.stop());
+    // the start-up seeding (place catalogue and categories, search index, the pack's chargers) runs under one lock
+    // of the deployment: a second process starting together waits, then finds the work done (docs/reliability.md)
+    const seeding = await backends.sql.sessionLock('startup-seeding');
+    closeOnFailure.push(() => seeding.release());
     const places = await wirePlaces({ config, backends, pack: mapData.pack, geocoder: geocoding.geocoder, calendars: calendars.calendars, routing: routing.routing, logger, port: () => listeningPort, pinPath: (category, theme) => mapDataWiring.mapData.pinPath(category, theme) });
     const ads = wireAds(backends, places.places, places.repository);
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger, sponsoredPlaces: (ids) => ads.ads.sponsoredPlaces(ids) });
     closeOnFailure.push(async () => search.stop());
+    const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
+    await seeding.release();
     const transit = await wireTransit(config, backends, logger);
     closeOnFailure.push(async () => transit.stop());
-    const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
-    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, routing.routing);
+    const weather = wireWeatherProvider(config);
+    const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, weather, routing.routing);
     trafficMetrics = traffic.metrics;
     closeOnFailure.push(() => traffic.stop());
     trafficService = traffic.traffic;
@@ -142,7 +149,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(() => commute.stop());
     const geofences = await wireGeofences(config, backends, logger);
     closeOnFailure.push(() => geofences.stop());
-    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents, zones, routing: routing.routing, weather: traffic.weather });
+    const mapOverlays = wireMapOverlays({ config, backends, pack: mapData.pack, solvers, mapData: mapDataWiring.mapData, transit: transit.transit, traffic: traffic.traffic, incidents: incidents.incidents, zones, routing: routing.routing, weather });
     routes.push(
       ...operations.routes,
       ...accounts.routes,

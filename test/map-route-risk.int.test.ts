@@ -27,6 +27,8 @@ let adminToken: string;
 let userToken: string;
 let dataDir: string | undefined;
 let weatherServer: Server;
+/** Calls the fake provider has answered: the process's one adapter caches each 0.1° cell. */
+let weatherCalls = 0;
 
 /** Heavy rain (6 mm/h, WMO 63) every hour from 2 h ago for 4 days, as Open-Meteo answers. */
 function fakeForecast(): unknown {
@@ -37,6 +39,7 @@ function fakeForecast(): unknown {
 
 beforeAll(async () => {
   weatherServer = createServer((_request, response) => {
+    weatherCalls++;
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(fakeForecast()));
   });
@@ -112,6 +115,15 @@ describe('POST /map/route-risk', () => {
     }
     expect(routed.score).toBe(routed.segments[0].score);
     expect(routed.formula.segment).toMatch(/1 − Π/);
+  });
+
+  it('shares the weather adapter with the weather layer: the origin’s cell is not fetched twice', async () => {
+    const callsAfterRisk = weatherCalls;
+    expect(callsAfterRisk).toBeGreaterThan(0);
+    const point = await api.get(`/map/weather/point?lat=${ORIGIN.lat}&lng=${ORIGIN.lon}`, userToken);
+    expect(point.status).toBe(200);
+    expect(point.body).toMatchObject({ hasData: true, cell: { lat: 30.1, lng: 31.3 } });
+    expect(weatherCalls).toBe(callsAfterRisk);
   });
 
   it('scores the same route given as its polyline and as GeoJSON alike', async () => {

@@ -4,7 +4,6 @@
  * matrices agree with single routes, and snapping, avoidances and
  * alternatives behave as documented.
  */
-import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../src/datapack/map-pack.js';
 import { NO_INDEX, TravelMode } from '../src/datapack/pack-layout.js';
@@ -15,6 +14,7 @@ import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query
 import { findArc } from '../src/solvers/routing/edge-graph.js';
 import { legMeters, legSeconds } from '../src/solvers/routing/leg-builder.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
+import { expectHierarchyMatchesDijkstra } from './support/hierarchy-property.js';
 import { routingPack } from './support/routing-packs.js';
 
 const AUTO: MetricSpec = { costing: 'auto', preference: 'balanced', avoid: [] };
@@ -43,28 +43,7 @@ describe.each([
     const engine = new RoutingEngine(packs[name]);
     const metric = engine.metric(spec);
     const query = new HierarchyQuery(hierarchyFor(engine, name, spec));
-    const usable: number[] = [];
-    for (let edge = 0; edge < engine.pack.edgeCount; edge++) if (metric.usable(edge)) usable.push(edge);
-    const weight = metric.graph.costs.weight;
-    let routed = 0;
-    fc.assert(
-      fc.property(fc.nat(usable.length - 1), fc.nat(usable.length - 1), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b, fa, fb) => {
-        const source = usable[a]!;
-        const target = usable[b]!;
-        const sources = [{ node: source, distance: (1 - fa) * weight[source]! }];
-        const targets = [{ node: target, distance: -(1 - fb) * weight[target]! }];
-        const fast = query.route(sources, targets);
-        const exact = metric.exactSearch().route(sources, targets);
-        expect(fast === undefined).toBe(exact === undefined);
-        if (!fast || !exact) return;
-        routed++;
-        expect(fast.weight).toBeCloseTo(exact.weight, 6);
-        // the unpacked path is a real path of that weight
-        expect(fast.edges[0]).toBe(source);
-        expect(fast.edges[fast.edges.length - 1]).toBe(target);
-      }),
-      { numRuns: 1000, seed: 20261123 },
-    );
+    const routed = expectHierarchyMatchesDijkstra({ metric, query, edgeCount: engine.pack.edgeCount, numRuns: 1000, seed: 20261123 });
     expect(routed).toBeGreaterThan(500);
   }, 120_000);
 

@@ -5,7 +5,6 @@
  * customised hierarchy must answer exactly what plain Dijkstra answers on the
  * traffic weights, for random pairs and random positions along the edges.
  */
-import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPack } from '../src/datapack/map-pack.js';
 import { EdgeFlag } from '../src/datapack/pack-layout.js';
@@ -14,6 +13,7 @@ import { buildHierarchy } from '../src/solvers/routing/hierarchy/contract.js';
 import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query.js';
 import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
 import { seededRandom } from '../src/cli/traffic-simulator.js';
+import { expectHierarchyMatchesDijkstra } from './support/hierarchy-property.js';
 import { routingPack } from './support/routing-packs.js';
 import { segmentKeyOf } from '../src/solvers/routing/traffic/trip-traversals.js';
 import { TRAFFIC_METRIC, TrafficMetrics } from '../src/services/traffic/traffic-metric.js';
@@ -84,44 +84,34 @@ describe.each([
     const metric = engine.metric(trafficSpec);
     const customised = buildHierarchy(metric.graph, pack.sections['graph.edgeLength'], { order: freeFlow.rank });
     expect(Array.from(customised.rank)).toEqual(Array.from(freeFlow.rank));
-    const query = new HierarchyQuery(customised);
-    const usable: number[] = [];
-    for (let edge = 0; edge < pack.edgeCount; edge++) if (metric.usable(edge)) usable.push(edge);
-    const weight = metric.graph.costs.weight;
-    let routed = 0;
-    let differsFromFreeFlow = 0;
     const freeQuery = new HierarchyQuery(freeFlow);
     const freeWeight = engine.metric(spec).graph.costs.weight;
-    fc.assert(
-      fc.property(fc.nat(usable.length - 1), fc.nat(usable.length - 1), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b, fa, fb) => {
-        const source = usable[a]!;
-        const target = usable[b]!;
-        const sources = [{ node: source, distance: (1 - fa) * weight[source]! }];
-        const targets = [{ node: target, distance: -(1 - fb) * weight[target]! }];
-        const fast = query.route(sources, targets);
-        const exact = metric.exactSearch().route(sources, targets);
-        expect(fast === undefined).toBe(exact === undefined);
-        if (!fast || !exact) return;
-        routed++;
-        expect(fast.weight).toBeCloseTo(exact.weight, 6);
-        expect(fast.edges[0]).toBe(source);
-        expect(fast.edges[fast.edges.length - 1]).toBe(target);
+    let differsFromFreeFlow = 0;
+    const routed = expectHierarchyMatchesDijkstra({
+      metric,
+      query: new HierarchyQuery(customised),
+      edgeCount: pack.edgeCount,
+      numRuns: 800,
+      seed: 20261127,
+      onRouted: ({ source, target, sourceFraction, targetFraction, sources, targets, path }) => {
         // the unpacked path costs, turn by turn on the traffic graph, what the query says
         let total = sources[0]!.distance + targets[0]!.distance;
-        for (let index = 1; index < fast.edges.length; index++) {
-          const from = fast.edges[index - 1]!;
-          const to = fast.edges[index]!;
+        for (let index = 1; index < path.edges.length; index++) {
+          const from = path.edges[index - 1]!;
+          const to = path.edges[index]!;
           let arcWeight = Infinity;
           for (let arc = metric.graph.firstArc[from]!; arc < metric.graph.firstArc[from + 1]!; arc++) if (metric.graph.arcTarget[arc] === to) arcWeight = Math.min(arcWeight, metric.graph.arcWeight[arc]!);
           total += arcWeight;
         }
-        if (fast.edges.length > 1 || fa <= fb) expect(total).toBeCloseTo(fast.weight, 6);
+        if (path.edges.length > 1 || sourceFraction <= targetFraction) expect(total).toBeCloseTo(path.weight, 6);
         // the free-flow hierarchy would have chosen another path for some pairs: the customisation matters
-        const free = freeQuery.route([{ node: source, distance: (1 - fa) * freeWeight[source]! }], [{ node: target, distance: -(1 - fb) * freeWeight[target]! }]);
-        if (free && free.edges.join() !== fast.edges.join()) differsFromFreeFlow++;
-      }),
-      { numRuns: 800, seed: 20261127 },
-    );
+        const free = freeQuery.route(
+          [{ node: source, distance: (1 - sourceFraction) * freeWeight[source]! }],
+          [{ node: target, distance: -(1 - targetFraction) * freeWeight[target]! }],
+        );
+        if (free && free.edges.join() !== path.edges.join()) differsFromFreeFlow++;
+      },
+    });
     expect(routed).toBeGreaterThan(400);
     expect(differsFromFreeFlow).toBeGreaterThan(0);
   }, 180_000);

@@ -15,7 +15,6 @@ import { PackOverlays } from '../services/map-data/pack-overlays.js';
 import { LogisticsZones } from '../services/map-data/logistics-zones.js';
 import { WeatherLayer } from '../services/map-data/weather-layer.js';
 import { WeatherReports } from '../services/map-data/weather-reports.js';
-import { OpenMeteoForecast } from '../services/weather/open-meteo-forecast.js';
 import { LogisticsZoneRepository } from '../store/pg/logistics-zones.js';
 import type { Backends } from './backends.js';
 import type { IncidentService } from '../services/incidents/incident-service.js';
@@ -24,6 +23,7 @@ import type { TransitService } from '../services/transit/transit-service.js';
 import type { RoutingService } from '../services/routing/routing-service.js';
 import { RouteRiskService } from '../services/route-risk/route-risk-service.js';
 import type { WeatherSource } from '../services/weather/open-meteo-forecast.js';
+import type { WeatherProvider } from '../services/map-data/weather-layer.js';
 import type { Config } from '../shared/config.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
 
@@ -46,7 +46,8 @@ export interface MapOverlaysWiringDeps {
   zones: LogisticsZones;
   /** Route risk routes an origin and destination with it. */
   routing: Pick<RoutingService, 'trip'>;
-  weather: WeatherSource;
+  /** The process's one weather adapter (wireWeatherProvider): the layer asks it cells, route risk points. */
+  weather: WeatherProvider & WeatherSource;
 }
 
 /** The operators' logistics zones over the SQL store: the overlays, the planner and route risk read them. */
@@ -58,9 +59,7 @@ export function wireMapOverlays(deps: MapOverlaysWiringDeps): MapOverlaysWiring 
   const { config } = deps;
   const zones = deps.zones;
   const pack = new PackOverlays(deps.pack);
-  // its own adapter and cache (the analysed-traffic one asks single points): outbound only to WEATHER_URL's host
-  const provider = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
-  const weather = new WeatherLayer({ provider, solvers: deps.solvers });
+  const weather = new WeatherLayer({ provider: deps.weather, solvers: deps.solvers });
   const overlays = new MapOverlays({ pack, transit: deps.transit, traffic: deps.traffic, incidents: deps.incidents, zones, weather, solvers: deps.solvers });
   const routeRisk = new RouteRiskService({ routing: deps.routing, traffic: deps.traffic, weather: deps.weather, incidents: deps.incidents, zones, pack });
   const routes = [

@@ -14,7 +14,7 @@ import { TripIngestion } from '../services/traffic/trip-ingestion.js';
 import { TrafficMetrics } from '../services/traffic/traffic-metric.js';
 import type { MapPack } from '../datapack/map-pack.js';
 import { AnalysedTrafficService } from '../services/traffic/analysed-traffic.js';
-import { OpenMeteoForecast, type WeatherSource } from '../services/weather/open-meteo-forecast.js';
+import type { WeatherSource } from '../services/weather/open-meteo-forecast.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { SolverPool } from '../solvers/solver-pool.js';
@@ -26,12 +26,10 @@ export interface TrafficWiring {
   /** The routing engine's traffic metric per moment (`date_time` on /routing/route). */
   metrics: TrafficMetrics;
   routes: RouteDefinition[];
-  /** The weather provider adapter (WEATHER_URL), shared with route risk. */
-  weather: WeatherSource;
   stop(): Promise<void>;
 }
 
-export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger, pack: MapPack, routing?: RoutingService): TrafficWiring {
+export function wireTraffic(config: Config, backends: Backends, solvers: SolverPool, calendars: CalendarService, logger: Logger, pack: MapPack, weather: WeatherSource, routing?: RoutingService): TrafficWiring {
   const repository = new TrafficRepository(backends.sql);
   const ingestion = new TripIngestion({
     repository,
@@ -44,8 +42,7 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
   });
   ingestion.start();
   const traffic = new TrafficService(repository, calendars, Date.now, routing);
-  const weather = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
   const analysed = new AnalysedTrafficService(repository, calendars, weather);
   const metrics = new TrafficMetrics(repository, calendars, pack);
-  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, metrics, weather, stop: () => ingestion.close() };
+  return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, metrics, stop: () => ingestion.close() };
 }

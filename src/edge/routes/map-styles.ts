@@ -7,13 +7,14 @@ import { z } from 'zod';
 import type { GlyphService } from '../../services/tiles/glyphs/glyph-service.js';
 import { glyphRangeStart } from '../../services/tiles/glyphs/glyph-service.js';
 import type { MapStyleService } from '../../services/tiles/map-styles/map-style-service.js';
-import { STYLE_ALIASES, STYLE_CATALOGUE, type StyleName } from '../../services/tiles/map-styles/style-catalogue.js';
+import { STYLE_CATALOGUE } from '../../services/tiles/map-styles/style-catalogue.js';
 import { parseTileRow, RASTER_SOURCES, type RasterSource, type RasterTiles } from '../../services/tiles/raster/raster-tiles.js';
 import type { SpriteService } from '../../services/tiles/sprites/sprite-sheet.js';
 import { parseLocales } from '../../services/geocoding/result-format.js';
 import { ApiError } from '../../shared/errors.js';
 import { queryBoolean } from '../input.js';
 import { publicOrigin } from '../public-origin.js';
+import { styleField } from '../schemas/map-style.js';
 import { defineRoute, type RequestContext, type RouteDefinition } from '../route.js';
 import { assetReply, STYLE_CACHE_CONTROL, tileCacheControl } from '../tile-transfer.js';
 
@@ -32,16 +33,7 @@ const single = z.string({ error: 'must be given once' });
 const MAX_LABEL_LANGUAGES = 3;
 
 const styleQuery = z.object({
-  style: single
-    .trim()
-    .toLowerCase()
-    .optional()
-    .transform((value, context): StyleName => {
-      const style = STYLE_ALIASES.get(value ?? 'standard');
-      if (style) return style;
-      context.addIssue({ code: 'custom', message: `unknown style "${value}": must be one of ${[...STYLE_ALIASES.keys()].join(', ')}` });
-      return z.NEVER;
-    }),
+  style: styleField(),
   version: single.trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
   terrain: queryBoolean().optional(),
   locale: single.trim().max(100, 'must be at most 100 characters').optional(),

@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import { parseLocales } from '../../services/geocoding/result-format.js';
-import { STYLE_ALIASES, type StyleName } from '../../services/tiles/map-styles/style-catalogue.js';
 import { DEFAULT_PADDING_PX, type StaticMapService } from '../../services/tiles/static-maps/static-map-service.js';
 import { MAX_MARKERS, MAX_PATHS, MAX_SIZE_PX, MAX_ZOOM, parseBbox, parseLatLng, parseMarkers, parsePath, parseSize, type Parsed } from '../../services/tiles/static-maps/static-map-params.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
+import { styleField } from '../schemas/map-style.js';
 import { assetReply } from '../tile-transfer.js';
 
 export interface StaticMapRoutesDeps {
@@ -19,8 +19,6 @@ export interface StaticMapRoutesDeps {
 /** An image depends only on its URL, the data version and the key: a day in caches, a week stale while revalidating. */
 export const STATIC_MAP_CACHE_CONTROL = 'public, max-age=86400, stale-while-revalidate=604800';
 const MAX_LABEL_LANGUAGES = 3;
-/** Styles drawn server-side: the satellite style's imagery is a third party's, fetched by browsers. */
-const STATIC_STYLES = [...STYLE_ALIASES.keys()].filter((name) => STYLE_ALIASES.get(name) !== 'satellite');
 
 const single = z.string({ error: 'must be given once' });
 /** A parameter that may be repeated (`markers=…&markers=…`). */
@@ -56,22 +54,7 @@ function parsedList<T>(parse: (value: string) => Parsed<T>, max: number, what: s
 
 const staticMapQuery = z
   .object({
-    style: single
-      .trim()
-      .toLowerCase()
-      .optional()
-      .transform((value, context): StyleName => {
-        const style = STYLE_ALIASES.get(value ?? 'standard');
-        if (style && style !== 'satellite') return style;
-        context.addIssue({
-          code: 'custom',
-          message:
-            style === 'satellite'
-              ? `the satellite style is not drawn as a static image (its imagery is a third party's, fetched by browsers): use one of ${STATIC_STYLES.join(', ')}`
-              : `unknown style "${value}": must be one of ${STATIC_STYLES.join(', ')}`,
-        });
-        return z.NEVER;
-      }),
+    style: styleField({ refuse: { satellite: "is not drawn as a static image (its imagery is a third party's, fetched by browsers)" } }),
     center: single.transform(parsed(parseLatLng)).optional(),
     zoom: z.coerce.number({ error: 'must be a number' }).min(0, 'must be 0 or more').max(MAX_ZOOM, `must be at most ${MAX_ZOOM}`).optional(),
     bbox: single.transform(parsed(parseBbox)).optional(),

@@ -6,7 +6,6 @@
  * else prominence), with the filters applied.
  */
 import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
-import { SqlError } from '../sql/sql-error.js';
 import { type OpenNowFilter, type PlaceRepository, boxAround, distanceSql, likeLiteral } from './places.js';
 
 export interface IndexablePlace {
@@ -106,9 +105,6 @@ const ORDERS = {
 
 /** Places indexed per statement. */
 const INDEX_BATCH = 1_000;
-/** SQLSTATE deadlock_detected, and how often one reindex retries after it. */
-const DEADLOCK_DETECTED = '40P01';
-const MAX_DEADLOCK_RETRIES = 5;
 
 export class PlaceSearchRepository {
   constructor(
@@ -123,7 +119,6 @@ export class PlaceSearchRepository {
    */
   async reindex(build: (place: IndexablePlace) => StoredSearchDocument): Promise<number> {
     let total = 0;
-    let deadlocks = 0;
     for (;;) {
       // updated_at as text keeps its microseconds: the update below matches it exactly
       const rows = await this.sql.query<{ id: string; name_en: string | null; name_ar: string | null; tags: Record<string, string> | string; stamp: string }>(
@@ -132,8 +127,6 @@ export class PlaceSearchRepository {
       if (rows.length === 0) return total;
       const docs = rows.map((row) => build({ id: row.id, nameEn: row.name_en, nameAr: row.name_ar, tags: typeof row.tags === 'string' ? JSON.parse(row.tags) : row.tags }));
       // text[] per row travels as JSON (Postgres has no ragged arrays); a row changed meanwhile keeps its mark and is indexed next run
-      // two processes of one deployment starting together index the same batch: their row locks can meet in
-      // opposite orders, and Postgres aborts one (40P01); that one reads what is still unindexed and goes on
       const updated = await this.sql.query(
         `update places p set search_doc = s.doc,
            search_names = array(select jsonb_array_elements_text(s.names::jsonb)),
@@ -142,11 +135,7 @@ export class PlaceSearchRepository {
          from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) as s(id, doc, names, prefixes, stamp)
          where p.id = s.id and p.updated_at = s.stamp::timestamptz returning p.id`,
         [rows.map((row) => row.id), docs.map((doc) => doc.doc), docs.map((doc) => JSON.stringify(doc.names)), docs.map((doc) => JSON.stringify(doc.prefixes)), rows.map((row) => row.stamp)],
-      ).catch((error: unknown) => {
-        if (error instanceof SqlError && error.code === DEADLOCK_DETECTED && deadlocks++ < MAX_DEADLOCK_RETRIES) return undefined;
-        throw error;
-      });
-      if (updated === undefined) continue;
+      );
       total += updated.length;
       // nothing matched its stamp: every row of the batch changed meanwhile (or a stamp does not round-trip); the next run retries
       if (updated.length === 0 || rows.length < INDEX_BATCH) return total;

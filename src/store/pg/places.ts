@@ -134,8 +134,6 @@ function toRecord(row: Row): ListedPlace {
   return record;
 }
 
-/** Names the seeding lock among Postgres advisory locks. */
-const PLACE_SEED_LOCK_KEY = 7_240_119_313;
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE_LAT = (Math.PI * EARTH_RADIUS_KM) / 180;
 /** Radii `near` without `radiusKm` widens through until a page is full; past the last, the whole catalogue. */
@@ -229,8 +227,6 @@ export class PlaceRepository {
 
   private upsertInTransaction(seeds: readonly PlaceSeed[]): Promise<{ inserted: number; updated: number }> {
     return this.sql.transaction(async (tx) => {
-      // two processes starting at once seed one after the other: the second finds every place and updates it
-      await tx.query('select pg_advisory_xact_lock($1)', [PLACE_SEED_LOCK_KEY]);
       // slugs only for places not seen before: the name's slug, else with the OSM id, else with type and id
       const known = new Set(
         (await tx.query<{ key: string }>(
@@ -466,9 +462,6 @@ export class PlaceRepository {
   /** Replaces the category table with the taxonomy (names, icons, aliases), in its order. */
   async replaceCategories(categories: readonly CategoryRow[]): Promise<void> {
     await this.sql.transaction(async (tx) => {
-      // processes of one deployment starting together each replace the table: one at a time, or the second's
-      // insert meets the first's rows (its delete ran before they were committed)
-      await tx.query('lock table place_categories in share row exclusive mode');
       await tx.query('delete from place_categories');
       await tx.query(
         `insert into place_categories (slug, name_en, name_ar, icon, category_group, aliases, position)

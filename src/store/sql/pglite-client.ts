@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DataDirLock } from './data-dir-lock.js';
-import type { Row, SqlClient, SqlExecutor } from './sql-client.js';
+import { sessionLockText, type Row, type SessionLock, type SqlClient, type SqlExecutor } from './sql-client.js';
 import { SqlError } from './sql-error.js';
 
 /**
@@ -63,6 +63,19 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
     ...base,
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       return db.transaction((tx) => work(executorFor(tx)));
+    },
+    async sessionLock(name: string): Promise<SessionLock> {
+      // one session: the lock is ours at once, and only marks the span (a second process cannot open the data dir)
+      const key = sessionLockText(options.schema, name);
+      await db.query('select pg_advisory_lock(hashtext($1))', [key]);
+      let held = true;
+      return {
+        async release() {
+          if (!held) return;
+          held = false;
+          await db.query('select pg_advisory_unlock(hashtext($1))', [key]);
+        },
+      };
     },
     async ping(): Promise<void> {
       await db.query('select 1');

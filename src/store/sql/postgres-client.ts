@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { QueryOptions, Row, SqlClient, SqlExecutor } from './sql-client.js';
+import { sessionLockText, type QueryOptions, type Row, type SessionLock, type SqlClient, type SqlExecutor } from './sql-client.js';
 import { isConnectionFailure, SqlError, STATEMENT_TIMEOUT } from './sql-error.js';
 
 export interface PostgresClientOptions {
@@ -98,6 +98,31 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
       } finally {
         clearTimeout(timer);
       }
+    },
+    async sessionLock(name: string): Promise<SessionLock> {
+      // a connection of its own: a session lock belongs to the connection that took it, and the pool would hand
+      // that one to other statements (which would then share it) and could close it (which would drop it)
+      const reserved = await sql.reserve();
+      const key = sessionLockText(options.schema, name);
+      try {
+        // no deadline: the holder may seed for minutes, and dies with its connection if it dies
+        await reserved`select pg_advisory_lock(hashtext(${key}))`;
+      } catch (error) {
+        reserved.release();
+        throw new SqlError(error, 'select pg_advisory_lock(hashtext($1))');
+      }
+      let held = true;
+      return {
+        async release() {
+          if (!held) return;
+          held = false;
+          try {
+            await reserved`select pg_advisory_unlock(hashtext(${key}))`;
+          } finally {
+            reserved.release();
+          }
+        },
+      };
     },
     async ping(): Promise<void> {
       await sql`select 1`;

@@ -23,7 +23,24 @@ export interface SqlClient extends SqlExecutor {
   readonly kind: 'postgres' | 'pglite';
   /** Runs `work` in one transaction; rolls back if it throws. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Holds a session-level advisory lock named `name` within this client's schema until `release`: another
+   * process of the same deployment asking for it waits; other deployments sharing the database do not. On
+   * Postgres it holds one pooled connection meanwhile (a process that dies releases it with its connection);
+   * PGlite has one session, so the lock is trivially this process's.
+   */
+  sessionLock(name: string): Promise<SessionLock>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A held advisory lock; `release` may be called more than once. */
+export interface SessionLock {
+  release(): Promise<void>;
+}
+
+/** The text an advisory lock key is hashed from (`hashtext`): the schema names the deployment. */
+export function sessionLockText(schema: string, name: string): string {
+  return `${schema}:${name}`;
 }
