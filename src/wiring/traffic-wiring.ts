@@ -23,7 +23,7 @@ import { TrafficRepository } from '../store/pg/traffic.js';
 export interface TrafficWiring {
   /** The traffic model: navigation's traffic-aware ETA, commute advice and the assistant's grounding read it. */
   traffic: TrafficService;
-  /** The routing engine's traffic metric per moment (`date_time` on /routing/route). */
+  /** The routing engine's traffic metric per moment (`date_time` on /routing/route and /routing/plan, /traffic/route). */
   metrics: TrafficMetrics;
   routes: RouteDefinition[];
   /** The weather provider adapter (WEATHER_URL), shared with route risk. */
@@ -43,9 +43,10 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     concurrency: Math.max(1, solvers.threads),
   });
   ingestion.start();
-  const traffic = new TrafficService(repository, calendars, Date.now, routing);
+  const metrics = new TrafficMetrics(repository, calendars, pack);
+  // POST /traffic/route and the navigation ETA search on the engine's traffic metric where one exists
+  const traffic = new TrafficService(repository, calendars, Date.now, routing, metrics);
   const weather = new OpenMeteoForecast({ ...(config.WEATHER_URL ? { url: config.WEATHER_URL } : {}), allowedHosts: config.WEATHER_ALLOWED_HOSTS });
   const analysed = new AnalysedTrafficService(repository, calendars, weather);
-  const metrics = new TrafficMetrics(repository, calendars, pack);
   return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, metrics, weather, stop: () => ingestion.close() };
 }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { latitude, longitude } from '../../domain/geo.js';
-import { MAX_ROUTE_LOCATIONS, unitsSchema } from './engine-request.js';
+import { dateTimeSchema, MAX_ROUTE_LOCATIONS, unitsSchema } from './engine-request.js';
 import { AVOIDABLE, PLAN_COSTINGS, PREFERENCES, type Avoidable } from '../../domain/costing.js';
 
 
@@ -33,6 +33,8 @@ export const planRequestSchema = z.object({
   applyLogisticsZones: z.boolean().default(true),
   /** Not in the spec's table: alternatives to the best route (0–3). */
   alternates: z.number().int().min(0).max(3).default(0),
+  /** Not in the spec's table: as `date_time` on /routing/route, searches on that moment's learned traffic (docs/traffic.md). */
+  date_time: dateTimeSchema.optional(),
 });
 export type PlanRequest = z.infer<typeof planRequestSchema>;
 
