@@ -1,7 +1,7 @@
 /**
  * Learned traffic (spec part 3 §4.4): the trip repository, this process's
- * trip processor (claims queued trips from SQL, woken over the bus) and the
- * route table.
+ * trip processor (consumes the trips' work queue: JetStream with NATS_URL, in
+ * process otherwise) and the route table.
  */
 import type { Backends } from './backends.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
@@ -37,8 +37,9 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     repository,
     solvers,
     calendars,
-    bus: backends.bus,
-    subjects: createSubjects(config.BUS_NAMESPACE),
+    // JetStream with NATS_URL (stream and durable consumer named after the bus namespace), in process otherwise
+    queue: backends.workQueue({ name: `${config.BUS_NAMESPACE}_traffic_trips`, subject: createSubjects(config.BUS_NAMESPACE).trafficTripsWork(), ackWaitMs: config.TRAFFIC_TRIP_LEASE_MS }),
+    leaseMs: config.TRAFFIC_TRIP_LEASE_MS,
     logger: logger.child({ component: 'traffic' }),
     concurrency: Math.max(1, solvers.threads),
   });
