@@ -42,7 +42,7 @@ async function postTrips(server: ServerProcess, label: string): Promise<void> {
 
 describe.skipIf(!usingRealServices)('trip queue on JetStream: a processor killed before its acknowledgements', () => {
   it('delivers its trips to another process, which files each exactly once', async () => {
-    const deployment = { ...sharedDeployment('tq'), JWT_SECRET: 'traffic-queue-test-secret-0123456789abcdef', TRAFFIC_TRIP_LEASE_MS: String(LEASE_MS) };
+    const deployment: Record<string, string> = { ...sharedDeployment('tq'), JWT_SECRET: 'traffic-queue-test-secret-0123456789abcdef', TRAFFIC_TRIP_LEASE_MS: String(LEASE_MS) };
     const first = await startServerProcess(deployment);
     servers.push(first);
     await postTrips(first, 'queue-first');
