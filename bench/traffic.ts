@@ -5,8 +5,9 @@
  * 1. Ingestion per core-second: trips of 300 fixes (1 s apart, 3 m noise,
  *    cut from real routes) map-matched and timed per segment (the worker task
  *    `tripTraversals`, called directly on one engine), filed under country,
- *    local hour and calendar, and stored through the repository (queue insert,
- *    claim, filing transaction) on embedded PGlite. CPU is process.cpuUsage of
+ *    local hour and calendar, and stored through the repository and the work
+ *    queue (row insert, enqueue, delivery, claim, filing transaction, ack) on
+ *    embedded PGlite: the in-process queue, and JetStream when NATS_URL is set. CPU is process.cpuUsage of
  *    this one thread; matching alone and the full path are reported apart.
  *    Target ≥ 200 trips of 300 fixes per core-second.
  * 2. Reads over the profiles step 1 learned: /traffic/profile lookups and
@@ -47,6 +48,11 @@ import { HIERARCHY_COLUMNS, type Hierarchy } from '../src/solvers/routing/hierar
 import { HierarchyQuery } from '../src/solvers/routing/hierarchy/hierarchy-query.js';
 import type { MetricSpec, TrafficWeights } from '../src/solvers/routing/costing/profiles.js';
 import { seededRandom } from '../src/cli/traffic-simulator.js';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { WorkQueue } from '../src/actors/runtime/work-queue/work-queue.js';
+import { MemoryWorkQueue } from '../src/actors/runtime/work-queue/memory-work-queue.js';
+import { JetStreamWorkQueue } from '../src/actors/runtime/work-queue/jetstream-work-queue.js';
 
 const FIXES = 300;
 const TRIPS = Number(process.env.BENCH_TRIPS ?? 400);
@@ -112,18 +118,41 @@ export async function runTrafficBenchmark(): Promise<void> {
   let seconds = (used.user + used.system) / 1e6;
   console.log(`match_and_time_300,${TRIPS},${round(seconds)},${round(TRIPS / seconds, 1)},,${round(segments / TRIPS, 1)} timed segments per trip`);
 
-  cpu = process.cpuUsage();
-  const wallStart = performance.now();
-  for (let index = 0; index < TRIPS; index++) {
-    const fixes = trips[index % trips.length]!;
-    await repository.insertTrip({ id: randomUUID(), ownerKind: 'user', ownerId: 'bench', contributor: `c${index % 30}`, simulated: true, holdout: false, fixes: fixes.map((fix) => ({ lat: fix.lat, lng: fix.lon, t: fix.t })) });
-    const [claimed] = await repository.claim(1, 60_000);
-    const result = tripTraversals(engine, { metric: AUTO, fixes: claimed!.fixes.map((fix) => ({ lat: fix.lat, lon: fix.lng, t: fix.t })) });
-    await repository.fileTrip(claimed!, fileTraversals(result.traversals, calendars), { segments: result.traversals.length });
+  // the intake path of every accepted trip: row insert, enqueue, delivery, claim by id, match, file, ack
+  const ingestThroughQueue = async (queue: WorkQueue, label: string, detail: string) => {
+    let done = 0;
+    let finished: () => void = () => {};
+    const allDone = new Promise<void>((resolve) => (finished = resolve));
+    queue.consume(async (item) => {
+      const claimed = await repository.claimTrip(item.id, 60_000);
+      if (!('trip' in claimed)) return item.ack();
+      const result = tripTraversals(engine, { metric: AUTO, fixes: claimed.trip.fixes.map((fix) => ({ lat: fix.lat, lon: fix.lng, t: fix.t })) });
+      await repository.fileTrip(claimed.trip, fileTraversals(result.traversals, calendars), { segments: result.traversals.length });
+      await item.ack();
+      if (++done === TRIPS) finished();
+    }, { concurrency: 1 });
+    const cpuStart = process.cpuUsage();
+    const wallStart = performance.now();
+    for (let index = 0; index < TRIPS; index++) {
+      const fixes = trips[index % trips.length]!;
+      const id = randomUUID();
+      await repository.insertTrip({ id, ownerKind: 'user', ownerId: 'bench', contributor: `c${index % 30}`, simulated: true, holdout: false, fixes: fixes.map((fix) => ({ lat: fix.lat, lng: fix.lon, t: fix.t })) });
+      await queue.enqueue(id);
+    }
+    await allDone;
+    const spent = process.cpuUsage(cpuStart);
+    const cpuSeconds = (spent.user + spent.system) / 1e6;
+    await queue.close();
+    console.log(`${label},${TRIPS},${round(cpuSeconds)},${round(TRIPS / cpuSeconds, 1)},,${detail}; wall ${round((performance.now() - wallStart) / 1000)} s; load ${loadavg()[0]!.toFixed(1)}`);
+  };
+  await ingestThroughQueue(new MemoryWorkQueue({ name: 'bench', ackWaitMs: 60_000 }), 'ingest_full_300', 'insert + in-process queue + claim + match + file + ack (PGlite in this thread)');
+  if (process.env.NATS_URL) {
+    const connection = await connect({ servers: process.env.NATS_URL });
+    const queue = new JetStreamWorkQueue({ name: `bench_${process.pid}`, subject: `bench_${process.pid}.traffic.trips.work`, ackWaitMs: 60_000, connection: async () => connection, logger });
+    await ingestThroughQueue(queue, 'ingest_jetstream_300', 'insert + JetStream publish (acked) + pull + claim + match + file + ack (PGlite and the NATS client in this thread)');
+    await (await jetstreamManager(connection)).streams.delete(`bench_${process.pid}`);
+    await connection.close();
   }
-  used = process.cpuUsage(cpu);
-  seconds = (used.user + used.system) / 1e6;
-  console.log(`ingest_full_300,${TRIPS},${round(seconds)},${round(TRIPS / seconds, 1)},,queue insert + claim + match + file (PGlite in this thread); wall ${round((performance.now() - wallStart) / 1000)} s`);
 
   const service = new TrafficService(repository, calendars);
   const keys = [...new Set((await repository.profilesInBox({ minLng: 31.3, minLat: 30.04, maxLng: 31.36, maxLat: 30.09 }, undefined, 100_000)).map((row) => row.segmentKey))];

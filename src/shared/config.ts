@@ -321,6 +321,11 @@ export const configSchema = z.object({
    */
   WEATHER_URL: optionalUrl(['http:', 'https:']),
   /**
+   * How long a trip processor holds a contributed trip (ms): its claim's lease and the work queue's ack wait. A
+   * processor that dies mid-trip has the trip delivered to another after this long (docs/traffic.md, Intake).
+   */
+  TRAFFIC_TRIP_LEASE_MS: integer(1_000, 3_600_000, 60_000),
+  /**
    * `host` or `host:port` entries the weather provider may use over plain http and on a private address (a local
    * test server). Empty (the default) in production: the provider must be a public https host.
    */

@@ -2,6 +2,8 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { Bus } from '../actors/runtime/bus/bus.js';
 import { MemoryBus } from '../actors/runtime/bus/memory-bus.js';
+import type { WorkQueue, WorkQueueOptions } from '../actors/runtime/work-queue/work-queue.js';
+import { MemoryWorkQueue } from '../actors/runtime/work-queue/memory-work-queue.js';
 import type { CounterStore } from '../store/counters/counter-store.js';
 import { MemoryCounterStore } from '../store/counters/memory-counter-store.js';
 import { BatchingCounterStore } from '../store/counters/batching-counter-store.js';
@@ -14,7 +16,12 @@ export interface Backends {
   sql: SqlClient;
   counters: CounterStore;
   bus: Bus;
+  /** Durable work queues: JetStream beside the NATS bus, in-process beside the memory bus. */
+  workQueue: WorkQueueFactory;
 }
+
+/** Makes a work queue; `subject` is its JetStream subject (unused in process). */
+export type WorkQueueFactory = (options: WorkQueueOptions & { subject: string }) => WorkQueue;
 
 /** How long start-up waits for Redis/NATS before serving anyway (readiness then reports them). */
 const STARTUP_CONNECT_WAIT_MS = 3_000;
@@ -44,12 +51,12 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   // opened side by side: the connections' round trips overlap (Redis and NATS wait for their servers at most
   // STARTUP_CONNECT_WAIT_MS and then serve without them)
   const [sql, counters, bus] = await Promise.allSettled([openMigratedSql(config, logger), openCounters(config, logger), openBus(config, logger)]);
-  if (sql.status === 'fulfilled' && counters.status === 'fulfilled' && bus.status === 'fulfilled') return { sql: sql.value, counters: counters.value, bus: bus.value };
+  if (sql.status === 'fulfilled' && counters.status === 'fulfilled' && bus.status === 'fulfilled') return { sql: sql.value, counters: counters.value, bus: bus.value.bus, workQueue: bus.value.workQueue };
   // one did not open (the database, which is a precondition, or a client that could not even be made): close the
   // others, then fail start-up with the first error
-  const opened = [sql, counters, bus];
-  await Promise.allSettled(opened.map((backend) => (backend.status === 'fulfilled' ? closeWithinBound(backend.value.close()) : undefined)));
-  throw opened.find((backend) => backend.status === 'rejected')!.reason;
+  const closers = [sql.status === 'fulfilled' && sql.value, counters.status === 'fulfilled' && counters.value, bus.status === 'fulfilled' && bus.value.bus];
+  await Promise.allSettled(closers.map((backend) => (backend ? closeWithinBound(backend.close()) : undefined)));
+  throw [sql, counters, bus].find((backend) => backend.status === 'rejected')!.reason;
 }
 
 async function openMigratedSql(config: Config, logger: Logger): Promise<SqlClient> {
@@ -74,12 +81,14 @@ async function openCounters(config: Config, logger: Logger): Promise<CounterStor
   return new LocalFallbackCounterStore(new BatchingCounterStore(redis), logger);
 }
 
-async function openBus(config: Config, logger: Logger): Promise<Bus> {
-  if (!config.NATS_URL) return new MemoryBus((error, subject) => logger.error({ err: error, subject }, 'bus handler failed'));
-  const { NatsBus } = await import('../actors/runtime/bus/nats-bus.js');
+async function openBus(config: Config, logger: Logger): Promise<{ bus: Bus; workQueue: WorkQueueFactory }> {
+  if (!config.NATS_URL) {
+    return { bus: new MemoryBus((error, subject) => logger.error({ err: error, subject }, 'bus handler failed')), workQueue: (options) => new MemoryWorkQueue(options) };
+  }
+  const [{ NatsBus }, { JetStreamWorkQueue }] = await Promise.all([import('../actors/runtime/bus/nats-bus.js'), import('../actors/runtime/work-queue/jetstream-work-queue.js')]);
   const nats = new NatsBus({ servers: config.NATS_URL, name: `svc-edge-${process.pid}`, logger });
   await nats.waitUntilConnected(STARTUP_CONNECT_WAIT_MS);
-  return nats;
+  return { bus: nats, workQueue: (options) => new JetStreamWorkQueue({ ...options, connection: () => nats.whenConnected(), logger }) };
 }
 
 /** A backend that does not close within this bound is abandoned; the process is exiting anyway. */

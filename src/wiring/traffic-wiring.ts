@@ -1,7 +1,7 @@
 /**
  * Learned traffic (spec part 3 §4.4): the trip repository, this process's
- * trip processor (claims queued trips from SQL, woken over the bus) and the
- * route table.
+ * trip processor (consumes the trips' work queue: JetStream with NATS_URL, in
+ * process otherwise) and the route table.
  */
 import type { Backends } from './backends.js';
 import { createSubjects } from '../actors/runtime/subjects.js';
@@ -23,7 +23,7 @@ import { TrafficRepository } from '../store/pg/traffic.js';
 export interface TrafficWiring {
   /** The traffic model: navigation's traffic-aware ETA, commute advice and the assistant's grounding read it. */
   traffic: TrafficService;
-  /** The routing engine's traffic metric per moment (`date_time` on /routing/route). */
+  /** The routing engine's traffic metric per moment (`date_time` on /routing/route and /routing/plan, /traffic/route). */
   metrics: TrafficMetrics;
   routes: RouteDefinition[];
   stop(): Promise<void>;
@@ -35,14 +35,16 @@ export function wireTraffic(config: Config, backends: Backends, solvers: SolverP
     repository,
     solvers,
     calendars,
-    bus: backends.bus,
-    subjects: createSubjects(config.BUS_NAMESPACE),
+    // JetStream with NATS_URL (stream and durable consumer named after the bus namespace), in process otherwise
+    queue: backends.workQueue({ name: `${config.BUS_NAMESPACE}_traffic_trips`, subject: createSubjects(config.BUS_NAMESPACE).trafficTripsWork(), ackWaitMs: config.TRAFFIC_TRIP_LEASE_MS }),
+    leaseMs: config.TRAFFIC_TRIP_LEASE_MS,
     logger: logger.child({ component: 'traffic' }),
     concurrency: Math.max(1, solvers.threads),
   });
   ingestion.start();
-  const traffic = new TrafficService(repository, calendars, Date.now, routing);
-  const analysed = new AnalysedTrafficService(repository, calendars, weather);
   const metrics = new TrafficMetrics(repository, calendars, pack);
+  // POST /traffic/route and the navigation ETA search on the engine's traffic metric where one exists
+  const traffic = new TrafficService(repository, calendars, Date.now, routing, metrics);
+  const analysed = new AnalysedTrafficService(repository, calendars, weather);
   return { routes: trafficRoutes(traffic, ingestion, analysed), traffic, metrics, stop: () => ingestion.close() };
 }

@@ -17,8 +17,8 @@ export interface Subjects {
   optimizationJob(id: string): string;
   /** Broadcast that a job was queued: every process with a free slot tries to claim it. */
   optimizationJobsQueued(): string;
-  /** Broadcast that contributed trips were queued: every process's trip processor claims some. */
-  trafficTripsQueued(): string;
+  /** The JetStream work-queue subject of contributed trips (one message per trip id; services/traffic/trip-ingestion.ts). */
+  trafficTripsWork(): string;
   /** Requests to the process that owns live fleet `id` (its actor's address). */
   fleet(id: string): string;
   /** Plan frames of fleet `id`, for every process streaming it. */
@@ -44,7 +44,7 @@ export function createSubjects(namespace: string): Subjects {
     navigationSessionFeed: (id: string) => `${root}.nav.feed.${token(id)}`,
     optimizationJob: (id: string) => `${root}.optimize.job.${token(id)}`,
     optimizationJobsQueued: () => `${root}.optimize.jobs.queued`,
-    trafficTripsQueued: () => `${root}.traffic.trips.queued`,
+    trafficTripsWork: () => `${root}.traffic.trips.work`,
     fleet: (id: string) => `${root}.fleet.actor.${token(id)}`,
     fleetFeed: (id: string) => `${root}.fleet.feed.${token(id)}`,
     hijriMonthStarts: () => `${root}.calendar.hijri-month-starts`,

@@ -75,7 +75,7 @@ export function routingRoutes(endpoints: RoutingEndpoints): RouteDefinition[] {
       method: 'POST',
       path: '/routing/plan',
       readOnly: true,
-      summary: 'The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits',
+      summary: 'The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits; `date_time` searches on learned traffic',
       body: planRequestSchema,
       errors: ENGINE_INPUT_ERRORS,
       handler: ({ body, signal, setHeader, principal }) => engineAnswer(setHeader, endpoints.plan('/routing/plan', body, signal, principal)),

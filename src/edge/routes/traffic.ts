@@ -69,7 +69,7 @@ export function trafficRoutes(traffic: TrafficService, ingestion: TripIngestion,
       path: '/traffic/route',
       summary: 'Traffic-aware ETA of the fastest route from `departAt`: each segment timed from its learned profile as the clock advances',
       description:
-        'Body `{ locations: [{ lat, lon }, …] (2–25), departAt?, costing? (auto|truck), country? }`. Answers free-flow and traffic seconds, `delaySeconds`, `trafficLevel`, `coverage` (share of the distance with a profile) and the segments. Segments without a profile keep their free-flow time; with none at all `basedOnHistory` is false and the ETA is the free-flow one.',
+        'Body `{ locations: [{ lat, lon }, …] (2–25), departAt?, costing? (auto|truck), country? }`. Answers free-flow and traffic seconds, `delaySeconds`, `trafficLevel`, `coverage` (share of the distance with a profile) and the segments. Segments without a profile keep their free-flow time; with none at all `basedOnHistory` is false and the ETA is the free-flow one. Where trustworthy profiles exist at `departAt`, the route is searched on that learned traffic (as `date_time` on /routing/route) and the answer adds `trafficModel` and `freeFlowRoute { sameRoute, distanceMeters, freeFlowSeconds, trafficSeconds }` (the free-flow fastest route, timed the same way).',
       body: trafficRouteRequest,
       errors: ['NO_ROAD_NEARBY', 'NO_ROUTE', 'COSTING_UNAVAILABLE'],
       handler: ({ body }) => traffic.route(body),

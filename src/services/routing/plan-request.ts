@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { latitude, longitude } from '../../domain/geo.js';
-import { MAX_EXCLUDE_POLYGONS, MAX_ROUTE_LOCATIONS, polygonRing, unitsSchema } from './engine-request.js';
+import { dateTimeSchema, MAX_EXCLUDE_POLYGONS, MAX_ROUTE_LOCATIONS, polygonRing, unitsSchema } from './engine-request.js';
 import { AVOIDABLE, PLAN_COSTINGS, PREFERENCES, type Avoidable } from '../../domain/costing.js';
 
 
@@ -55,6 +55,8 @@ const planBodySchema = z.object({
   noLeftTurns: z.boolean().default(false),
   avoidAreas: z.array(z.enum(NAMED_AREAS, { error: `must be one of ${NAMED_AREAS.join(', ')}` })).max(NAMED_AREAS.length).default([]),
   avoidPolygons: z.array(polygonRing).max(MAX_EXCLUDE_POLYGONS).default([]),
+  /** Not in the spec's table: as `date_time` on /routing/route, searches on that moment's learned traffic (docs/traffic.md). */
+  date_time: dateTimeSchema.optional(),
 });
 
 export const planRequestSchema = planBodySchema.refine((body) => body.vehicle === undefined || body.costing === 'truck', {

@@ -69,7 +69,7 @@ export class RoutingEndpoints {
   private async routeHere(path: string, payload: EngineRequest, includeLabels: boolean, signal?: AbortSignal): Promise<JsonText> {
     const metric = metricOf(payload.costing, payload.costing_options?.[payload.costing]);
     // with a date_time, the moment's learned traffic (if any) weighs the search; without, the answer is as it always was
-    const traffic = payload.date_time ? await this.trafficFor(payload.date_time, payload) : undefined;
+    const traffic = payload.date_time ? await this.trafficFor(payload.date_time, payload.costing, payload.locations[0]!) : undefined;
     if (traffic?.weights) metric.traffic = traffic.weights;
     const avoidAreas = areasOf(payload);
     const { body } = await this.routing.routeAnswer(
@@ -85,13 +85,13 @@ export class RoutingEndpoints {
   }
 
   /** The traffic metric of a route's `date_time`: learned traffic for motor vehicles, free flow (said why) otherwise. */
-  private async trafficFor(dateTime: NonNullable<EngineRequest['date_time']>, payload: EngineRequest): Promise<TrafficMetricChoice | undefined> {
+  private async trafficFor(dateTime: NonNullable<EngineRequest['date_time']>, costing: Costing, origin: { lat: number; lon: number }): Promise<TrafficMetricChoice | undefined> {
     const source = this.trafficMetrics();
     if (!source) return undefined;
-    const choice = await source.choose(dateTime, payload.locations[0]!);
-    if (!TRAFFIC_COSTINGS.has(payload.costing) && choice.weights) {
+    const choice = await source.choose(dateTime, origin);
+    if (!TRAFFIC_COSTINGS.has(costing) && choice.weights) {
       const { weights: _weights, ...rest } = choice;
-      return { ...rest, model: { ...choice.model, used: false, metric: 'free-flow', reason: `learned traffic applies to motor vehicles, not ${payload.costing}`, segmentsWithProfiles: 0 } };
+      return { ...rest, model: { ...choice.model, used: false, metric: 'free-flow', reason: `learned traffic applies to motor vehicles, not ${costing}`, segmentsWithProfiles: 0 } };
     }
     return choice;
   }
@@ -148,11 +148,16 @@ export class RoutingEndpoints {
     const avoid = [...new Set([...body.avoid, ...(parsedConstraints?.avoid ?? [])])];
     const metric = constrainMetric(metricOf(body.costing, undefined, body.preference, avoid), body);
     this.routing.assertAvailable(metric.costing);
+    // as on /routing/route: with a date_time the trips are searched on that moment's learned traffic; the stop
+    // order stays a free-flow matrix (a traffic matrix would wait for its bucket's hierarchy to be built)
+    const freeFlow = { ...metric };
+    const traffic = body.date_time ? await this.trafficFor(body.date_time, body.costing, body.locations[0]!) : undefined;
+    if (traffic?.weights) metric.traffic = traffic.weights;
     let locations: RouteLocation[] = body.locations.map((location) => ({ lat: location.lat, lon: location.lon, ...(location.name ? { name: location.name } : {}) }));
     let order = locations.map((_, index) => index);
     const reorder = body.optimize ?? locations.length > 2;
     if (reorder && locations.length > 3) {
-      order = (await this.order(metric, locations, signal)).order;
+      order = (await this.order(freeFlow, locations, signal)).order;
       locations = order.map((index) => locations[index]!);
     }
     // the body's avoided areas hold in every plan; when no route goes round them, they are reported crossed
@@ -199,6 +204,7 @@ export class RoutingEndpoints {
     return {
       ...availableEnvelope(path, { trip: outcome.trip, ...(outcome.alternates.length ? { alternates: outcome.alternates } : {}) }),
       labels: body.includeLabels ? routeLabels(outcome.trip) : SKIPPED_LABELS,
+      ...(traffic ? { trafficModel: traffic.model } : {}),
       costing: metric.costing,
       preference: metric.preference,
       avoid: metric.avoid,

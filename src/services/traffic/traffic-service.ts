@@ -26,6 +26,8 @@ import {
 } from './traffic-model.js';
 import { parseAt, parseBbox, parseHorizons, parseHour, parseIntIn, parseSegmentKey, type TrafficRouteRequest } from './traffic-queries.js';
 import type { RoutingService } from '../routing/routing-service.js';
+import type { TrafficMetrics } from './traffic-metric.js';
+import { sameSegments, timeRoute, trafficLevelOf } from './route-timing.js';
 import { INGESTION } from './trip-ingestion.js';
 import { RAW_FIX_RETENTION_MS } from './trip-request.js';
 
@@ -48,80 +50,73 @@ export class TrafficService {
     private readonly calendars: Pick<CalendarService, 'flags'>,
     private readonly now: () => number = Date.now,
     private readonly routing?: Pick<RoutingService, 'segments'>,
+    /** The engine's traffic metric per moment: routes are searched on it where it exists (wired with routing). */
+    private readonly metrics?: Pick<TrafficMetrics, 'choose'>,
   ) {}
 
   /**
-   * POST /traffic/route: the fastest route's segments driven from `departAt` with the clock advancing: each
-   * segment's free-flow seconds divided by its profile's speed ratio at the moment it is entered (ratio kept
-   * within [0.25, 1.5]); a segment without a profile keeps its free-flow time and counts as uncovered.
+   * POST /traffic/route: the fastest route departing at `departAt` (default now), timed segment by segment with
+   * the clock advancing (route-timing.ts). Where the engine has a traffic metric for that moment (trustworthy
+   * profiles, as for `date_time` on /routing/route), the route is searched on it and the free-flow fastest route
+   * is timed beside it (`freeFlowRoute`); without one the search, and the answer, are the free-flow ones.
    */
   async route(request: TrafficRouteRequest) {
     if (!this.routing) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'Routing is not available' });
     const departMs = request.departAt ? Date.parse(request.departAt) : this.now();
-    const routed = await this.routing.segments({ costing: request.costing, preference: 'fastest', avoid: [] }, request.locations);
-    const keys = [...new Set(routed.legs.flatMap((leg) => leg.segments.map((segment) => segment.segmentKey)))];
-    const bySegment = groupBySegment(await this.repository.profilesOfSegments(keys));
+    const metric = { costing: request.costing, preference: 'fastest' as const, avoid: [] };
+    const choice = await this.metrics?.choose({ type: 1, value: new Date(departMs).toISOString() }, request.locations[0]!);
+    const [routed, freeFlowRouted] = await Promise.all([
+      this.routing.segments(choice?.weights ? { ...metric, traffic: choice.weights } : metric, request.locations),
+      choice?.weights ? this.routing.segments(metric, request.locations) : undefined,
+    ]);
+    const keys = new Set([routed, freeFlowRouted].flatMap((path) => path?.legs.flatMap((leg) => leg.segments.map((segment) => segment.segmentKey)) ?? []));
+    const bySegment = groupBySegment(await this.repository.profilesOfSegments([...keys]));
     const asked = request.country === undefined ? undefined : countryOrJordan(request.country);
-    let clockMs = departMs;
-    let freeFlow = 0;
-    let distance = 0;
-    let coveredMeters = 0;
-    let ratioMeters = 0;
-    let covered = 0;
-    let simulated = false;
-    const legs = routed.legs.map((leg) => ({
-      segments: leg.segments.map((segment) => {
-        const rows = bySegment.get(segment.segmentKey);
-        const resolved = rows ? this.resolveAt(rows, this.countryFor(asked, rows[0]!.country), clockMs).resolved : undefined;
-        const described = resolved ? describeSums(resolved.sums) : undefined;
-        const ratio = described ? Math.min(1.5, Math.max(0.25, described.speedRatio)) : 1;
-        const seconds = segment.seconds / ratio;
-        clockMs += seconds * 1000;
-        freeFlow += segment.seconds;
-        distance += segment.meters;
-        if (described) {
-          covered++;
-          coveredMeters += segment.meters;
-          ratioMeters += described.speedRatio * segment.meters;
-          simulated ||= described.simulated;
-        }
-        return {
-          segmentKey: segment.segmentKey,
-          meters: Math.round(segment.meters * 10) / 10,
-          freeFlowSeconds: Math.round(segment.seconds * 10) / 10,
-          trafficSeconds: Math.round(seconds * 10) / 10,
-          profileType: resolved?.profileType ?? null,
-          label: described?.label ?? null,
-          sampleCount: resolved?.sums.sampleCount ?? 0,
-        };
-      }),
-    }));
-    const trafficSeconds = (clockMs - departMs) / 1000;
-    const meanRatio = coveredMeters > 0 ? ratioMeters / coveredMeters : undefined;
+    const resolve = (rows: readonly ProfileRow[], atMs: number) => this.resolveAt(rows, this.countryFor(asked, rows[0]!.country), atMs).resolved;
+    const timed = timeRoute(routed, bySegment, departMs, resolve);
+    const freeFlowTimed = freeFlowRouted ? timeRoute(freeFlowRouted, bySegment, departMs, resolve) : undefined;
     return {
       provider: PROVIDER,
       available: true,
-      basedOnHistory: covered > 0,
+      basedOnHistory: timed.segmentsWithProfile > 0,
       departAt: new Date(departMs).toISOString(),
-      arrivalAt: new Date(clockMs).toISOString(),
-      distanceMeters: Math.round(distance),
-      freeFlowSeconds: Math.round(freeFlow),
-      trafficSeconds: Math.round(trafficSeconds),
-      delaySeconds: Math.round(trafficSeconds) - Math.round(freeFlow),
-      trafficLevel: meanRatio === undefined ? 'unknown' : bandOf(meanRatio).congestion,
-      coverage: distance > 0 ? Math.round((coveredMeters / distance) * 1000) / 1000 : 0,
-      segmentsWithProfile: covered,
-      segmentCount: keys.length,
-      simulated,
-      legs,
+      arrivalAt: new Date(timed.arrivalMs).toISOString(),
+      distanceMeters: Math.round(timed.distanceMeters),
+      freeFlowSeconds: Math.round(timed.freeFlowSeconds),
+      trafficSeconds: Math.round(timed.trafficSeconds),
+      delaySeconds: Math.round(timed.trafficSeconds) - Math.round(timed.freeFlowSeconds),
+      trafficLevel: trafficLevelOf(timed),
+      coverage: timed.distanceMeters > 0 ? Math.round((timed.coveredMeters / timed.distanceMeters) * 1000) / 1000 : 0,
+      segmentsWithProfile: timed.segmentsWithProfile,
+      segmentCount: timed.segmentCount,
+      simulated: timed.simulated || (freeFlowTimed?.simulated ?? false),
+      // only when the search ran on learned traffic: without it the answer is what it always was
+      ...(choice?.weights && freeFlowRouted && freeFlowTimed
+        ? {
+            trafficModel: choice.model,
+            freeFlowRoute: {
+              sameRoute: sameSegments(routed, freeFlowRouted),
+              distanceMeters: Math.round(freeFlowTimed.distanceMeters),
+              freeFlowSeconds: Math.round(freeFlowTimed.freeFlowSeconds),
+              trafficSeconds: Math.round(freeFlowTimed.trafficSeconds),
+            },
+          }
+        : {}),
+      legs: timed.legs,
       attribution: ATTRIBUTION,
     };
   }
 
-  /** The traffic-aware ETA between two points departing at `departAtMs` (navigation's `source: "traffic"` ETA). */
+  /**
+   * The traffic-aware ETA between two points departing at `departAtMs` (navigation's `source: "traffic"` ETA).
+   * `delaySeconds` is the route's traffic time over the free-flow fastest time: when the search on learned
+   * traffic leaves the free-flow road, the delay is that of the better road, measured from the free-flow time
+   * the session's own base time stands for.
+   */
   async etaBetween(input: { from: { lat: number; lng: number }; to: { lat: number; lng: number }; costing: 'auto' | 'truck'; departAtMs: number }) {
     const routed = await this.route({ locations: [{ lat: input.from.lat, lon: input.from.lng }, { lat: input.to.lat, lon: input.to.lng }], costing: input.costing, departAt: new Date(input.departAtMs).toISOString() });
-    return { basedOnHistory: routed.basedOnHistory, delaySeconds: routed.delaySeconds, trafficLevel: routed.trafficLevel, coverage: routed.coverage, simulated: routed.simulated };
+    const freeFlowSeconds = routed.freeFlowRoute?.freeFlowSeconds ?? routed.freeFlowSeconds;
+    return { basedOnHistory: routed.basedOnHistory, delaySeconds: routed.trafficSeconds - freeFlowSeconds, trafficLevel: routed.trafficLevel, coverage: routed.coverage, simulated: routed.simulated };
   }
 
   /**

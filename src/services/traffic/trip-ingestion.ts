@@ -1,16 +1,18 @@
 /**
  * Asynchronous, durable ingestion of contributed trips (docs/traffic.md
- * "Intake"). A trip is acknowledged only after it is stored `queued` in SQL;
- * every process runs a processor that claims queued trips (woken over the bus,
- * and by a poll), map-matches them on the solver pool, files each timed
- * segment traversal under its road's country, that country's local weekday
- * and hour and its calendar's profile type, and marks the trip done — one
- * transaction, fenced on the claim. A process that dies mid-trip loses nothing:
- * its lease runs out and another process claims the trip again.
+ * "Intake"). A trip is acknowledged only after its row (with the raw fixes) is
+ * stored `queued` in SQL and its id is on the work queue (JetStream with
+ * NATS_URL, in process otherwise). Every process consumes the queue: it claims
+ * the delivered trip's row, map-matches it on the solver pool, files each
+ * timed segment traversal under its road's country, that country's local
+ * weekday and hour and its calendar's profile type, marks the trip done — one
+ * transaction, fenced on the claim — and only then acknowledges the message.
+ * A process that dies before that leaves the message unacknowledged: after the
+ * ack wait (= the claim's lease) it is delivered to another process, which
+ * claims and files the trip once.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Bus, BusSubscription } from '../../actors/runtime/bus/bus.js';
-import type { Subjects } from '../../actors/runtime/subjects.js';
+import type { WorkItem, WorkQueue } from '../../actors/runtime/work-queue/work-queue.js';
 import type { FiledObservation, QueuedTrip } from '../../domain/traffic.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Logger } from '../../shared/logger.js';
@@ -24,9 +26,16 @@ import { countryOrJordan, filingKey } from './traffic-model.js';
 import { RAW_FIX_RETENTION_MS, traceProblem, type TripRequest } from './trip-request.js';
 
 export const INGESTION = Object.freeze({
-  /** A claimed trip not finished within this long is claimed again by any process. */
+  /** A claimed trip not finished within this long is delivered again, to any process (default of TRAFFIC_TRIP_LEASE_MS). */
   leaseMs: 60_000,
-  pollIntervalMs: 2_000,
+  /** How often every process looks for trips a lost enqueue stranded (stored, never queued). */
+  sweepIntervalMs: 60_000,
+  /** A trip unfinished this long after its receipt is enqueued again (JetStream's duplicate window). */
+  strandedAfterMs: 2 * 60_000,
+  /** Most trips one sweep enqueues again. */
+  sweepLimit: 500,
+  /** A trip whose processing failed is tried again after this long. */
+  retryDelayMs: 5_000,
   purgeIntervalMs: 10 * 60_000,
   /** Held-out traversals and contributor marks (aggregates, no raw fixes) are kept this long. */
   aggregateRetentionMs: 90 * 24 * 3_600_000,
@@ -39,9 +48,11 @@ export interface TripIngestionOptions {
   repository: TrafficRepository;
   solvers: SolverPool;
   calendars: CalendarService;
-  bus: Bus;
-  subjects: Subjects;
+  /** The trips' work queue (ids; the fixes stay in the row). */
+  queue: WorkQueue;
   logger: Logger;
+  /** The claim's lease, also the queue's ack wait (INGESTION.leaseMs by default). */
+  leaseMs?: number;
   /** Trips processed at once by this process (the solver threads). */
   concurrency: number;
   now?: () => number;
@@ -80,33 +91,31 @@ export function fileTraversals(traversals: readonly SegmentTraversal[], calendar
 
 export class TripIngestion {
   private readonly now: () => number;
-  private subscription: BusSubscription | undefined;
+  private readonly leaseMs: number;
   private readonly timers: NodeJS.Timeout[] = [];
-  private running = 0;
-  private pumping: Promise<void> | undefined;
-  private pumpAgain = false;
   private closed = false;
-  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: TripIngestionOptions) {
     this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? INGESTION.leaseMs;
   }
 
   start(): void {
-    const { bus, subjects } = this.options;
-    this.subscription = bus.subscribe(subjects.trafficTripsQueued(), () => this.pump());
-    const every = (ms: number, work: () => Promise<unknown> | void) => {
-      const timer = setInterval(() => void Promise.resolve(work()).catch((error: unknown) => this.options.logger.warn({ err: error }, 'traffic upkeep failed')), ms);
+    const every = (ms: number, work: () => Promise<unknown>) => {
+      const timer = setInterval(() => void work().catch((error: unknown) => this.options.logger.warn({ err: error }, 'traffic upkeep failed')), ms);
       timer.unref();
       this.timers.push(timer);
     };
-    every(INGESTION.pollIntervalMs, () => this.pump());
+    this.options.queue.consume((item) => this.handle(item), { concurrency: this.options.concurrency });
+    every(INGESTION.sweepIntervalMs, () => this.sweep(INGESTION.strandedAfterMs));
     every(INGESTION.purgeIntervalMs, () => this.purge());
     void this.purge().catch((error: unknown) => this.options.logger.warn({ err: error }, 'traffic purge failed'));
-    this.pump();
+    // the in-process queue starts empty: whatever the rows still show unfinished is queued again (a duplicate
+    // of a JetStream message is one message within its window, and a claim that finds the trip done after it)
+    void this.sweep(this.options.queue.kind === 'memory' ? 0 : INGESTION.strandedAfterMs).catch((error: unknown) => this.options.logger.warn({ err: error }, 'trip sweep failed'));
   }
 
-  /** Validates and stores a trip as queued, then wakes the processors. The trip is durable when this resolves. */
+  /** Validates and stores a trip, then queues it. The trip is durable when this resolves. */
   async submit(principal: Principal, request: TripRequest): Promise<{ tripId: string; status: 'queued'; fixes: number; simulated: boolean }> {
     const problem = traceProblem(request.fixes, this.now());
     if (problem) throw new ApiError('VALIDATION_ERROR', { message: problem });
@@ -121,10 +130,10 @@ export class TripIngestion {
       fixes: request.fixes,
     });
     try {
-      this.options.bus.publish(this.options.subjects.trafficTripsQueued(), new Uint8Array());
+      await this.options.queue.enqueue(id);
     } catch (error) {
-      // stored: the next poll of any process finds it
-      this.options.logger.warn({ err: error }, 'trip wake-up not published');
+      // stored: the sweep of any process queues it again
+      this.options.logger.warn({ err: error, tripId: id }, 'trip not queued; the sweep will queue it');
     }
     return { tripId: id, status: 'queued', fixes: request.fixes.length, simulated: request.simulated };
   }
@@ -134,61 +143,54 @@ export class TripIngestion {
     if (purged.trips + purged.holdout + purged.contributors > 0) this.options.logger.info(purged, 'traffic retention purge');
   }
 
+  /** Queues again the trips received more than `olderThanMs` ago and still unfinished. */
+  async sweep(olderThanMs: number): Promise<number> {
+    const ids = await this.options.repository.unfinishedTripIds(olderThanMs, INGESTION.sweepLimit);
+    for (const id of ids) await this.options.queue.enqueue(id);
+    if (ids.length) this.options.logger.info({ trips: ids.length }, 'unfinished trips queued again');
+    return ids.length;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    this.subscription?.unsubscribe();
-    await this.pumping?.catch(() => undefined);
-    await Promise.allSettled([...this.inFlight]);
+    await this.options.queue.close();
   }
 
-  /** Claims trips while slots are free; one pass at a time. */
-  pump(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = (async () => {
-      do {
-        this.pumpAgain = false;
-        while (!this.closed && this.running < this.options.concurrency) {
-          const trips = await this.options.repository.claim(this.options.concurrency - this.running, INGESTION.leaseMs);
-          if (!trips.length) break;
-          for (const trip of trips) this.launch(trip);
-        }
-      } while (this.pumpAgain && !this.closed);
-    })()
-      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'trip claim failed'))
-      .finally(() => (this.pumping = undefined));
-  }
-
-  private launch(trip: QueuedTrip): void {
-    this.running++;
-    const work = this.process(trip)
-      .catch((error: unknown) => this.options.logger.warn({ err: error, tripId: trip.id }, 'trip processing failed'))
-      .finally(() => {
-        this.running--;
-        this.inFlight.delete(work);
-        this.pump();
-      });
-    this.inFlight.add(work);
-  }
-
-  private async process(trip: QueuedTrip): Promise<void> {
+  /**
+   * One delivery: claim the row, process, commit, then acknowledge. A trip another processor holds is retried
+   * when its lease runs out; a finished one (a duplicate delivery) is acknowledged without work.
+   */
+  private async handle(item: WorkItem): Promise<void> {
+    if (this.closed) return item.retry(0);
     const { repository, solvers, calendars } = this.options;
+    const claimed = await repository.claimTrip(item.id, this.leaseMs);
+    if ('state' in claimed) {
+      if (claimed.state === 'finished') return item.ack();
+      return item.retry(claimed.leaseLeftMs + 250);
+    }
+    const trip = claimed.trip;
+    // a trip that took its processor down every time (claimed more often than allowed) is given up
+    if (trip.attempts > INGESTION.maxAttempts) {
+      await repository.failTrip(trip.id, trip.attempts, 'processing failed');
+      return item.ack();
+    }
     try {
       const answer = await solvers.run('tripTraversals', { metric: { costing: 'auto', preference: 'fastest', avoid: [] }, fixes: trip.fixes.map((fix) => ({ lat: fix.lat, lon: fix.lng, t: fix.t })) }, undefined, { unbounded: true });
-      if (!answer.ok) {
-        await repository.failTrip(trip.id, trip.attempts, answer.code);
-        return;
+      if (!answer.ok) await repository.failTrip(trip.id, trip.attempts, answer.code);
+      else {
+        const observations = fileTraversals(answer.value.traversals, calendars);
+        await repository.fileTrip(trip, observations, { segments: observations.length, matchedShare: Math.round(answer.value.matchedShare * 1000) / 1000, confidence: Math.round(answer.value.confidence * 1000) / 1000 });
       }
-      const observations = fileTraversals(answer.value.traversals, calendars);
-      await repository.fileTrip(trip, observations, { segments: observations.length, matchedShare: Math.round(answer.value.matchedShare * 1000) / 1000, confidence: Math.round(answer.value.confidence * 1000) / 1000 });
     } catch (error) {
+      this.options.logger.warn({ err: error, tripId: trip.id }, 'trip processing failed');
       if (trip.attempts >= INGESTION.maxAttempts) await repository.failTrip(trip.id, trip.attempts, 'processing failed');
-      else await repository.release(trip.id, trip.attempts);
-      throw error;
+      else {
+        await repository.release(trip.id, trip.attempts);
+        return item.retry(INGESTION.retryDelayMs);
+      }
     }
+    // committed (filed, or failed for good): only now may the message go
+    await item.ack();
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { MapPack } from '../../datapack/map-pack.js';
 import { fail, ok, type NoMapPack, type TaskFailure, type TaskResult } from '../task-result.js';
-import type { MetricSpec } from './costing/profiles.js';
+import { freeFlowMetric, type MetricSpec } from './costing/profiles.js';
 import { segmentKeyOf } from './traffic/trip-traversals.js';
 import { buildHierarchy } from './hierarchy/contract.js';
 import { addedArcCounts, shareHierarchy, type Hierarchy } from './hierarchy/hierarchy.js';
@@ -179,11 +179,28 @@ export function routeSegmentsTask(pack: MapPack | undefined, input: WithHierarch
   const { hierarchyRef: _ref, ...rest } = input;
   const outcome = routing.route({ ...rest, ...(resolved.hierarchy ? { hierarchy: resolved.hierarchy } : {}) });
   if (!outcome.ok) return outcome;
+  // searched on a traffic metric, the path's seconds are traffic seconds: each edge's (or part edge's) time is
+  // scaled back by its free-flow / traffic time, so the caller times the path from free flow as it always did
+  const freeFlowScale = input.metric.traffic ? freeFlowScaleOf(routing, input.metric) : undefined;
   return ok({
     legs: outcome.legs.map((leg) => ({
-      segments: leg.edges.map((edge, index) => ({ segmentKey: segmentKeyOf(routing.pack, edge), meters: leg.edgeMeters[index]!, seconds: leg.edgeSeconds[index]! + leg.turnSeconds[index]! })),
+      segments: leg.edges.map((edge, index) => ({
+        segmentKey: segmentKeyOf(routing.pack, edge),
+        meters: leg.edgeMeters[index]!,
+        seconds: leg.edgeSeconds[index]! * (freeFlowScale?.(edge) ?? 1) + leg.turnSeconds[index]!,
+      })),
     })),
   });
+}
+
+/** Per edge, free-flow seconds over the traffic metric's seconds (1 where traffic left the edge alone). */
+function freeFlowScaleOf(routing: RoutingEngine, spec: MetricSpec): (edge: number) => number {
+  const traffic = routing.metric(spec).graph.costs.seconds;
+  const freeFlow = routing.metric(freeFlowMetric(spec)).graph.costs.seconds;
+  return (edge) => {
+    const seconds = traffic[edge]!;
+    return seconds > 0 && Number.isFinite(seconds) ? freeFlow[edge]! / seconds : 1;
+  };
 }
 
 export interface NearestRoadInput {

@@ -93,10 +93,40 @@ export class TrafficRepository {
         returning id, contributor, simulated, holdout, fixes, attempts`,
       [limit, leaseMs],
     );
-    return rows.map((row) => {
-      const raw = (typeof row.fixes === 'string' ? JSON.parse(row.fixes) : row.fixes) as [number, number, number][];
-      return { id: row.id, contributor: row.contributor, simulated: row.simulated, holdout: row.holdout, attempts: Number(row.attempts), fixes: raw.map(([lat, lng, t]) => ({ lat, lng, t })) };
-    });
+    return rows.map(queuedTripOf);
+  }
+
+  /**
+   * Claims one trip by id (a work-queue delivery): when it is queued, or processing under a lease that ran out.
+   * Otherwise says why not: `finished` (done, failed, purged: nothing left to do) or `leased` (another
+   * processor holds it; `leaseLeftMs` until its lease runs out).
+   */
+  async claimTrip(id: string, leaseMs: number): Promise<{ trip: QueuedTrip } | { state: 'finished' } | { state: 'leased'; leaseLeftMs: number }> {
+    const rows = await this.sql.query<{ id: string; contributor: string; simulated: boolean; holdout: boolean; fixes: unknown; attempts: number }>(
+      `update traffic_trips set status = 'processing', attempts = attempts + 1, lease_expires_at = clock_timestamp() + ($2::integer * interval '1 millisecond')
+        where id = $1 and fixes is not null and (status = 'queued' or (status = 'processing' and lease_expires_at < clock_timestamp()))
+        returning id, contributor, simulated, holdout, fixes, attempts`,
+      [id, leaseMs],
+    );
+    if (rows[0]) return { trip: queuedTripOf(rows[0]) };
+    const [held] = await this.sql.query<{ left_ms: number | string }>(
+      `select greatest(0, extract(epoch from lease_expires_at - clock_timestamp()) * 1000)::integer as left_ms
+         from traffic_trips where id = $1 and status = 'processing' and fixes is not null`,
+      [id],
+    );
+    return held ? { state: 'leased', leaseLeftMs: Number(held.left_ms) } : { state: 'finished' };
+  }
+
+  /** Trips received more than `olderThanMs` ago and not finished, oldest first: the ones a lost enqueue may have stranded. */
+  async unfinishedTripIds(olderThanMs: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.query<{ id: string }>(
+      `select id from traffic_trips
+        where fixes is not null and received_at < clock_timestamp() - ($1::integer * interval '1 millisecond')
+          and (status = 'queued' or (status = 'processing' and lease_expires_at < clock_timestamp()))
+        order by received_at limit $2`,
+      [olderThanMs, limit],
+    );
+    return rows.map((row) => row.id);
   }
 
   /**
@@ -246,6 +276,11 @@ export class TrafficRepository {
     const row = rows[0]!;
     return { profiles: Number(row.profiles), segments: Number(row.segments), trips: Number(row.trips) };
   }
+}
+
+function queuedTripOf(row: { id: string; contributor: string; simulated: boolean; holdout: boolean; fixes: unknown; attempts: number }): QueuedTrip {
+  const raw = (typeof row.fixes === 'string' ? JSON.parse(row.fixes) : row.fixes) as [number, number, number][];
+  return { id: row.id, contributor: row.contributor, simulated: row.simulated, holdout: row.holdout, attempts: Number(row.attempts), fixes: raw.map(([lat, lng, t]) => ({ lat, lng, t })) };
 }
 
 async function insertHoldout(tx: SqlExecutor, tripId: string, observations: readonly FiledObservation[]): Promise<void> {

@@ -59,6 +59,12 @@ export class NatsBus implements Bus {
     return this.connection !== undefined;
   }
 
+  /** The connection once it is up, for JetStream (work-queue/jetstream-work-queue.ts); nats.js reconnects it in place. */
+  async whenConnected(): Promise<NatsConnection> {
+    await this.connecting;
+    return this.live();
+  }
+
   publish(subject: string, data: Uint8Array): void {
     assertPublishSubject(subject);
     this.live().publish(subject, data);
