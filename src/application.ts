@@ -127,7 +127,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     const ads = wireAds(backends, places.places, places.repository);
     const search = await wireSearch({ config, backends, places: places.places, placeRepository: places.repository, logger, sponsoredPlaces: (ids) => ads.ads.sponsoredPlaces(ids) });
     closeOnFailure.push(async () => search.stop());
-    const transit = await wireTransit(config, backends, logger);
+    const transit = await wireTransit(config, backends, mapData.pack, logger);
     closeOnFailure.push(async () => transit.stop());
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, routing.routing);

@@ -35,7 +35,7 @@ export interface OverlayLayerEntry {
 
 export const OVERLAY_LAYERS: Readonly<Record<OverlayLayerType, OverlayLayerEntry>> = {
   traffic: { layerType: 'traffic', name: 'Traffic', geometry: 'line', color: '#e53935', minZoom: 10, source: 'learned traffic profiles (GET /traffic/labels) on the road segments of the map pack' },
-  transit: { layerType: 'transit', name: 'Transit', geometry: 'mixed', color: '#1e4f8a', minZoom: 10, source: 'imported GTFS feeds: route shapes and stations' },
+  transit: { layerType: 'transit', name: 'Transit', geometry: 'mixed', color: '#1e4f8a', minZoom: 10, source: 'imported GTFS feeds (route shapes and stations) and the OSM route relations and stops of the map pack' },
   biking: { layerType: 'biking', name: 'Cycleways', geometry: 'line', color: '#2e7d32', minZoom: 11, source: 'OSM highway=cycleway ways of the map pack' },
   terrain: { layerType: 'terrain', name: 'Terrain', geometry: 'polygon', color: '#8d6e63', minZoom: 8, source: 'no elevation data is loaded: no contours or relief' },
   incidents: { layerType: 'incidents', name: 'Incidents', geometry: 'point', color: '#f57c00', minZoom: 10, source: 'live community-reported incidents (POST /incidents), newest first' },
