@@ -264,6 +264,31 @@ describe('public transport route relations (format 5)', () => {
   });
 });
 
+describe('enforcement cameras (format 6)', () => {
+  it('places Monaco\'s 3 type=enforcement relations at their device node, with enforcement and maxspeed, and the device not twice', () => {
+    const pack = packs.monaco!;
+    const s = pack.sections;
+    const cameras = pack.findFeatures('traffic_camera', () => true);
+    const relations = cameras.filter((f) => s['features.sourceKind'][f] === 2);
+    expect(relations.map((f) => s['features.osmId'][f]).sort()).toEqual([1708749, 2256950, 2256952]);
+    const moyenneCorniche = relations.find((f) => s['features.osmId'][f] === 1708749)!;
+    expect(pack.featureTags(moyenneCorniche)).toMatchObject({ enforcement: 'maxspeed', maxspeed: '70', ref: 'D6007' });
+    // relation 1708749's device is node 1396032586 (highway=speed_camera): same position, not a second camera
+    const device = pack.findFeatures('speed_camera', (_tags, f) => s['features.osmId'][f] === 1396032586)[0]!;
+    expect(pack.featurePosition(moyenneCorniche)).toEqual(pack.featurePosition(device));
+    expect(cameras.some((f) => s['features.sourceKind'][f] === 0 && s['features.osmId'][f] === 1396032586)).toBe(false);
+    // and the red-light cameras tagged on their own node (enforcement=traffic_signals)
+    const nodes = cameras.filter((f) => s['features.sourceKind'][f] === 0);
+    expect(nodes.map((f) => pack.featureTags(f).enforcement)).toEqual(['traffic_signals', 'traffic_signals']);
+  });
+
+  it('keeps Andorra\'s 7 highway=speed_camera nodes (no enforcement relation there)', () => {
+    const pack = packs.andorra!;
+    expect(pack.header.counts.traffic_camera).toBe(7);
+    expect(pack.findFeatures('traffic_camera', (tags) => tags.highway === 'speed_camera')).toHaveLength(7);
+  });
+});
+
 describe('inputs beyond OSM', () => {
   it('adds Jordan governorates, districts and sub-districts with levels from their nesting', async () => {
     const result = await buildPack({ input: OSM_FILES.anNabkXml, admin: JORDAN_ADMIN.map((path) => ({ path, level: undefined })) });

@@ -12,7 +12,7 @@
  * server rebuilds its default pack when the version differs.
  */
 export const PACK_MAGIC = 'SVCMAP\u0000\u0001';
-export const PACK_FORMAT_VERSION = 5;
+export const PACK_FORMAT_VERSION = 6;
 export const PACK_ATTRIBUTION = '© OpenStreetMap contributors, ODbL 1.0';
 
 /** Coordinates are fixed-point: degrees × 1e7 in an Int32 (about 1 cm). */
@@ -126,6 +126,8 @@ export const FEATURE_LAYERS = [
   'entrance',
   // format 5: OSM public transport route relations (type=route, route=bus|tram|subway|train|…)
   'transit_route',
+  // format 6: enforcement cameras (type=enforcement relations at their device, speed cameras, traffic surveillance)
+  'traffic_camera',
 ] as const;
 export type FeatureLayer = (typeof FEATURE_LAYERS)[number];
 

@@ -11,6 +11,7 @@ import { MATCH_GEOMETRY_SHIFT } from './kept-ways.js';
 import type { Bbox, CollectedOsm } from './osm-collector.js';
 import { assembleRings } from './ring-assembler.js';
 import type { StringTableBuilder } from './string-table-builder.js';
+import { stageEnforcementCameras } from './enforcement-cameras.js';
 import { stageTransitRoutes, type TransitRouteSections } from './transit-routes.js';
 
 const POINT = GeometryKind.point;
@@ -107,6 +108,8 @@ export function buildFeatures(
     stage,
     bbox,
   );
+
+  stageEnforcementCameras(collected.enforcements, collected.memberNodes, stage, bbox);
 
   adminAreas.forEach((area, position) => {
     stage.clearGeometry();

@@ -24,6 +24,7 @@ import type { IngestProgress } from './progress.js';
 import { nodeBlockedModes, roadAttributes } from './road-tags.js';
 import type { StringTableBuilder } from './string-table-builder.js';
 import { isTransitRoute, parseTransitRoute, type KeptTransitRoute } from './transit-routes.js';
+import { isCameraNode, parseEnforcement, type KeptEnforcement } from './enforcement-cameras.js';
 import { FEATURE_LAYERS, NodeFlag, SourceKind, TravelMode, MOTOR_MODES } from '../datapack/pack-layout.js';
 
 export type Bbox = [west: number, south: number, east: number, north: number];
@@ -65,7 +66,9 @@ export interface CollectedOsm {
   relations: KeptAreaRelation[];
   /** Public transport route relations (transit-routes.ts). */
   transitRoutes: KeptTransitRoute[];
-  /** [lon, lat] of the node members of kept relations (route stops) that the file holds. */
+  /** Enforcement relations (enforcement-cameras.ts). */
+  enforcements: KeptEnforcement[];
+  /** [lon, lat] of the node members of kept relations (route stops, camera devices) that the file holds. */
   memberNodes: Map<number, readonly [number, number]>;
   restrictions: KeptRestriction[];
   entities: { nodes: number; ways: number; relations: number };
@@ -109,6 +112,9 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   // route stop nodes: their positions are kept, and each becomes a transit_stop feature even when its own tags
   // would not make it one (an unnamed stop position, an untagged PTv1 stop)
   const routeStopNodes = new Set<number>();
+  const enforcements: KeptEnforcement[] = [];
+  // the device (or from) nodes of enforcement relations: positioned from their node, described by the relation
+  const deviceNodes = new Set<number>();
   const memberNodes = new Map<number, readonly [number, number]>();
   const entities = { nodes: 0, ways: 0, relations: 0 };
   let skippedRestrictions = 0;
@@ -143,6 +149,11 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
           transitRoutes.push(route);
           for (const way of route.ways) memberWays.push(way);
           for (const stop of route.stops) routeStopNodes.add(stop.ref);
+        } else if (tags.type === 'enforcement') {
+          const enforcement = parseEnforcement(id, members, tags);
+          if (!enforcement) return;
+          enforcements.push(enforcement);
+          for (const node of enforcement.positionNodes) deviceNodes.add(node);
         }
       },
     },
@@ -236,11 +247,13 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
           }
         }
         const routeStop = routeStopNodes.size > 0 && routeStopNodes.has(id);
-        if (routeStop) memberNodes.set(id, [lon, lat]);
+        const device = deviceNodes.size > 0 && deviceNodes.has(id);
+        if (routeStop || device) memberNodes.set(id, [lon, lat]);
         if (!tags && !routeStop) return;
         if (bbox && !(lat >= bbox[1] && lat <= bbox[3] && lon >= bbox[0] && lon <= bbox[2])) return;
         const layers = tags ? nodeLayers(tags) : [];
         if (routeStop && !layers.includes('transit_stop')) layers.push('transit_stop');
+        if (tags && !device && isCameraNode(tags)) layers.push('traffic_camera');
         if (!layers.length) return;
         const staged = features.stageKeptTags(tags ?? newTags());
         for (const layer of layers) features.addPoint(FEATURE_LAYERS.indexOf(layer), SourceKind.node, id, lon, lat, staged);
@@ -272,6 +285,7 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     slotOfId,
     relations,
     transitRoutes,
+    enforcements,
     memberNodes,
     restrictions,
     entities,

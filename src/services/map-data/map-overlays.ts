@@ -84,6 +84,7 @@ export class MapOverlays {
     switch (layerType) {
       case 'biking':
       case 'speed_cameras':
+      case 'traffic_cameras':
       case 'traffic_lights':
         return (this.sources.pack.features(layerType)?.length ?? 0) > 0;
       case 'transit': {
@@ -157,6 +158,7 @@ export class MapOverlays {
     switch (layerType) {
       case 'biking':
       case 'speed_cameras':
+      case 'traffic_cameras':
       case 'traffic_lights':
         candidates = this.sources.pack.features(layerType) ?? [];
         extra.attribution = OSM_ATTRIBUTION;
@@ -188,7 +190,7 @@ export class MapOverlays {
         break;
       }
       default:
-        // terrain, traffic_cameras: no data here (overlay-layers.ts says why)
+        // terrain: no data here (overlay-layers.ts says why)
         candidates = [];
     }
     const inBox = bbox ? candidates.filter((candidate) => intersects(candidate.bounds, bbox)) : candidates;

@@ -46,7 +46,7 @@ export const OVERLAY_LAYERS: Readonly<Record<OverlayLayerType, OverlayLayerEntry
     geometry: 'point',
     color: '#37474f',
     minZoom: 13,
-    source: 'not in the map pack: ingest keeps no man_made=surveillance nodes (needs a pack layer in src/ingest/feature-tags.ts and a pack format bump)',
+    source: 'OSM type=enforcement relations (at their device node), highway=speed_camera and enforcement=* nodes, and man_made=surveillance cameras on traffic, from the map pack',
   },
   traffic_lights: { layerType: 'traffic_lights', name: 'Traffic lights', geometry: 'point', color: '#f9a825', minZoom: 14, source: 'OSM highway=traffic_signals and crossing=traffic_signals nodes of the map pack' },
   weather: { layerType: 'weather', name: 'Weather', geometry: 'polygon', color: '#0288d1', minZoom: 4, source: 'no weather provider is configured (WEATHER_URL): weather is never invented' },
