@@ -135,7 +135,7 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     closeOnFailure.push(async () => search.stop());
     const ev = await wireEv(backends, mapData.pack, routing.routing, logger);
     await seeding.release();
-    const transit = await wireTransit(config, backends, logger);
+    const transit = await wireTransit(config, backends, mapData.pack, logger);
     closeOnFailure.push(async () => transit.stop());
     const weather = wireWeatherProvider(config);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, weather, routing.routing);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MapPack } from '../src/datapack/map-pack.js';
 import { writePackFile } from '../src/datapack/pack-file.js';
-import { EdgeFlag, NO_INDEX, PACK_SECTIONS, TravelMode, type SectionName } from '../src/datapack/pack-layout.js';
+import { EdgeFlag, NO_INDEX, PACK_SECTIONS, TransitStopRole, TravelMode, type SectionName } from '../src/datapack/pack-layout.js';
 import { buildPack, ingestToFile, type BuiltPack } from '../src/ingest/ingest.js';
 import { SolverPool } from '../src/solvers/solver-pool.js';
 import { writeTiledExtract } from '../bench/tiled-extract.js';
@@ -210,6 +210,82 @@ describe('the binary layout', () => {
 
   it('leaves only finished packs in the output directory', () => {
     expect(readdirSync(workDir).filter((file) => !file.endsWith('.svcpack'))).toEqual([]);
+  });
+});
+
+describe('public transport route relations (format 5)', () => {
+  const routeFeature = (pack: MapPack, relationId: number) => {
+    const [start, end] = pack.layerRange('transit_route');
+    for (let feature = start; feature < end; feature++) if (pack.sections['features.osmId'][feature] === relationId) return { feature, position: feature - start };
+    throw new Error(`relation ${relationId} is not in the transit_route layer`);
+  };
+  const stopsOf = (pack: MapPack, position: number) => {
+    const s = pack.sections;
+    const start = s['transitRoutes.stopStart'][position]!;
+    return Array.from(s['transitRouteStops.osmId'].subarray(start, start + s['transitRoutes.stopCount'][position]!));
+  };
+
+  it('keeps Monaco\'s 10 bus and 6 train relations and none of its road, hiking, bicycle or ferry routes', () => {
+    const pack = packs.monaco!;
+    const [start, end] = pack.layerRange('transit_route');
+    const kinds = new Map<string, number>();
+    for (let feature = start; feature < end; feature++) kinds.set(pack.featureTags(feature).route!, (kinds.get(pack.featureTags(feature).route!) ?? 0) + 1);
+    expect(Object.fromEntries(kinds)).toEqual({ bus: 10, train: 6 });
+    expect(pack.sections['transitRoutes.stopStart'].length).toBe(16);
+  });
+
+  it('keeps relation 2207095 (Bus 1: Monaco-Ville => Saint-Roman): its tags, its ways as lines, its 11 PTv1 stops in member order', () => {
+    const pack = packs.monaco!;
+    const { feature, position } = routeFeature(pack, 2207095);
+    expect(pack.featureTags(feature)).toMatchObject({ route: 'bus', ref: '1', name: 'Bus 1: Monaco-Ville => Saint-Roman' });
+    const geometry = pack.featureGeometry(feature);
+    expect(geometry.kind).toBe('line');
+    // its first member way, 165636031 (25 nodes), starts the first line
+    expect(geometry.parts[0]!.coordinates.length).toBeGreaterThanOrEqual(25);
+    const stops = stopsOf(pack, position);
+    expect(stops).toHaveLength(11);
+    const s = pack.sections;
+    expect(Array.from(s['transitRouteStops.role'].subarray(s['transitRoutes.stopStart'][position]!, s['transitRoutes.stopStart'][position]! + 11)).every((role) => role === TransitStopRole.unspecified)).toBe(true);
+    // every stop is a transit_stop feature of the pack (an untagged PTv1 stop would be made one)
+    const stopNodes = new Set(pack.findFeatures('transit_stop', () => true).filter((f) => s['features.sourceKind'][f] === 0).map((f) => s['features.osmId'][f]!));
+    for (const stop of stops) expect(stopNodes.has(stop), `node ${stop}`).toBe(true);
+  });
+
+  it('keeps TER 4 (relation 1057560, colour #f2b600) with its stop members that lie in the extract', () => {
+    const pack = packs.monaco!;
+    const { feature, position } = routeFeature(pack, 1057560);
+    expect(pack.featureTags(feature)).toMatchObject({ route: 'train', ref: 'TER 4', colour: '#f2b600' });
+    const names = stopsOf(pack, position).map((id) => pack.findFeatures('transit_stop', (_tags, f) => pack.sections['features.osmId'][f] === id).map((f) => pack.featureTags(f).name)[0]);
+    expect(names).toContain('Monaco - Monte Carlo');
+  });
+
+  it('finds none where the extract has none (Nasr City, An-Nabk, Andorra: hiking routes only)', () => {
+    for (const name of ['nasrCityPbf', 'anNabkXml', 'andorra'] as const) expect(packs[name]!.header.counts.transit_route, name).toBe(0);
+  });
+});
+
+describe('enforcement cameras (format 6)', () => {
+  it('places Monaco\'s 3 type=enforcement relations at their device node, with enforcement and maxspeed, and the device not twice', () => {
+    const pack = packs.monaco!;
+    const s = pack.sections;
+    const cameras = pack.findFeatures('traffic_camera', () => true);
+    const relations = cameras.filter((f) => s['features.sourceKind'][f] === 2);
+    expect(relations.map((f) => s['features.osmId'][f]).sort()).toEqual([1708749, 2256950, 2256952]);
+    const moyenneCorniche = relations.find((f) => s['features.osmId'][f] === 1708749)!;
+    expect(pack.featureTags(moyenneCorniche)).toMatchObject({ enforcement: 'maxspeed', maxspeed: '70', ref: 'D6007' });
+    // relation 1708749's device is node 1396032586 (highway=speed_camera): same position, not a second camera
+    const device = pack.findFeatures('speed_camera', (_tags, f) => s['features.osmId'][f] === 1396032586)[0]!;
+    expect(pack.featurePosition(moyenneCorniche)).toEqual(pack.featurePosition(device));
+    expect(cameras.some((f) => s['features.sourceKind'][f] === 0 && s['features.osmId'][f] === 1396032586)).toBe(false);
+    // and the red-light cameras tagged on their own node (enforcement=traffic_signals)
+    const nodes = cameras.filter((f) => s['features.sourceKind'][f] === 0);
+    expect(nodes.map((f) => pack.featureTags(f).enforcement)).toEqual(['traffic_signals', 'traffic_signals']);
+  });
+
+  it('keeps Andorra\'s 7 highway=speed_camera nodes (no enforcement relation there)', () => {
+    const pack = packs.andorra!;
+    expect(pack.header.counts.traffic_camera).toBe(7);
+    expect(pack.findFeatures('traffic_camera', (tags) => tags.highway === 'speed_camera')).toHaveLength(7);
   });
 });
 

@@ -17,6 +17,8 @@ import polyline from '@mapbox/polyline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser, type ApiClient } from './support/api-client.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { OSM_FILES } from './support/osm-data.js';
+import { ingestToFile } from '../src/ingest/ingest.js';
 import { sharedDeployment, usingRealServices } from './support/services.js';
 
 const INGEST = fileURLToPath(new URL('../dist/cli/ingest.js', import.meta.url));
@@ -60,6 +62,7 @@ const gbfsDocuments = (base: string): Record<string, unknown> => ({
 let gbfsServer: Server;
 let server: ServerProcess;
 let empty: ServerProcess;
+let monaco: ServerProcess;
 let api: ApiClient;
 let token: string;
 let dataDir: string | undefined;
@@ -90,12 +93,13 @@ beforeAll(async () => {
   }
   server = await startServerProcess({ ...databaseEnv, ...gbfsEnv });
   empty = await startServerProcess({ DATA_DIR: 'memory://' });
+
   api = apiClient(server.baseUrl);
   token = (await registerUser(api, 'rider')).token;
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), empty?.stop()].map((stop) => stop?.catch(() => undefined)));
+  await Promise.all([server?.stop(), empty?.stop(), monaco?.stop()].map((stop) => stop?.catch(() => undefined)));
   gbfsServer?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   rmSync(scratch, { recursive: true, force: true });
@@ -126,7 +130,19 @@ describe('/transit/stops', () => {
     expect(status).toBe(200);
     expect(body.provider).toBe('svc-transit');
     expect(body.count).toBe(body.stops.length);
-    expect(body.stops[0]).toEqual({ id: 'cairo-metro:86_SAD_METRO', stopId: '86_SAD_METRO', name: 'Sadat', lat: SADAT.lat, lng: SADAT.lng, distanceM: 0, routeIds: ['L1', 'L2'] });
+    expect(body.stops[0]).toEqual({
+      id: 'cairo-metro:86_SAD_METRO',
+      stopId: '86_SAD_METRO',
+      name: 'Sadat',
+      nameAr: null,
+      nameEn: null,
+      lat: SADAT.lat,
+      lng: SADAT.lng,
+      distanceM: 0,
+      routeIds: ['L1', 'L2'],
+      source: 'gtfs',
+      attribution: null,
+    });
     const distances = body.stops.map((stop: { distanceM: number }) => stop.distanceM);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     expect(Math.max(...distances)).toBeLessThanOrEqual(1500);
@@ -252,5 +268,70 @@ describe('a server with no feed', () => {
     expect((await bare.get('/transit/gbfs?lat=30&lng=31')).body).toMatchObject({ count: 0, stations: [] });
     const bareToken = (await registerUser(bare, 'rider')).token;
     expect((await bare.post('/transit/plan', { from: HELWAN, to: SADAT }, bareToken)).body).toMatchObject({ found: false, reason: 'out_of_coverage' });
+  });
+});
+
+describe('OSM stops and lines of the map pack (Monaco)', () => {
+  beforeAll(async () => {
+    const monacoPack = join(scratch, 'monaco.svcpack');
+    await ingestToFile({ input: OSM_FILES.monaco }, monacoPack);
+    monaco = await startServerProcess({ DATA_DIR: 'memory://', DATA_PACK: monacoPack });
+  }, 240_000);
+  // Square Beaumarchais, node 280490389 (highway=bus_stop), served by lines 1, 2 and 6
+  const BEAUMARCHAIS = { lat: 43.7395, lng: 7.4253 };
+
+  it('serves the pack\'s stops nearest first with the lines calling at them, ids that cannot be a feed\'s', async () => {
+    const client = apiClient(monaco.baseUrl);
+    const { status, body } = await client.get(`/transit/stops?lat=${BEAUMARCHAIS.lat}&lng=${BEAUMARCHAIS.lng}&radius=400&limit=50`);
+    expect(status).toBe(200);
+    expect(body.count).toBeGreaterThan(3);
+    const distances = body.stops.map((stop: { distanceM: number }) => stop.distanceM);
+    expect(distances).toEqual([...distances].sort((a: number, b: number) => a - b));
+    for (const stop of body.stops) {
+      expect(stop).toMatchObject({ source: 'osm', attribution: '© OpenStreetMap contributors, ODbL' });
+      expect(stop.id).toMatch(/^osm-(node|way|relation)-\d+$/);
+      expect(stop.id).not.toContain(':');
+    }
+    const square = body.stops.find((stop: { id: string }) => stop.id === 'osm-node-280490389');
+    expect(square).toMatchObject({ stopId: 'node/280490389', name: 'Square Beaumarchais' });
+    expect(square.routeIds).toEqual(expect.arrayContaining(['relation/2207100', 'relation/2211941']));
+  });
+
+  it('serves the route relations by type (route=bus → 3, route=train → 2) with shapes and ordered stops', async () => {
+    const client = apiClient(monaco.baseUrl);
+    const buses = (await client.get('/transit/routes?type=3')).body;
+    expect(buses.count).toBe(10);
+    const bus1 = buses.routes.find((route: { id: string }) => route.id === 'osm-route-2207095');
+    expect(bus1).toMatchObject({ routeId: 'relation/2207095', shortName: '1', longName: 'Bus 1: Monaco-Ville => Saint-Roman', type: 'bus', typeLabel: 'Bus', routeType: 3, color: null, source: 'osm' });
+    const shape = polyline.decode(bus1.shape, 5);
+    expect(shape.length).toBeGreaterThan(100);
+    for (const [lat, lng] of shape) expect(lat > 43.7 && lat < 43.8 && lng > 7.38 && lng < 7.46).toBe(true);
+    expect(bus1.stopIds).toHaveLength(11);
+    const trains = (await client.get('/transit/routes?type=2')).body;
+    expect(trains.routes.map((route: { shortName: string }) => route.shortName).sort()).toEqual(['EN 17/18', 'TER 4', 'TER 5', 'TER 6', 'TGV 512', 'Thello']);
+    expect(trains.routes.find((route: { shortName: string }) => route.shortName === 'TER 4')).toMatchObject({ color: '#F2B600', typeLabel: 'Rail' });
+    // a box away from Monaco keeps no line with geometry
+    expect((await client.get('/transit/routes?bbox=31,30,31.1,30.1')).body.count).toBe(0);
+  });
+
+  it('does not plan on OSM lines: they have no timetable, and none is made up', async () => {
+    const client = apiClient(monaco.baseUrl);
+    const rider = (await registerUser(client, 'rider')).token;
+    // two stops of Bus 1, about 1.5 km apart
+    const { status, body } = await client.post('/transit/plan', { from: BEAUMARCHAIS, to: { lat: 43.7306, lng: 7.4201 } }, rider);
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ found: false, reason: 'out_of_coverage', nearestOriginStops: [] });
+  });
+
+  it('draws the lines and stops on the transit overlay with the OSM attribution', async () => {
+    const client = apiClient(monaco.baseUrl);
+    const { body } = await client.get('/map/overlays/transit?bbox=7.40,43.72,7.44,43.76&limit=5000');
+    expect(body.metadata).toMatchObject({ hasData: true, attribution: '© OpenStreetMap contributors, ODbL' });
+    const line = body.features.find((feature: { properties: { id: string } }) => feature.properties.id === 'osm-route-2207095');
+    expect(line.properties).toMatchObject({ kind: 'line', mode: 'bus', routeRef: '1', network: 'osm', source: 'osm' });
+    expect(['LineString', 'MultiLineString']).toContain(line.geometry.type);
+    const stop = body.features.find((feature: { properties: { id: string } }) => feature.properties.id === 'osm-node-280490389');
+    expect(stop.properties).toMatchObject({ kind: 'stop', mode: 'bus', network: 'osm' });
+    expect(stop.properties.routeRefs.split(',')).toContain('1');
   });
 });

@@ -12,7 +12,7 @@
  * server rebuilds its default pack when the version differs.
  */
 export const PACK_MAGIC = 'SVCMAP\u0000\u0001';
-export const PACK_FORMAT_VERSION = 4;
+export const PACK_FORMAT_VERSION = 6;
 export const PACK_ATTRIBUTION = '© OpenStreetMap contributors, ODbL 1.0';
 
 /** Coordinates are fixed-point: degrees × 1e7 in an Int32 (about 1 cm). */
@@ -124,8 +124,22 @@ export const FEATURE_LAYERS = [
   'aeroway',
   // format 4: OSM entrance=* nodes, the place catalogue's entrances
   'entrance',
+  // format 5: OSM public transport route relations (type=route, route=bus|tram|subway|train|…)
+  'transit_route',
+  // format 6: enforcement cameras (type=enforcement relations at their device, speed cameras, traffic surveillance)
+  'traffic_camera',
 ] as const;
 export type FeatureLayer = (typeof FEATURE_LAYERS)[number];
+
+/** `transitRouteStops.role`: the member's role in its route relation. */
+export const TransitStopRole = {
+  /** `stop`, `stop_entry_only`, `stop_exit_only`: where the vehicle halts (PTv2). */
+  stop: 0,
+  /** `platform*`: where passengers wait (PTv2). */
+  platform: 1,
+  /** An empty or direction role (PTv1 routes list their stops so). */
+  unspecified: 2,
+} as const;
 
 export const GeometryKind = { point: 1, line: 2, polygon: 3 } as const;
 export const SourceKind = { node: 0, way: 1, relation: 2, external: 3 } as const;
@@ -218,6 +232,17 @@ export const PACK_SECTIONS = {
   'parts.inner': 'u8',
   'points.lat': 'i32',
   'points.lon': 'i32',
+  /**
+   * Format 5: the stop and platform node members of each `transit_route` feature, in member order.
+   * Per route (index within the layer): its first row in `transitRouteStops.*` and its number of rows.
+   */
+  'transitRoutes.stopStart': 'u32',
+  'transitRoutes.stopCount': 'u32',
+  'transitRouteStops.osmId': 'f64',
+  /** TransitStopRole. */
+  'transitRouteStops.role': 'u8',
+  'transitRouteStops.lat': 'i32',
+  'transitRouteStops.lon': 'i32',
   'tags.key': 'u32',
   'tags.value': 'u32',
   // strings: UTF-8 bytes; string i is bytes[offsets[i] .. offsets[i+1]); string 0 is ''
@@ -282,6 +307,7 @@ export interface PackHeader {
     edgeFlags: Record<string, number>;
     nodeFlags: Record<string, number>;
     layers: readonly string[];
+    transitStopRoles?: Record<string, number>;
   };
   /** For each layer, [first feature index, count]. */
   layers: Record<string, [number, number]>;

@@ -11,12 +11,20 @@ import { MATCH_GEOMETRY_SHIFT } from './kept-ways.js';
 import type { Bbox, CollectedOsm } from './osm-collector.js';
 import { assembleRings } from './ring-assembler.js';
 import type { StringTableBuilder } from './string-table-builder.js';
+import { stageEnforcementCameras } from './enforcement-cameras.js';
+import { stageTransitRoutes, type TransitRouteSections } from './transit-routes.js';
 
 const POINT = GeometryKind.point;
 const POLYGON = GeometryKind.polygon;
 const layerIndex = (layer: FeatureLayer) => FEATURE_LAYERS.indexOf(layer);
 
-export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, adminAreas: AdminArea[], strings: StringTableBuilder, bbox?: Bbox): BuiltFeatures {
+export function buildFeatures(
+  collected: CollectedOsm,
+  stage: FeatureStage,
+  adminAreas: AdminArea[],
+  strings: StringTableBuilder,
+  bbox?: Bbox,
+): BuiltFeatures & { transitRoutes: TransitRouteSections } {
   const { wayRefIndex, coordinates, featureWays, wayTags } = collected;
   const inside = (lon: number, lat: number) => !bbox || (lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3]);
 
@@ -87,6 +95,22 @@ export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, admi
     }
   }
 
+  const transitRoutes = stageTransitRoutes(
+    {
+      routes: collected.transitRoutes,
+      memberWayRefs: collected.memberWayRefs,
+      memberNodes: collected.memberNodes,
+      nodePosition: (id) => {
+        const slot = collected.slotOfId(id);
+        return slot < 0 ? undefined : [collected.coordinates.lon(slot), collected.coordinates.lat(slot)];
+      },
+    },
+    stage,
+    bbox,
+  );
+
+  stageEnforcementCameras(collected.enforcements, collected.memberNodes, stage, bbox);
+
   adminAreas.forEach((area, position) => {
     stage.clearGeometry();
     area.rings.forEach((ring, index) => {
@@ -97,7 +121,7 @@ export function buildFeatures(collected: CollectedOsm, stage: FeatureStage, admi
     stage.addShape(layerIndex('admin_area'), POLYGON, SourceKind.external, position, stage.stageTags(Object.entries(area.tags)), undefined, undefined, area.point);
   });
 
-  return stage.build(strings, unclosedRelations);
+  return { ...stage.build(strings, unclosedRelations), transitRoutes };
 }
 
 /** Adds a ring of node ids as a part; false (and nothing added) when one of its nodes is missing. */

@@ -1,8 +1,8 @@
 /**
  * The three passes over the OSM file, keeping only what the pack needs:
  *
- * 1. relations: turn restrictions and area relations (multipolygons, boundaries),
- *    noting the ways they reference;
+ * 1. relations: turn restrictions, area relations (multipolygons, boundaries) and
+ *    public transport routes, noting the ways and nodes they reference;
  * 2. ways: routable roads, layer features and relation members, noting their nodes;
  * 3. nodes: coordinates of the noted nodes (a sorted id list and a merge cursor,
  *    no hash map), plus the tagged nodes that are features themselves.
@@ -18,11 +18,13 @@ import { TagList, type FeatureStage } from './feature-stage.js';
 import { GrowableArray } from './growable-array.js';
 import { FeatureWays, KeptRoads } from './kept-ways.js';
 import { NodeCoordinates } from './node-coordinates.js';
-import { MemberType, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
+import { MemberType, newTags, type OsmMember, type OsmTags } from './osm/osm-visitor.js';
 import type { OsmSource } from './osm/osm-source.js';
 import type { IngestProgress } from './progress.js';
 import { nodeBlockedModes, roadAttributes } from './road-tags.js';
 import type { StringTableBuilder } from './string-table-builder.js';
+import { isTransitRoute, parseTransitRoute, type KeptTransitRoute } from './transit-routes.js';
+import { isCameraNode, parseEnforcement, type KeptEnforcement } from './enforcement-cameras.js';
 import { FEATURE_LAYERS, NodeFlag, SourceKind, TravelMode, MOTOR_MODES } from '../datapack/pack-layout.js';
 
 export type Bbox = [west: number, south: number, east: number, north: number];
@@ -62,6 +64,12 @@ export interface CollectedOsm {
   /** The coordinate slot of a node id, or -1 (not kept, or not in the file). */
   slotOfId(id: number): number;
   relations: KeptAreaRelation[];
+  /** Public transport route relations (transit-routes.ts). */
+  transitRoutes: KeptTransitRoute[];
+  /** Enforcement relations (enforcement-cameras.ts). */
+  enforcements: KeptEnforcement[];
+  /** [lon, lat] of the node members of kept relations (route stops, camera devices) that the file holds. */
+  memberNodes: Map<number, readonly [number, number]>;
   restrictions: KeptRestriction[];
   entities: { nodes: number; ways: number; relations: number };
   skippedRestrictions: number;
@@ -100,6 +108,14 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
   const { bbox, progress, features } = options;
   const restrictions: KeptRestriction[] = [];
   const relations: KeptAreaRelation[] = [];
+  const transitRoutes: KeptTransitRoute[] = [];
+  // route stop nodes: their positions are kept, and each becomes a transit_stop feature even when its own tags
+  // would not make it one (an unnamed stop position, an untagged PTv1 stop)
+  const routeStopNodes = new Set<number>();
+  const enforcements: KeptEnforcement[] = [];
+  // the device (or from) nodes of enforcement relations: positioned from their node, described by the relation
+  const deviceNodes = new Set<number>();
+  const memberNodes = new Map<number, readonly [number, number]>();
   const entities = { nodes: 0, ways: 0, relations: 0 };
   let skippedRestrictions = 0;
   const memberWays: number[] = [];
@@ -127,6 +143,17 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
             memberWays.push(member.ref);
           }
           if (outer.length) relations.push({ id, tags, outer, inner });
+        } else if (isTransitRoute(tags)) {
+          const route = parseTransitRoute(id, members, tags);
+          if (!route) return;
+          transitRoutes.push(route);
+          for (const way of route.ways) memberWays.push(way);
+          for (const stop of route.stops) routeStopNodes.add(stop.ref);
+        } else if (tags.type === 'enforcement') {
+          const enforcement = parseEnforcement(id, members, tags);
+          if (!enforcement) return;
+          enforcements.push(enforcement);
+          for (const node of enforcement.positionNodes) deviceNodes.add(node);
         }
       },
     },
@@ -219,11 +246,16 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
             nodeBlocked[slot] = nodeBlockedModes(tags);
           }
         }
-        if (!tags) return;
+        const routeStop = routeStopNodes.size > 0 && routeStopNodes.has(id);
+        const device = deviceNodes.size > 0 && deviceNodes.has(id);
+        if (routeStop || device) memberNodes.set(id, [lon, lat]);
+        if (!tags && !routeStop) return;
         if (bbox && !(lat >= bbox[1] && lat <= bbox[3] && lon >= bbox[0] && lon <= bbox[2])) return;
-        const layers = nodeLayers(tags);
+        const layers = tags ? nodeLayers(tags) : [];
+        if (routeStop && !layers.includes('transit_stop')) layers.push('transit_stop');
+        if (tags && !device && isCameraNode(tags)) layers.push('traffic_camera');
         if (!layers.length) return;
-        const staged = features.stageKeptTags(tags);
+        const staged = features.stageKeptTags(tags ?? newTags());
         for (const layer of layers) features.addPoint(FEATURE_LAYERS.indexOf(layer), SourceKind.node, id, lon, lat, staged);
       },
     },
@@ -252,6 +284,9 @@ export async function collectOsm(source: OsmSource, options: CollectOptions): Pr
     nodeBlocked,
     slotOfId,
     relations,
+    transitRoutes,
+    enforcements,
+    memberNodes,
     restrictions,
     entities,
     skippedRestrictions,

@@ -84,6 +84,7 @@ export class MapOverlays {
     switch (layerType) {
       case 'biking':
       case 'speed_cameras':
+      case 'traffic_cameras':
       case 'traffic_lights':
         return (this.sources.pack.features(layerType)?.length ?? 0) > 0;
       case 'transit': {
@@ -157,12 +158,14 @@ export class MapOverlays {
     switch (layerType) {
       case 'biking':
       case 'speed_cameras':
+      case 'traffic_cameras':
       case 'traffic_lights':
         candidates = this.sources.pack.features(layerType) ?? [];
         extra.attribution = OSM_ATTRIBUTION;
         break;
       case 'transit':
         candidates = await this.transitFeatures();
+        if (candidates.some((candidate) => candidate.feature.properties.source === 'osm')) extra.attribution = OSM_ATTRIBUTION;
         break;
       case 'traffic': {
         if (!bbox) return empty(layerType, zoom, null, 'traffic needs a bbox: west,south,east,north');
@@ -187,7 +190,7 @@ export class MapOverlays {
         break;
       }
       default:
-        // terrain, traffic_cameras: no data here (overlay-layers.ts says why)
+        // terrain: no data here (overlay-layers.ts says why)
         candidates = [];
     }
     const inBox = bbox ? candidates.filter((candidate) => intersects(candidate.bounds, bbox)) : candidates;
@@ -212,16 +215,19 @@ export class MapOverlays {
   private async transitFeatures(): Promise<IndexedFeature[]> {
     const network = await this.sources.transit?.mapNetwork();
     if (!network) return [];
-    const routeById = new Map(network.routes.map((route) => [route.id, route]));
+    // keyed as stations name their routes: the feed (or osm) and the route's own id
+    const routeById = new Map(network.routes.map((route) => [`${networkOf(route.id)}:${route.routeId}`, route]));
     const color = (value: string | null) => (value ? `#${value.replace(/^#/, '')}` : OVERLAY_LAYERS.transit.color);
     const lines: IndexedFeature[] = network.routes
       .filter((route) => route.points.length >= 2)
       .map((route) => {
         const coordinates = route.points.map(([lat, lng]) => [lng, lat]);
+        // an OSM line with gaps is drawn as its pieces, not with straight jumps across the gaps
+        const pieces = route.parts?.map((part) => part.map(([lat, lng]) => [lng, lat]));
         return {
           feature: {
             type: 'Feature',
-            geometry: { type: 'LineString', coordinates },
+            geometry: pieces ? { type: 'MultiLineString', coordinates: pieces } : { type: 'LineString', coordinates },
             properties: {
               id: route.id,
               name: route.longName ?? route.shortName,
@@ -232,6 +238,7 @@ export class MapOverlays {
               routeRef: route.shortName ?? route.routeId,
               lineName: route.longName ?? route.shortName,
               network: networkOf(route.id),
+              source: route.source,
             },
           },
           bounds: boundsOf(coordinates),
@@ -254,6 +261,7 @@ export class MapOverlays {
             mode: first ? (TRANSIT_MODES[first.type] ?? first.type) : null,
             network,
             routeRefs: served.map((route) => route.shortName ?? route.routeId).join(','),
+            source: station.source,
           },
         },
         bounds: [station.lng, station.lat, station.lng, station.lat],
@@ -349,9 +357,10 @@ export function zoneFeature(zone: LogisticsZone, layerType = 'logistics_zones'):
   };
 }
 
+/** The feed a transit id belongs to (`<feed>:<id>`), or `osm` for the map pack's stops and lines (`osm-…`). */
 function networkOf(id: string): string {
   const colon = id.indexOf(':');
-  return colon < 0 ? id : id.slice(0, colon);
+  return colon < 0 ? (id.startsWith('osm-') ? 'osm' : id) : id.slice(0, colon);
 }
 
 function withMargin([west, south, east, north]: Bbox): Bbox {

@@ -35,7 +35,7 @@ export interface OverlayLayerEntry {
 
 export const OVERLAY_LAYERS: Readonly<Record<OverlayLayerType, OverlayLayerEntry>> = {
   traffic: { layerType: 'traffic', name: 'Traffic', geometry: 'line', color: '#e53935', minZoom: 10, source: 'learned traffic profiles (GET /traffic/labels) on the road segments of the map pack' },
-  transit: { layerType: 'transit', name: 'Transit', geometry: 'mixed', color: '#1e4f8a', minZoom: 10, source: 'imported GTFS feeds: route shapes and stations' },
+  transit: { layerType: 'transit', name: 'Transit', geometry: 'mixed', color: '#1e4f8a', minZoom: 10, source: 'imported GTFS feeds (route shapes and stations) and the OSM route relations and stops of the map pack' },
   biking: { layerType: 'biking', name: 'Cycleways', geometry: 'line', color: '#2e7d32', minZoom: 11, source: 'OSM highway=cycleway ways of the map pack' },
   terrain: { layerType: 'terrain', name: 'Terrain', geometry: 'polygon', color: '#8d6e63', minZoom: 8, source: 'no elevation data is loaded: no contours or relief' },
   incidents: { layerType: 'incidents', name: 'Incidents', geometry: 'point', color: '#f57c00', minZoom: 10, source: 'live community-reported incidents (POST /incidents), newest first' },
@@ -46,7 +46,7 @@ export const OVERLAY_LAYERS: Readonly<Record<OverlayLayerType, OverlayLayerEntry
     geometry: 'point',
     color: '#37474f',
     minZoom: 13,
-    source: 'not in the map pack: ingest keeps no man_made=surveillance nodes (needs a pack layer in src/ingest/feature-tags.ts and a pack format bump)',
+    source: 'OSM type=enforcement relations (at their device node), highway=speed_camera and enforcement=* nodes, and man_made=surveillance cameras on traffic, from the map pack',
   },
   traffic_lights: { layerType: 'traffic_lights', name: 'Traffic lights', geometry: 'point', color: '#f9a825', minZoom: 14, source: 'OSM highway=traffic_signals and crossing=traffic_signals nodes of the map pack' },
   weather: { layerType: 'weather', name: 'Weather', geometry: 'polygon', color: '#0288d1', minZoom: 4, source: 'no weather provider is configured (WEATHER_URL): weather is never invented' },

@@ -1,6 +1,7 @@
 /**
  * Overlay features read from the loaded map pack: cycleways (routable ways of class `cycleway`),
- * speed cameras and traffic lights (the pack's `speed_camera` and `traffic_signal` point layers),
+ * speed cameras, enforcement cameras and traffic lights (the pack's `speed_camera`, `traffic_camera` and
+ * `traffic_signal` point layers),
  * and the road segment geometry traffic labels are drawn on. Each list is built on first use and
  * kept: the pack does not change while the process runs.
  */
@@ -20,6 +21,7 @@ export interface IndexedFeature {
 }
 
 const CYCLEWAY_CLASS = ROAD_CLASSES.indexOf('cycleway');
+const SOURCE_KIND_NAMES = ['node', 'way', 'relation'] as const;
 
 export function boundsOf(coordinates: readonly (readonly number[])[]): Bbox {
   let west = Infinity;
@@ -47,9 +49,12 @@ export class PackOverlays {
 
   /** The layer's features from the pack, or undefined when the pack is no source of it. */
   features(layerType: OverlayLayerType): IndexedFeature[] | undefined {
-    const build = { biking: () => this.cycleways(), speed_cameras: () => this.points('speed_camera', 'speed_cameras'), traffic_lights: () => this.points('traffic_signal', 'traffic_lights') }[
-      layerType as 'biking' | 'speed_cameras' | 'traffic_lights'
-    ];
+    const build = {
+      biking: () => this.cycleways(),
+      speed_cameras: () => this.points('speed_camera', 'speed_cameras'),
+      traffic_cameras: () => this.points('traffic_camera', 'traffic_cameras'),
+      traffic_lights: () => this.points('traffic_signal', 'traffic_lights'),
+    }[layerType as 'biking' | 'speed_cameras' | 'traffic_cameras' | 'traffic_lights'];
     if (!build) return undefined;
     let list = this.lists.get(layerType);
     if (!list) this.lists.set(layerType, (list = build()));
@@ -66,18 +71,21 @@ export class PackOverlays {
   private points(layer: FeatureLayer, layerType: OverlayLayerType): IndexedFeature[] {
     const [start, end] = this.pack.layerRange(layer);
     const osmIds = this.pack.sections['features.osmId'];
+    const kinds = this.pack.sections['features.sourceKind'];
     const list: IndexedFeature[] = [];
     for (let feature = start; feature < end; feature++) {
       const tags = this.pack.featureTags(feature);
       const position = this.pack.featurePosition(feature);
       const geometry: Point = { type: 'Point', coordinates: position };
       const properties: Record<string, string | number | null> = {
-        id: `osm-node-${osmIds[feature]}`,
+        id: `osm-${SOURCE_KIND_NAMES[kinds[feature]!] ?? 'node'}-${osmIds[feature]}`,
         name: tags.name ?? null,
         layerType,
         color: OVERLAY_LAYERS[layerType].color,
       };
-      if (layerType === 'speed_cameras') properties.maxspeed = tags.maxspeed ?? null;
+      if (layerType === 'speed_cameras' || layerType === 'traffic_cameras') properties.maxspeed = tags.maxspeed ?? null;
+      // what the camera enforces: the relation's enforcement=*, else a speed camera's maxspeed, else a traffic watch
+      if (layerType === 'traffic_cameras') properties.enforcement = tags.enforcement ?? (tags.highway === 'speed_camera' ? 'maxspeed' : 'surveillance');
       list.push({ feature: { type: 'Feature', geometry, properties }, bounds: [position[0], position[1], position[0], position[1]] });
     }
     return list;

@@ -201,16 +201,22 @@ export class RouteRiskService {
     });
   }
 
-  /** The map data's speed cameras and traffic lights in the box; `known` when the map data has any anywhere. */
+  /** The map data's speed and enforcement cameras and traffic lights in the box; `known` when the map data has any anywhere. */
   private enforcementAssets(box: [number, number, number, number]): { items: EnforcementAsset[]; known: boolean } {
     const items: EnforcementAsset[] = [];
     let known = false;
-    for (const [layerType, kind] of [['speed_cameras', 'speed_camera'], ['traffic_lights', 'traffic_light']] as const) {
+    // a speed camera node is also in traffic_cameras, and an enforcement relation sits on its device node: one camera per place
+    const seen = new Set<string>();
+    const layers = [['speed_cameras', 'speed_camera'], ['traffic_cameras', 'speed_camera'], ['traffic_lights', 'traffic_light']] as const;
+    for (const [layerType, kind] of layers) {
       const features = this.sources.pack.features(layerType) ?? [];
       known ||= features.length > 0;
       for (const { feature, bounds } of features) {
         if (bounds[0] > box[2] || bounds[2] < box[0] || bounds[1] > box[3] || bounds[3] < box[1] || feature.geometry.type !== 'Point') continue;
         const [lng, lat] = feature.geometry.coordinates as [number, number];
+        const place = `${kind}@${lng.toFixed(6)},${lat.toFixed(6)}`;
+        if (seen.has(place)) continue;
+        seen.add(place);
         items.push({ kind, id: String(feature.properties.id ?? ''), lng, lat });
       }
     }

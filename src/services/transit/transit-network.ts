@@ -30,8 +30,14 @@ export function walkingSeconds(straightMeters: number): number {
 
 const TYPE_NAMES = { tram: 'Tram', metro: 'Metro', rail: 'Rail', bus: 'Bus', ferry: 'Ferry', other: 'Other' } as const;
 
+/** Where a stop or line comes from: an imported GTFS feed, or the map pack's OSM data. */
+export type TransitSource = 'gtfs' | 'osm';
+
 export interface TransitRoute {
   id: string;
+  source: TransitSource;
+  /** The data's licence notice when it must be shown (OSM: ODbL); null for GTFS feeds. */
+  attribution: string | null;
   routeId: string;
   shortName: string | null;
   longName: string | null;
@@ -43,12 +49,20 @@ export interface TransitRoute {
   shape: string | null;
   /** Shape vertices, for the bbox filter; empty when the route has no geometry. */
   points: Array<[number, number]>;
+  /** The shape's unconnected pieces ([lat, lng]), when it has gaps (OSM lines); `points` joins them. */
+  parts?: Array<Array<[number, number]>>;
+  /** OSM lines: their stops in order (ids of /transit/stops); null for GTFS, whose order is per trip. */
+  stopIds: string[] | null;
 }
 
 export interface TransitStation {
   id: string;
+  source: TransitSource;
+  attribution: string | null;
   stopId: string;
   name: string;
+  nameAr: string | null;
+  nameEn: string | null;
   lat: number;
   lng: number;
   routeIds: string[];
@@ -125,7 +139,7 @@ export class TransitNetwork {
     for (const stop of rows.stops) {
       if (stop.locationType === 1 || (stop.locationType === 0 && !(stop.parentStation && byId.has(stop.parentStation)))) {
         stationOf.set(stop.stopId, this.stations.length);
-        this.stations.push({ id: prefix + stop.stopId, stopId: stop.stopId, name: stop.name, lat: stop.lat, lng: stop.lng, routeIds: [] });
+        this.stations.push({ id: prefix + stop.stopId, source: 'gtfs', attribution: null, stopId: stop.stopId, name: stop.name, nameAr: null, nameEn: null, lat: stop.lat, lng: stop.lng, routeIds: [] });
       }
     }
     const platformOf = new Map<string, number>();
@@ -154,6 +168,8 @@ export class TransitNetwork {
       routeOf.set(route.routeId, this.routes.length);
       this.routes.push({
         id: prefix + route.routeId,
+        source: 'gtfs',
+        attribution: null,
         routeId: route.routeId,
         shortName: route.shortName,
         longName: route.longName,
@@ -163,6 +179,7 @@ export class TransitNetwork {
         color: route.color,
         shape: points.length >= 2 ? polyline.encode(points, 5) : null,
         points,
+        stopIds: null,
       });
     }
     // trip templates
@@ -301,7 +318,8 @@ export class TransitNetwork {
   }
 }
 
-function near<T extends { lat: number; lng: number }>(index: Flatbush | undefined, items: T[], lat: number, lng: number, radiusM: number, limit: number) {
+/** The items within `radiusM` of a point (straight line, via a Flatbush index over them), nearest first. */
+export function near<T extends { lat: number; lng: number }>(index: Flatbush | undefined, items: T[], lat: number, lng: number, radiusM: number, limit: number) {
   if (!index) return [];
   const dLat = radiusM / 111_320;
   const dLng = radiusM / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));

@@ -1,14 +1,21 @@
 /** Response schemas of the transit and micromobility endpoints (spec part 2 §2.8, §4.6). */
 import { z } from 'zod';
 
+const source = z.enum(['gtfs', 'osm']).describe('gtfs: an imported feed (ids `<feed>:<id>`); osm: the map pack\'s OpenStreetMap data (ids `osm-…`, never planned: no timetable)');
+const attribution = z.string().nullable().describe('the licence notice to show with the record (OSM: © OpenStreetMap contributors, ODbL); null for GTFS feeds');
+
 export const stopRecord = z.object({
   id: z.string(),
-  stopId: z.string(),
+  stopId: z.string().describe('the feed\'s stop_id, or the OSM element (`node/123`)'),
   name: z.string(),
+  nameAr: z.string().nullable(),
+  nameEn: z.string().nullable(),
   lat: z.number(),
   lng: z.number(),
   distanceM: z.number(),
   routeIds: z.array(z.string()),
+  source,
+  attribution,
 });
 
 export const routeRecord = z.object({
@@ -21,6 +28,9 @@ export const routeRecord = z.object({
   routeType: z.number().int(),
   color: z.string().nullable(),
   shape: z.string().nullable().describe('encoded polyline, precision 5, [lat, lng] pairs; null when the feed has no geometry for the route'),
+  stopIds: z.array(z.string()).nullable().describe('OSM lines: their stops in order (ids of /transit/stops); null for GTFS routes'),
+  source,
+  attribution,
 });
 
 export const transitStopsResponse = z.object({ provider: z.literal('svc-transit'), count: z.number().int(), stops: z.array(stopRecord) });

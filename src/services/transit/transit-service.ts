@@ -9,6 +9,7 @@ import { raptor, type StopAccess } from '../../solvers/transit/raptor.js';
 import type { TransitFeedRepository } from '../../store/pg/transit-feeds.js';
 import type { Logger } from '../../shared/logger.js';
 import type { TransitPlanBody, TransitRoutesQuery, TransitStopsQuery } from './transit-queries.js';
+import type { OsmTransitLines } from './osm-transit-lines.js';
 import { TransitNetwork, WALK_DETOUR_FACTOR, WALK_SPEED_MPS, walkingMeters, walkingSeconds, type TransitRoute, type TransitStation } from './transit-network.js';
 
 export const TRANSIT_PROVIDER = 'svc-transit' as const;
@@ -33,9 +34,14 @@ export class TransitService {
   private checkedAt = 0;
   private loading: Promise<void> | undefined;
 
+  /**
+   * `osm`: the map pack's OSM stops and lines, served beside the feeds' but never planned (no timetable:
+   * docs/transit.md, "Stops and lines from OSM").
+   */
   constructor(
     private readonly feeds: TransitFeedRepository,
     private readonly logger: Logger,
+    private readonly osm?: OsmTransitLines,
   ) {}
 
   /** Loads the imported feeds now (at start) rather than on the first request. */
@@ -64,20 +70,26 @@ export class TransitService {
     this.logger.info({ feeds: feeds.map((feed) => feed.name), stations: this.network.stations.length, routes: this.network.routes.length, ms: Math.round(performance.now() - started) }, 'transit feeds loaded');
   }
 
-  /** The loaded routes (with their shapes) and stations, for the map's transit overlay. */
-  async mapNetwork(): Promise<Pick<TransitNetwork, 'routes' | 'stations'>> {
-    return this.current();
+  /** The loaded routes (with their shapes) and stations, GTFS and OSM, for the map's transit overlay. */
+  async mapNetwork(): Promise<{ routes: readonly TransitRoute[]; stations: readonly TransitStation[] }> {
+    const network = await this.current();
+    if (!this.osm || this.osm.isEmpty) return network;
+    return { routes: [...network.routes, ...this.osm.routes], stations: [...network.stations, ...this.osm.stations] };
   }
 
   async stops(query: TransitStopsQuery) {
     const network = await this.current();
-    const stops = network.stationsNear(query.lat, query.lng, query.radius, query.limit).map(stopRecord);
+    const near = network.stationsNear(query.lat, query.lng, query.radius, query.limit);
+    if (this.osm) near.push(...this.osm.stationsNear(query.lat, query.lng, query.radius, query.limit));
+    // GTFS first among equal distances (a feed's station and the OSM node mapped on it)
+    const stops = near.sort((a, b) => a.distanceM - b.distanceM || sourceRank(a) - sourceRank(b)).slice(0, query.limit).map(stopRecord);
     return { provider: TRANSIT_PROVIDER, count: stops.length, stops };
   }
 
   async routes(query: TransitRoutesQuery) {
     const network = await this.current();
-    const routes = network.routes.filter((route) => (query.type === undefined || route.routeType === query.type) && (!query.bbox || inBbox(route, query.bbox))).map(routeRecord);
+    const all = this.osm ? [...network.routes, ...this.osm.routes] : network.routes;
+    const routes = all.filter((route) => (query.type === undefined || route.routeType === query.type) && (!query.bbox || inBbox(route, query.bbox))).map(routeRecord);
     return { provider: TRANSIT_PROVIDER, count: routes.length, routes, type: query.type ?? null, bbox: query.bbox ?? null };
   }
 
@@ -154,12 +166,41 @@ export class TransitService {
   }
 }
 
+function sourceRank(station: StopRecord): number {
+  return station.source === 'gtfs' ? 0 : 1;
+}
+
 function stopRecord(station: StopRecord) {
-  return { id: station.id, stopId: station.stopId, name: station.name, lat: station.lat, lng: station.lng, distanceM: station.distanceM, routeIds: station.routeIds };
+  return {
+    id: station.id,
+    stopId: station.stopId,
+    name: station.name,
+    nameAr: station.nameAr,
+    nameEn: station.nameEn,
+    lat: station.lat,
+    lng: station.lng,
+    distanceM: station.distanceM,
+    routeIds: station.routeIds,
+    source: station.source,
+    attribution: station.attribution,
+  };
 }
 
 function routeRecord(route: TransitRoute) {
-  return { id: route.id, routeId: route.routeId, shortName: route.shortName, longName: route.longName, type: route.type, typeLabel: route.typeLabel, routeType: route.routeType, color: route.color, shape: route.shape };
+  return {
+    id: route.id,
+    routeId: route.routeId,
+    shortName: route.shortName,
+    longName: route.longName,
+    type: route.type,
+    typeLabel: route.typeLabel,
+    routeType: route.routeType,
+    color: route.color,
+    shape: route.shape,
+    stopIds: route.stopIds,
+    source: route.source,
+    attribution: route.attribution,
+  };
 }
 
 /** A route with geometry inside or crossing the box; routes with no geometry are kept (part 2 §4.6). */
