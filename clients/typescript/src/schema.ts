@@ -3317,7 +3317,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits */
+        /** The route planner: preference, avoidances, stop ordering, constraints, labels, lanes and speed limits; `date_time` searches on learned traffic */
         post: operations["postApiV1RoutingPlan"];
         delete?: never;
         options?: never;
@@ -3907,7 +3907,7 @@ export interface paths {
         put?: never;
         /**
          * Traffic-aware ETA of the fastest route from `departAt`: each segment timed from its learned profile as the clock advances
-         * @description Body `{ locations: [{ lat, lon }, …] (2–25), departAt?, costing? (auto|truck), country? }`. Answers free-flow and traffic seconds, `delaySeconds`, `trafficLevel`, `coverage` (share of the distance with a profile) and the segments. Segments without a profile keep their free-flow time; with none at all `basedOnHistory` is false and the ETA is the free-flow one.
+         * @description Body `{ locations: [{ lat, lon }, …] (2–25), departAt?, costing? (auto|truck), country? }`. Answers free-flow and traffic seconds, `delaySeconds`, `trafficLevel`, `coverage` (share of the distance with a profile) and the segments. Segments without a profile keep their free-flow time; with none at all `basedOnHistory` is false and the ETA is the free-flow one. Where trustworthy profiles exist at `departAt`, the route is searched on that learned traffic (as `date_time` on /routing/route) and the answer adds `trafficModel` and `freeFlowRoute { sameRoute, distanceMeters, freeFlowSeconds, trafficSeconds }` (the free-flow fastest route, timed the same way).
          */
         post: operations["postApiV1TrafficRoute"];
         delete?: never;
@@ -26725,8 +26725,15 @@ export interface operations {
                     applyLogisticsZones?: boolean;
                     /** @default [] */
                     avoid?: ("tolls" | "highways" | "ferries" | "unpaved")[];
+                    /** @default [] */
+                    avoidAreas?: "city_centre"[];
                     /** @default true */
                     avoidIncidents?: boolean;
+                    /** @default [] */
+                    avoidPolygons?: [
+                        number,
+                        number
+                    ][][];
                     /** @default true */
                     avoidReported?: boolean;
                     constraintsText?: string;
@@ -26735,6 +26742,10 @@ export interface operations {
                      * @enum {string}
                      */
                     costing?: "auto" | "pedestrian" | "bicycle" | "motor_scooter" | "truck";
+                    date_time?: {
+                        type: 0 | 1 | 2 | 3;
+                        value?: string;
+                    } | string;
                     /** @default [] */
                     disregard?: string[];
                     /** @default false */
@@ -26750,6 +26761,8 @@ export interface operations {
                         lon: number;
                         name?: string;
                     }[];
+                    /** @default false */
+                    noLeftTurns?: boolean;
                     optimize?: boolean;
                     /**
                      * @default balanced
@@ -26758,6 +26771,13 @@ export interface operations {
                     preference?: "fastest" | "shortest" | "balanced";
                     /** @enum {string} */
                     units?: "kilometers" | "miles" | "km" | "mi";
+                    vehicle?: {
+                        hazmat?: boolean;
+                        heightM?: number;
+                        lengthM?: number;
+                        weightT?: number;
+                        widthM?: number;
+                    };
                 };
             };
         };
@@ -30025,6 +30045,8 @@ export interface operations {
                             /** @constant */
                             mode: "transit";
                             route: {
+                                /** @description the licence notice to show with the record (OSM: © OpenStreetMap contributors, ODbL); null for GTFS feeds */
+                                attribution: string | null;
                                 color: string | null;
                                 id: string;
                                 longName: string | null;
@@ -30033,6 +30055,13 @@ export interface operations {
                                 /** @description encoded polyline, precision 5, [lat, lng] pairs; null when the feed has no geometry for the route */
                                 shape: string | null;
                                 shortName: string | null;
+                                /**
+                                 * @description gtfs: an imported feed (ids `<feed>:<id>`); osm: the map pack's OpenStreetMap data (ids `osm-…`, never planned: no timetable)
+                                 * @enum {string}
+                                 */
+                                source: "gtfs" | "osm";
+                                /** @description OSM lines: their stops in order (ids of /transit/stops); null for GTFS routes */
+                                stopIds: string[] | null;
                                 /** @enum {string} */
                                 type: "metro" | "bus" | "tram" | "rail" | "ferry" | "other";
                                 typeLabel: string;
@@ -30046,21 +30075,41 @@ export interface operations {
                         /** @constant */
                         found: false;
                         nearestDestStops: {
+                            /** @description the licence notice to show with the record (OSM: © OpenStreetMap contributors, ODbL); null for GTFS feeds */
+                            attribution: string | null;
                             distanceM: number;
                             id: string;
                             lat: number;
                             lng: number;
                             name: string;
+                            nameAr: string | null;
+                            nameEn: string | null;
                             routeIds: string[];
+                            /**
+                             * @description gtfs: an imported feed (ids `<feed>:<id>`); osm: the map pack's OpenStreetMap data (ids `osm-…`, never planned: no timetable)
+                             * @enum {string}
+                             */
+                            source: "gtfs" | "osm";
+                            /** @description the feed's stop_id, or the OSM element (`node/123`) */
                             stopId: string;
                         }[];
                         nearestOriginStops: {
+                            /** @description the licence notice to show with the record (OSM: © OpenStreetMap contributors, ODbL); null for GTFS feeds */
+                            attribution: string | null;
                             distanceM: number;
                             id: string;
                             lat: number;
                             lng: number;
                             name: string;
+                            nameAr: string | null;
+                            nameEn: string | null;
                             routeIds: string[];
+                            /**
+                             * @description gtfs: an imported feed (ids `<feed>:<id>`); osm: the map pack's OpenStreetMap data (ids `osm-…`, never planned: no timetable)
+                             * @enum {string}
+                             */
+                            source: "gtfs" | "osm";
+                            /** @description the feed's stop_id, or the OSM element (`node/123`) */
                             stopId: string;
                         }[];
                         /** @constant */
@@ -30177,6 +30226,8 @@ export interface operations {
                         /** @constant */
                         provider: "svc-transit";
                         routes: {
+                            /** @description the licence notice to show with the record (OSM: © OpenStreetMap contributors, ODbL); null for GTFS feeds */
+                            attribution: string | null;
                             color: string | null;
                             id: string;
                             longName: string | null;
@@ -30185,6 +30236,13 @@ export interface operations {
                             /** @description encoded polyline, precision 5, [lat, lng] pairs; null when the feed has no geometry for the route */
                             shape: string | null;
                             shortName: string | null;
+                            /**
+                             * @description gtfs: an imported feed (ids `<feed>:<id>`); osm: the map pack's OpenStreetMap data (ids `osm-…`, never planned: no timetable)
+                             * @enum {string}
+                             */
+                            source: "gtfs" | "osm";
+                            /** @description OSM lines: their stops in order (ids of /transit/stops); null for GTFS routes */
+                            stopIds: string[] | null;
                             /** @enum {string} */
                             type: "metro" | "bus" | "tram" | "rail" | "ferry" | "other";
                             typeLabel: string;
@@ -30274,12 +30332,22 @@ export interface operations {
                         /** @constant */
                         provider: "svc-transit";
                         stops: {
+                            /** @description the licence notice to show with the record (OSM: © OpenStreetMap contributors, ODbL); null for GTFS feeds */
+                            attribution: string | null;
                             distanceM: number;
                             id: string;
                             lat: number;
                             lng: number;
                             name: string;
+                            nameAr: string | null;
+                            nameEn: string | null;
                             routeIds: string[];
+                            /**
+                             * @description gtfs: an imported feed (ids `<feed>:<id>`); osm: the map pack's OpenStreetMap data (ids `osm-…`, never planned: no timetable)
+                             * @enum {string}
+                             */
+                            source: "gtfs" | "osm";
+                            /** @description the feed's stop_id, or the OSM element (`node/123`) */
                             stopId: string;
                         }[];
                     };
