@@ -5,7 +5,7 @@
  * fields it reads are validated with clear messages.
  */
 import { z } from 'zod';
-import { DEFAULT_TRUCK, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
+import { truckDimensions, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import { MAX_SEARCH_CUTOFF_METERS, type RouteLocation } from '../../solvers/routing/routing-engine.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import { heading, latitude, longitude } from '../../domain/geo.js';
@@ -115,12 +115,7 @@ export function metricOf(costing: Costing, options: z.infer<typeof costingOption
   }
   const spec: MetricSpec = { costing, preference, avoid: AVOIDABLE.filter((item) => avoided.has(item)) };
   if (costing === 'truck') {
-    spec.truck = {
-      weightTonnes: options?.weight ?? DEFAULT_TRUCK.weightTonnes,
-      heightMeters: options?.height ?? DEFAULT_TRUCK.heightMeters,
-      widthMeters: options?.width ?? DEFAULT_TRUCK.widthMeters,
-      lengthMeters: options?.length ?? DEFAULT_TRUCK.lengthMeters,
-    };
+    spec.truck = truckDimensions({ weightTonnes: options?.weight, heightMeters: options?.height, widthMeters: options?.width, lengthMeters: options?.length });
   }
   return spec;
 }

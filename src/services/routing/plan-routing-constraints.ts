@@ -6,7 +6,7 @@
  * (`POST /optimize/routes`), which times each stop.
  */
 import polyline from '@mapbox/polyline';
-import { DEFAULT_TRUCK, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
+import { truckDimensions, type MetricSpec } from '../../solvers/routing/costing/profiles.js';
 import type { AreaAvoidance } from '../../solvers/routing/avoid-areas.js';
 import { ManeuverType, type Trip } from '../../solvers/routing/guidance/index.js';
 import { centreRing, cityCentreOf } from './city-centres.js';
@@ -41,12 +41,7 @@ export function constrainMetric(metric: MetricSpec, body: Pick<PlanRequest, 'veh
   if (body.noLeftTurns) spec.avoidLeftTurns = true;
   if (spec.costing === 'truck') {
     const limits = body.vehicle;
-    spec.truck = {
-      weightTonnes: limits?.weightT ?? DEFAULT_TRUCK.weightTonnes,
-      heightMeters: limits?.heightM ?? DEFAULT_TRUCK.heightMeters,
-      widthMeters: limits?.widthM ?? DEFAULT_TRUCK.widthMeters,
-      lengthMeters: limits?.lengthM ?? DEFAULT_TRUCK.lengthMeters,
-    };
+    spec.truck = truckDimensions({ weightTonnes: limits?.weightT, heightMeters: limits?.heightM, widthMeters: limits?.widthM, lengthMeters: limits?.lengthM });
   }
   return spec;
 }

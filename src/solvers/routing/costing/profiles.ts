@@ -50,6 +50,16 @@ export interface TruckDimensions {
 /** Valhalla's truck defaults (21.77 t, 4.11 m high, 2.6 m wide, 21.64 m long). */
 export const DEFAULT_TRUCK: TruckDimensions = { weightTonnes: 21.77, heightMeters: 4.11, widthMeters: 2.6, lengthMeters: 21.64 };
 
+/** A truck's dimensions from the ones given, Valhalla's defaults for the rest. */
+export function truckDimensions(given: Partial<TruckDimensions> = {}): TruckDimensions {
+  return {
+    weightTonnes: given.weightTonnes ?? DEFAULT_TRUCK.weightTonnes,
+    heightMeters: given.heightMeters ?? DEFAULT_TRUCK.heightMeters,
+    widthMeters: given.widthMeters ?? DEFAULT_TRUCK.widthMeters,
+    lengthMeters: given.lengthMeters ?? DEFAULT_TRUCK.lengthMeters,
+  };
+}
+
 /**
  * A traffic metric's edge speed ratios (observed / free-flow speed, from the learned profiles of one
  * moment): each listed edge's travel time is divided by its ratio; edges not listed keep free flow.
