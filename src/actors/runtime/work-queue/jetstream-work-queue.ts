@@ -18,6 +18,11 @@ const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const PULL_EXPIRES_MS = 5_000;
 /** Pause after a failed pull (NATS away): the loop keeps trying. */
 const RETRY_PULL_MS = 1_000;
+/**
+ * Longest an enqueue waits for NATS (its first connection included): past it the caller goes on without the
+ * queue (the item is durable elsewhere and a sweep queues it again), never hangs while NATS is unreachable.
+ */
+const ENQUEUE_TIMEOUT_MS = 2_000;
 
 const nanos = (ms: number) => ms * 1_000_000;
 
@@ -37,14 +42,25 @@ export class JetStreamWorkQueue implements WorkQueue {
   private pulling: Promise<void> | undefined;
   private closed = false;
   private slotFreed: (() => void) | undefined;
+  /** Settles on close: a pull still waiting for NATS's first connection stops waiting then. */
+  private readonly closing: Promise<void>;
+  private markClosed!: () => void;
 
   constructor(private readonly options: JetStreamWorkQueueOptions) {
     this.stream = options.name;
+    this.closing = new Promise((resolve) => (this.markClosed = resolve));
   }
 
   async enqueue(id: string): Promise<void> {
-    const { js } = await this.setUp();
-    await js.publish(this.options.subject, new TextEncoder().encode(id), { msgID: id });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`work queue ${this.stream}: NATS did not take the item within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.setUp().then(({ js }) => js.publish(this.options.subject, new TextEncoder().encode(id), { msgID: id })), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   consume(handler: WorkHandler, options: { concurrency: number }): void {
@@ -53,6 +69,7 @@ export class JetStreamWorkQueue implements WorkQueue {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.markClosed();
     this.slotFreed?.();
     await this.pulling?.catch(() => undefined);
     await Promise.allSettled([...this.running]);
@@ -81,7 +98,9 @@ export class JetStreamWorkQueue implements WorkQueue {
           await new Promise<void>((resolve) => (this.slotFreed = resolve));
           continue;
         }
-        const { consumer } = await this.setUp();
+        const ready = await Promise.race([this.setUp(), this.closing]);
+        if (!ready) return;
+        const { consumer } = ready;
         const batch = await consumer.fetch({ max_messages: concurrency - this.running.size, expires: PULL_EXPIRES_MS });
         for await (const message of batch) this.launch(handler, message);
       } catch (error) {
