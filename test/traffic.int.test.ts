@@ -190,12 +190,16 @@ describe('the §4.4 rules', () => {
     const night = await api.post('/traffic/route', { locations: [FROM, TO], departAt: new Date(nightStart + 60_000).toISOString() }, token);
     expect(rush.status, JSON.stringify(rush.body)).toBe(201);
     expect(rush.body).toMatchObject({ provider: 'svc-traffic-model', available: true, basedOnHistory: true, simulated: true });
-    expect(rush.body.coverage).toBeGreaterThan(0.5);
-    expect(rush.body.freeFlowSeconds).toBe(night.body.freeFlowSeconds);
-    expect(rush.body.trafficSeconds).toBeGreaterThan(night.body.trafficSeconds * 1.5);
+    // at night the learned road is quick: the free-flow fastest route is timed on its profiles
+    expect(night.body.coverage).toBeGreaterThan(0.5);
+    expect(night.body.legs[0].segments.some((segment: any) => segment.profileType === 'typical')).toBe(true);
+    // at rush hour that same route crawls; the search on the hour's traffic (docs/traffic.md) may leave it for a
+    // road that is faster then, and reports what the free-flow route would have taken
+    const timedFreeFlowRoute = rush.body.freeFlowRoute ?? { trafficSeconds: rush.body.trafficSeconds, freeFlowSeconds: rush.body.freeFlowSeconds };
+    expect(timedFreeFlowRoute.freeFlowSeconds).toBe(night.body.freeFlowRoute?.freeFlowSeconds ?? night.body.freeFlowSeconds);
+    expect(timedFreeFlowRoute.trafficSeconds).toBeGreaterThan(night.body.trafficSeconds * 1.5);
+    expect(rush.body.trafficSeconds).toBeLessThanOrEqual(timedFreeFlowRoute.trafficSeconds);
     expect(rush.body.delaySeconds).toBe(rush.body.trafficSeconds - rush.body.freeFlowSeconds);
-    expect(['heavy', 'severe']).toContain(rush.body.trafficLevel);
-    expect(rush.body.legs[0].segments.some((segment: any) => segment.profileType === 'typical')).toBe(true);
   });
 
   it('model status, validation and insights summary', async () => {
