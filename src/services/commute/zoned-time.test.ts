@@ -18,6 +18,12 @@ describe('zoned time', () => {
     );
   });
 
+  it('moves a wall time skipped by a spring-forward gap an hour later (Cairo, 2027-04-30 00:00)', () => {
+    const instant = instantOf('Africa/Cairo', '2027-04-30', 0);
+    expect(new Date(instant).toISOString()).toBe('2027-04-29T22:00:00.000Z');
+    expect(wallClock('Africa/Cairo', instant)).toMatchObject({ date: '2027-04-30', minuteOfDay: 60 });
+  });
+
   it('parses and prints HH:MM', () => {
     expect(parseHhMm('07:05')).toBe(425);
     expect(parseHhMm('24:00')).toBeUndefined();

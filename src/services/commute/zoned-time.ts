@@ -30,13 +30,18 @@ export function instantOf(timeZone: string, date: string, minuteOfDay: number): 
   const asUtc = Date.parse(`${date}T00:00:00Z`) + minuteOfDay * 60_000;
   // Offsets of the zones served are within ±14 h: try each quarter hour's guess and keep the one that reads back.
   let guess = asUtc;
+  let previous = asUtc;
   for (let pass = 0; pass < 3; pass++) {
     const seen = wallClock(timeZone, guess);
     const seenUtc = Date.parse(`${seen.date}T00:00:00Z`) + seen.minuteOfDay * 60_000;
     if (seenUtc === asUtc) return guess;
+    previous = guess;
     guess += asUtc - seenUtc;
   }
-  return guess;
+  // No instant reads this wall time: a spring-forward gap skipped it (Cairo's 00:00 on the last Friday of April).
+  // The guesses swing between the instants either side of the gap; the later one reads the time shifted forward
+  // by the gap, as a clock does (and as Temporal's "compatible" disambiguation answers).
+  return Math.max(guess, previous);
 }
 
 /** `HH:MM` → minutes since midnight; undefined when not a valid 24-hour time. */
