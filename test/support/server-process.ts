@@ -99,13 +99,13 @@ async function dropSchema(schema: string): Promise<void> {
 }
 
 /** Runs the server expecting it to exit by itself (bad configuration, say). */
-export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, DATA_DIR: 'memory://', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   collectLines(child.stdout!, (line) => output.push(line));
   collectLines(child.stderr!, (line) => output.push(line));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, output: output.join('\n') };
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+  return { code, signal, output: output.join('\n') };
 }
 
 function collectLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
