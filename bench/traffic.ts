@@ -30,6 +30,7 @@ import { RoutingEngine } from '../src/solvers/routing/routing-engine.js';
 import { tripTraversals } from '../src/solvers/routing/traffic/trip-traversals.js';
 import { simulateTrace } from '../test/support/gps-traces.js';
 import { createPgliteClient } from '../src/store/sql/pglite-client.js';
+import { createPostgresClient } from '../src/store/sql/postgres-client.js';
 import { applyMigrations } from '../src/store/sql/migrate.js';
 import { migrations } from '../src/store/sql/migrations/index.js';
 import { TrafficRepository } from '../src/store/pg/traffic.js';
@@ -94,14 +95,18 @@ export async function runTrafficBenchmark(): Promise<void> {
   });
   const board = new AnnouncementBoard();
   const calendars = new CalendarService({ hijri: new HijriCalendar(board), library: await loadHolidayLibrary(), announced: board });
-  const sql = await createPgliteClient({ dataDir: 'memory://', schema: 'bench_traffic' });
-  await applyMigrations(sql, 'bench_traffic', migrations);
+  // with DATABASE_URL the database's CPU is its own process's, as in production; else PGlite runs in this thread
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const schema = databaseUrl ? `bench_traffic_${process.pid}` : 'bench_traffic';
+  const sql = databaseUrl ? createPostgresClient({ url: databaseUrl, schema }) : await createPgliteClient({ dataDir: 'memory://', schema });
+  const database = databaseUrl ? 'Postgres (its own process)' : 'PGlite in this thread';
+  await applyMigrations(sql, schema, migrations);
   const repository = new TrafficRepository(sql);
 
   console.log(
     conditions({
       data: `embedded Nasr City pack (${pack.nodeCount} nodes, ${pack.edgeCount} directed edges)`,
-      workload: `${TRIPS} trips of ${trips[0]!.length}-${Math.min(...trips.map((trip) => trip.length))} fixes (1 s, 3 m noise) from ${trips.length} distinct traces; one thread; PGlite in memory`,
+      workload: `${TRIPS} trips of ${trips[0]!.length}-${Math.min(...trips.map((trip) => trip.length))} fixes (1 s, 3 m noise) from ${trips.length} distinct traces; one thread; ${databaseUrl ? 'Postgres' : 'PGlite in memory'}`,
       'load average at start': loadavg().map((value) => value.toFixed(1)).join(' '),
       note: 'shared 2-core machine: other engineers ran builds and tests at the same time; CPU figures are this thread only',
     }),
@@ -145,11 +150,11 @@ export async function runTrafficBenchmark(): Promise<void> {
     await queue.close();
     console.log(`${label},${TRIPS},${round(cpuSeconds)},${round(TRIPS / cpuSeconds, 1)},,${detail}; wall ${round((performance.now() - wallStart) / 1000)} s; load ${loadavg()[0]!.toFixed(1)}`);
   };
-  await ingestThroughQueue(new MemoryWorkQueue({ name: 'bench', ackWaitMs: 60_000 }), 'ingest_full_300', 'insert + in-process queue + claim + match + file + ack (PGlite in this thread)');
+  await ingestThroughQueue(new MemoryWorkQueue({ name: 'bench', ackWaitMs: 60_000 }), 'ingest_full_300', `insert + in-process queue + claim + match + file + ack (${database})`);
   if (process.env.NATS_URL) {
     const connection = await connect({ servers: process.env.NATS_URL });
     const queue = new JetStreamWorkQueue({ name: `bench_${process.pid}`, subject: `bench_${process.pid}.traffic.trips.work`, ackWaitMs: 60_000, connection: async () => connection, logger });
-    await ingestThroughQueue(queue, 'ingest_jetstream_300', 'insert + JetStream publish (acked) + pull + claim + match + file + ack (PGlite and the NATS client in this thread)');
+    await ingestThroughQueue(queue, 'ingest_jetstream_300', `insert + JetStream publish (acked) + pull + claim + match + file + ack (${database}; the NATS client in this thread)`);
     await (await jetstreamManager(connection)).streams.delete(`bench_${process.pid}`);
     await connection.close();
   }
@@ -180,13 +185,14 @@ export async function runTrafficBenchmark(): Promise<void> {
     },
     'labels',
   );
-  console.log(`# labels_city_bbox: bbox ${BBOX}, up to ${labelCount} labels per answer; service + PGlite, no HTTP`);
+  console.log(`# labels_city_bbox: bbox ${BBOX}, up to ${labelCount} labels per answer; service + ${databaseUrl ? 'Postgres' : 'PGlite'}, no HTTP`);
   // analysed traffic around a point of the learned routes (no weather provider: nothing fetched)
   const analysed = new AnalysedTrafficService(repository, calendars, new OpenMeteoForecast({}));
   const point = { lat: '30.066', lng: '31.331', radius: '1500' };
   await timeCalls('analysed_point', (index) => analysed.analysed({ ...point, at: new Date(start + (index % 24) * 3_600_000).toISOString() }), 'GET /traffic/analysed, 1.5 km radius');
   await timeCalls('analysed_week', () => analysed.week(point), 'GET /traffic/analysed/week: 7 x 24 hours + windows');
   await benchTrafficMetric(engine, repository, calendars, start);
+  if (databaseUrl) await sql.exec(`drop schema if exists "${schema}" cascade`);
   await sql.close();
 }
 
