@@ -118,8 +118,9 @@ export async function startApplication(config: Config, logger: Logger): Promise<
       version: packageJson.version,
       documentedRoutes: () => apiServed,
     });
-    // readiness asks the weather layer's provider, wired with the overlays below
-    const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed, () => mapOverlays.weather.provider);
+    // one weather provider per process: readiness asks it, traffic and the weather layer use it
+    const weather = wireWeatherProvider(config);
+    const mapDataWiring = wireMapData(config, mapData.pack, backends, () => apiServed, weather);
     const billing = wireBilling(config, backends, accounts);
     const vectorTiles = wireVectorTiles(config, mapData.pack, solvers, billing.requireOfflineMaps);
     const mapStyles = wireMapStyles(config, mapData.pack, solvers, () => vectorTiles.tiles.version, logger);
@@ -137,7 +138,6 @@ export async function startApplication(config: Config, logger: Logger): Promise<
     await seeding.release();
     const transit = await wireTransit(config, backends, mapData.pack, logger);
     closeOnFailure.push(async () => transit.stop());
-    const weather = wireWeatherProvider(config);
     const traffic = wireTraffic(config, backends, solvers, calendars.calendars, logger, mapData.pack, weather, routing.routing);
     trafficMetrics = traffic.metrics;
     closeOnFailure.push(() => traffic.stop());

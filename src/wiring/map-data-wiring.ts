@@ -19,10 +19,7 @@ export interface MapDataWiring {
   routes: RouteDefinition[];
 }
 
-/**
- * `weatherProvider` is the map weather layer's provider, wired later with the overlays: readiness asks it
- * lazily, as it asks the route table.
- */
+/** `weatherProvider` is the process's one weather provider (wireWeatherProvider), which readiness asks. */
 export function wireMapData(config: Config, pack: MapPack, backends: Backends, servedRoutes: () => readonly RouteDefinition[], weatherProvider: NonNullable<MapReadinessOptions['weather']>): MapDataWiring {
   let served: Set<string> | undefined;
   const serves = (method: string, path: string) => {

@@ -22,7 +22,7 @@ export class MapDataService {
 
   /** GET /map/readiness; the weather capability asks its provider how it fares (poking it when its last outcome is old). */
   async readiness(): Promise<MapReadiness> {
-    const weather = (await this.options.weather?.()?.readiness(packCentre(this.pack))) ?? { data: false, reason: 'no weather provider is configured (WEATHER_URL)' };
+    const weather = (await this.options.weather?.readiness(packCentre(this.pack))) ?? { data: false, reason: 'no weather provider is configured (WEATHER_URL)' };
     return mapReadiness(this.pack, this.options, weather);
   }
 

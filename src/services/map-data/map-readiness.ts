@@ -41,7 +41,7 @@ export interface MapReadinessOptions {
   /** Capabilities switched off by configuration although their routes answer (e.g. GEOCODING_ENABLED=false). */
   switchedOff?: readonly MapCapability[];
   /** The map weather layer's provider (WEATHER_URL): weather is data the pack cannot hold; none means none is wired. */
-  weather?: () => { readiness(probeAt: { lat: number; lng: number } | undefined): Promise<WeatherReadiness> } | undefined;
+  weather?: { readiness(probeAt: { lat: number; lng: number } | undefined): Promise<WeatherReadiness> };
 }
 
 export interface MapReadiness {
