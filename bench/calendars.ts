@@ -15,6 +15,8 @@ import { sequentialLatency } from './geocode.js';
 import { conditions, freePort, pinLoadGenerator, processCpuMs, round, startProcess } from './support.js';
 
 const productMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The machine's floor for the same sequential method: a bare uWS hello world (bench/servers/raw-uws.ts). */
+const rawUwsServer = fileURLToPath(new URL('./servers/raw-uws.js', import.meta.url));
 const TARGET_FLAGS_NS = 2_000;
 const TARGET_UPCOMING_P99_MS = 2;
 const BATCH = 1_000;
@@ -125,6 +127,17 @@ export async function runCalendarsBenchmark(): Promise<void> {
       const target = name === 'holidays_upcoming' ? TARGET_UPCOMING_P99_MS : undefined;
       const cpu = latency.cpuMsPerRequest === undefined ? '' : round(latency.cpuMsPerRequest, 3);
       console.log([name, round(latency.p50Ms, 3), round(latency.p99Ms, 3), cpu, target ?? '', target === undefined ? '' : latency.p99Ms <= target ? 'met' : 'missed'].join(','));
+    }
+    // the same method against a bare uWS server on the same CPU: what any endpoint's p99 cannot go below here
+    const rawPort = await freePort();
+    const raw = await startProcess(rawUwsServer, [String(rawPort)], rawPort);
+    try {
+      const rawRuns = [await sequentialLatency(`http://127.0.0.1:${rawPort}`, ['/health']), await sequentialLatency(`http://127.0.0.1:${rawPort}`, ['/health'])];
+      const rawP99 = mean(rawRuns.map((run) => run.p99Ms))!;
+      console.log(['reference_raw_uws', round(mean(rawRuns.map((run) => run.p50Ms))!, 3), round(rawP99, 3), '', '', ''].join(','));
+      console.log(`# reference_raw_uws: a bare uWS hello world pinned like the server, measured the same way twice; holidays_upcoming p99 is ${round(rows.holidays_upcoming!.p99Ms - rawP99, 3)} ms above it`);
+    } finally {
+      await raw.stop();
     }
   } finally {
     await server.stop();
