@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient, PASSWORD, registerUser, uniqueEmail } from './support/api-client.js';
-import { startServerProcess } from './support/server-process.js';
+import { startServerProcess, serverTestTimeout } from './support/server-process.js';
 import { useServer } from './support/server-fixture.js';
 import { realServices, uniqueName } from './support/services.js';
 
@@ -155,7 +155,7 @@ describe('sessions', () => {
 });
 
 describe('revocation across processes', () => {
-  it('a session revoked through one process is refused by another on the very next request', async () => {
+  it('a session revoked through one process is refused by another on the very next request', { timeout: serverTestTimeout(2) }, async () => {
     // Two edge processes sharing one real Postgres (and one signing key, kept in it).
     const shared = { DATABASE_URL: realServices.databaseUrl, DATABASE_SCHEMA: uniqueName('t') };
     const first = await startServerProcess(shared);

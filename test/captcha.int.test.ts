@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, PASSWORD, uniqueEmail, type ApiClient } from './support/api-client.js';
-import { runServerToExit, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { runServerToExit, startServerProcess, type ServerProcess, serverTestTimeout } from './support/server-process.js';
 
 const SECRET = 'captcha-secret-0123456789';
 const SITE_KEY = 'captcha-site-key';
@@ -180,7 +180,7 @@ describe('captcha on the browser sign-in form', () => {
 });
 
 describe('captcha configuration', () => {
-  it('refuses to start with half a captcha configuration (exit 78), naming the missing settings', async () => {
+  it('refuses to start with half a captcha configuration (exit 78), naming the missing settings', { timeout: serverTestTimeout(1) }, async () => {
     const result = await runServerToExit({ CAPTCHA_SITE_KEY: SITE_KEY });
     expect(result.code).toBe(78);
     expect(result.output).toContain('CAPTCHA_SECRET');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient, registerUser, type ApiClient } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
-import { startServerProcess } from './support/server-process.js';
+import { startServerProcess, serverTestTimeout } from './support/server-process.js';
 import { readJson, sharedDeployment } from './support/services.js';
 
 const fixture = useServer();
@@ -85,7 +85,7 @@ describe('keys on a scoped endpoint', () => {
 });
 
 describe('several edge processes on the real services', () => {
-  it('give exactly the quota across two processes, the per-IP limit across two keys, and apply key changes at once', async () => {
+  it('give exactly the quota across two processes, the per-IP limit across two keys, and apply key changes at once', { timeout: serverTestTimeout(2) }, async () => {
     // Each phase comes from its own client address (through a trusted proxy), so their per-IP budgets stay apart.
     const shared = { ...sharedDeployment('t'), TRUSTED_PROXIES: '127.0.0.1' };
     const first = await startServerProcess(shared);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ingestToFile } from '../src/ingest/ingest.js';
-import { runServerToExit, startServerProcess } from './support/server-process.js';
+import { runServerToExit, startServerProcess, serverTestTimeout } from './support/server-process.js';
 import { readJson } from './support/services.js';
 import { useServer } from './support/server-fixture.js';
 import { OSM_FILES } from './support/osm-data.js';
@@ -69,7 +69,7 @@ describe('GET /api/v1/map/readiness on the embedded default', () => {
 });
 
 describe('where the map data comes from', () => {
-  it('builds the default pack on first start into DATA_DIR and reuses it on the next start', async () => {
+  it('builds the default pack on first start into DATA_DIR and reuses it on the next start', { timeout: serverTestTimeout(2) }, async () => {
     const dataDir = join(workDir, 'var');
     const first = await startServerProcess({ DATA_DIR: dataDir });
     await first.stop();
@@ -88,7 +88,7 @@ describe('where the map data comes from', () => {
     }
   });
 
-  it('serves the pack named by DATA_PACK', async () => {
+  it('serves the pack named by DATA_PACK', { timeout: serverTestTimeout(1) }, async () => {
     const pack = join(workDir, 'monaco.svcpack');
     await ingestToFile({ input: OSM_FILES.monaco }, pack);
     const server = await startServerProcess({ DATA_PACK: pack });
@@ -102,7 +102,7 @@ describe('where the map data comes from', () => {
     }
   });
 
-  it('refuses to start on a DATA_PACK that does not exist or is not a pack, naming it', async () => {
+  it('refuses to start on a DATA_PACK that does not exist or is not a pack, naming it', { timeout: serverTestTimeout(2) }, async () => {
     const missing = await runServerToExit({ DATA_PACK: join(workDir, 'missing.svcpack') });
     expect(missing.code).not.toBe(0);
     expect(missing.output).toMatch(/missing\.svcpack: no such data pack/);

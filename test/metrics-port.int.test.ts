@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, apiClient } from './support/api-client.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { startServerProcess, type ServerProcess, serverTestTimeout } from './support/server-process.js';
 import { readJson } from './support/services.js';
 
 /**
@@ -39,7 +39,7 @@ describe('metrics on METRICS_PORT', () => {
 });
 
 describe('without METRICS_PORT', () => {
-  it('serves no metrics over HTTP', async () => {
+  it('serves no metrics over HTTP', { timeout: serverTestTimeout(1) }, async () => {
     const server = await startServerProcess();
     try {
       expect(server.metricsPort).toBeUndefined();

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '../src/shared/errors.js';
-import { startServerProcess, runServerToExit, type ServerProcess } from './support/server-process.js';
+import { startServerProcess, runServerToExit, type ServerProcess, serverTestTimeout } from './support/server-process.js';
 import { usingRealServices, readJson } from './support/services.js';
 
 let server: ServerProcess;
@@ -101,7 +101,7 @@ describe('API documentation', () => {
 });
 
 describe('degraded backends', () => {
-  it('answers /ready 503 naming the counter store when Redis is unreachable, and stays live', async () => {
+  it('answers /ready 503 naming the counter store when Redis is unreachable, and stays live', { timeout: serverTestTimeout(1) }, async () => {
     const degraded = await startServerProcess({ REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       const response = await fetch(`${degraded.baseUrl}/ready`);
@@ -117,7 +117,7 @@ describe('degraded backends', () => {
     }
   });
 
-  it('answers /ready 503 naming the bus when NATS is unreachable', async () => {
+  it('answers /ready 503 naming the bus when NATS is unreachable', { timeout: serverTestTimeout(1) }, async () => {
     const degraded = await startServerProcess({ NATS_URL: 'nats://127.0.0.1:1' });
     try {
       const body = await readJson(await fetch(`${degraded.baseUrl}/ready`));
@@ -128,7 +128,7 @@ describe('degraded backends', () => {
     }
   });
 
-  it('answers /ready within its timeout when a dependency hangs', async () => {
+  it('answers /ready within its timeout when a dependency hangs', { timeout: serverTestTimeout(1) }, async () => {
     // A TCP peer that accepts and never speaks: Redis that hangs rather than refuses.
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -147,7 +147,7 @@ describe('degraded backends', () => {
 });
 
 describe('process lifecycle', () => {
-  it('stops cleanly on SIGTERM', async () => {
+  it('stops cleanly on SIGTERM', { timeout: serverTestTimeout(1) }, async () => {
     const running = await startServerProcess();
     expect((await fetch(`${running.baseUrl}/health`)).status).toBe(200);
     const code = await running.stop('SIGTERM');
@@ -156,14 +156,14 @@ describe('process lifecycle', () => {
     await expect(fetch(`${running.baseUrl}/health`)).rejects.toThrow();
   });
 
-  it('refuses to start on a bad configuration value, naming the variable', async () => {
+  it('refuses to start on a bad configuration value, naming the variable', { timeout: serverTestTimeout(1) }, async () => {
     const result = await runServerToExit({ PORT: 'eighty', LOG_LEVEL: 'loud' });
     expect(result.code).toBe(78);
     expect(result.output).toContain('PORT');
     expect(result.output).toContain('LOG_LEVEL');
   });
 
-  it('refuses to start when the database is unreachable, and exits (Redis and NATS, opened alongside, do not hold it)', async () => {
+  it('refuses to start when the database is unreachable, and exits (Redis and NATS, opened alongside, do not hold it)', { timeout: serverTestTimeout(1) }, async () => {
     const closed = await closedPort();
     const env: Record<string, string> = { DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/test` };
     if (usingRealServices) Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runServerToExit, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { runServerToExit, startServerProcess, type ServerProcess, serverTestTimeout } from './support/server-process.js';
 import { freePort } from '../bench/support.js';
 import { realServices, sharedDeployment } from './support/services.js';
 
 // Which process owns a port and a database directory: one, unless the operator asks for several with shared state.
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '', NATS_URL: '' };
 /** Two embedded servers (PGlite start-up each) in one test. */
-const TWO_STARTS_MS = 90_000;
+const TWO_STARTS_MS = serverTestTimeout(2);
 const started: ServerProcess[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
@@ -47,7 +47,7 @@ describe('one port, one process by default', () => {
     expect(await healthOnNewConnection(first.port)).toBe(200);
   }, TWO_STARTS_MS);
 
-  it('REUSE_PORT=true is refused without shared Postgres, Redis and NATS', async () => {
+  it('REUSE_PORT=true is refused without shared Postgres, Redis and NATS', { timeout: serverTestTimeout(1) }, async () => {
     const refused = await runServerToExit({ ...EMBEDDED, REDIS_URL: realServices.redisUrl, REUSE_PORT: 'true', PORT: '0' });
     expect(refused.code).toBe(78);
     expect(refused.output).toMatch(/REUSE_PORT: needs shared state: set DATABASE_URL, NATS_URL/);

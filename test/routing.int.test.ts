@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { haversineMeters } from '../src/solvers/graph/geodesy.js';
 import { apiClient, registerUser } from './support/api-client.js';
 import { useServer } from './support/server-fixture.js';
-import { startServerProcess } from './support/server-process.js';
+import { startServerProcess, serverTestTimeout } from './support/server-process.js';
 import { readJson } from './support/services.js';
 
 const fixture = useServer();
@@ -195,7 +195,7 @@ describe('POST /routing/plan and /routing/optimize', () => {
 });
 
 describe('external engine', () => {
-  it('answers 201 available: false with the request when ROUTING_ENGINE_URL does not answer', async () => {
+  it('answers 201 available: false with the request when ROUTING_ENGINE_URL does not answer', { timeout: serverTestTimeout(1) }, async () => {
     const server = await startServerProcess({ ROUTING_ENGINE_URL: 'http://127.0.0.1:9/' });
     try {
       const user = await fetch(`${server.baseUrl}/api/v1/auth/register`, {
@@ -219,7 +219,7 @@ describe('external engine', () => {
 });
 
 describe('overload', () => {
-  it('answers at once 201 available: false with reason "busy" and Retry-After when the workers are busy and the waiting line is full', async () => {
+  it('answers at once 201 available: false with reason "busy" and Retry-After when the workers are busy and the waiting line is full', { timeout: serverTestTimeout(1) }, async () => {
     const server = await startServerProcess({ WORKER_THREADS: '1', SOLVER_QUEUE_LIMIT: '1' });
     try {
       const busyApi = apiClient(server.baseUrl);

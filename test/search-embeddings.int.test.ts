@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from './support/api-client.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { startServerProcess, type ServerProcess, serverTestTimeout } from './support/server-process.js';
 
 const API_KEY = 'embeddings-test-key-5f2c';
 /** Words of each dimension: the fake's whole "model". */
@@ -87,7 +87,7 @@ describe('semantic search with an embeddings endpoint', () => {
 });
 
 describe('start-up checks', () => {
-  it('refuses an embeddings URL that is plain http off loopback or carries credentials', async () => {
+  it('refuses an embeddings URL that is plain http off loopback or carries credentials', { timeout: serverTestTimeout(2) }, async () => {
     for (const url of ['http://10.1.2.3/v1/embeddings', 'https://user:pw@api.example.com/v1/embeddings']) {
       await expect(startServerProcess({ EMBEDDINGS_URL: url })).rejects.toThrow(/EMBEDDINGS_URL/);
     }

@@ -25,6 +25,15 @@ export interface ServerProcess {
 const START_TIMEOUT_MS = Number(process.env.SERVER_START_TIMEOUT_MS ?? 60_000);
 
 /**
+ * The time limit of a test whose own body starts `starts` servers (or runs them to their exit) and then does up to
+ * `workMs` of work: each start may take the harness's whole allowance above, which vitest's default test timeout
+ * (30 s, shorter than one allowance) does not leave it. In `it(name, { timeout: serverTestTimeout(2) }, ...)`.
+ */
+export function serverTestTimeout(starts: number, workMs = 30_000): number {
+  return starts * START_TIMEOUT_MS + workMs;
+}
+
+/**
  * Starts the built server (`dist/main.js`) as a separate process on a free
  * port: the tests talk to it only over HTTP. It uses the real services when the
  * test run has their URLs in its environment, with names of its own so
