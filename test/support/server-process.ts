@@ -62,7 +62,8 @@ export async function startServerProcess(env: Record<string, string | undefined>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': 'exit' can come before the pipes have given up the process's last lines, which callers read
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const { port, metricsPort } = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
     const timer = setTimeout(() => {
       // a server that never said it listens would otherwise outlive the test
@@ -113,7 +114,8 @@ export async function runServerToExit(env: Record<string, string>): Promise<{ co
   const output: string[] = [];
   collectLines(child.stdout!, (line) => output.push(line));
   collectLines(child.stderr!, (line) => output.push(line));
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+  // after the pipes are drained too (see startServerProcess): the output asserted on ends with the last words
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
   return { code, signal, output: output.join('\n') };
 }
 
