@@ -20,5 +20,16 @@ describe('JsonBytes', () => {
     const values = [...edges, ...Array.from({ length: 100_000 }, () => (random() - 0.3) * 10 ** (random() * 8))];
     const wrong = values.filter((value) => jsonTenths(value) !== JSON.stringify(Math.round(value * 10) / 10));
     expect(wrong).toEqual([]);
+    const out = new JsonBytes(16);
+    const written = values.map((value) => out.tenths(value).finish().toString('latin1'));
+    expect(values.filter((value, index) => written[index] !== jsonTenths(value))).toEqual([]);
+  });
+
+  it('starts over after each finish, and hands out answers that later writes do not change', () => {
+    const out = new JsonBytes(16);
+    const first = out.ascii('{"a":').tenths(1.25).text(',"b":"مستشفى"}').finish();
+    const second = out.bytes(Buffer.from('[1,2]')).finish();
+    expect(first.toString('utf8')).toBe('{"a":1.3,"b":"مستشفى"}');
+    expect(second.toString('utf8')).toBe('[1,2]');
   });
 });

@@ -1,45 +1,93 @@
 /**
- * A JSON answer written straight into bytes: text parts (keys, numbers, ASCII) are gathered into a
- * string and encoded once per run, while parts kept already encoded (a place's names, often Arabic)
- * are copied in. `JSON.stringify` of an answer with Arabic names makes a two-byte string that then
- * has to be encoded to UTF-8 whole; here only the small dynamic parts are encoded.
+ * A JSON answer written straight into bytes: punctuation, keys and numbers are written as ASCII
+ * bytes where they are made (no string is built for them), text that may be non-ASCII is encoded as
+ * it comes, and parts kept already encoded (a place's names, often Arabic) are copied in. The
+ * buffer is kept across answers (`finish` hands out a copy of the exact size and starts over), so a
+ * 67 KB answer leaves one allocation behind it, not the strings and buffers it was made of.
  */
 export class JsonBytes {
   private buffer: Buffer;
   private length = 0;
-  private pending = '';
 
   constructor(capacityBytes: number) {
     this.buffer = Buffer.allocUnsafe(Math.max(256, capacityBytes));
   }
 
-  /** Appends text that is already JSON (a key, a number, punctuation). */
+  /** Appends text that is already JSON (any characters). */
   text(json: string): this {
-    this.pending += json;
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit
+    this.reserve(json.length * 3);
+    this.length += this.buffer.write(json, this.length, 'utf8');
+    return this;
+  }
+
+  /** Appends JSON text known to be ASCII (keys, numbers), a byte per character. */
+  ascii(json: string): this {
+    this.reserve(json.length);
+    const buffer = this.buffer;
+    let at = this.length;
+    for (let index = 0; index < json.length; index++) buffer[at++] = json.charCodeAt(index);
+    this.length = at;
     return this;
   }
 
   /** Appends bytes that are already JSON in UTF-8. */
   bytes(json: Uint8Array): this {
-    this.flush();
     this.reserve(json.length);
-    this.buffer.set(json, this.length);
-    this.length += json.length;
+    const buffer = this.buffer;
+    let at = this.length;
+    // short constants are copied faster by hand than through `set`
+    if (json.length < 32) for (let index = 0; index < json.length; index++) buffer[at++] = json[index]!;
+    else {
+      buffer.set(json, at);
+      at += json.length;
+    }
+    this.length = at;
     return this;
   }
 
-  /** The bytes written (a view of the internal buffer: the writer is not used after). */
-  finish(): Buffer {
-    this.flush();
-    return this.buffer.subarray(0, this.length);
+  /** Appends `jsonTenths(value)`, its digits written straight from the integer tenths. */
+  tenths(value: number): this {
+    let tenths = Math.round(value * 10);
+    if (!(tenths < 2_147_483_647 && tenths > -2_147_483_647)) return this.ascii(jsonTenths(value));
+    this.reserve(14);
+    const buffer = this.buffer;
+    // -0 (a value rounding to zero from below) is written 0, as JSON.stringify does
+    if (tenths < 0) {
+      buffer[this.length++] = 0x2d;
+      tenths = -tenths;
+    }
+    const whole = (tenths / 10) | 0;
+    const digit = tenths - whole * 10;
+    this.digits(whole);
+    if (digit !== 0) {
+      buffer[this.length++] = 0x2e;
+      buffer[this.length++] = 0x30 + digit;
+    }
+    return this;
   }
 
-  private flush(): void {
-    if (this.pending === '') return;
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit
-    this.reserve(this.pending.length * 3);
-    this.length += this.buffer.write(this.pending, this.length, 'utf8');
-    this.pending = '';
+  /** The bytes written, as a buffer of their own; the writer starts over empty. */
+  finish(): Buffer {
+    const answer = Buffer.allocUnsafe(this.length);
+    this.buffer.copy(answer, 0, 0, this.length);
+    this.length = 0;
+    return answer;
+  }
+
+  /** A non-negative integer below 2^31 in decimal. */
+  private digits(value: number): void {
+    let width = 1;
+    for (let rest = value; rest >= 10; rest = (rest / 10) | 0) width++;
+    const buffer = this.buffer;
+    let at = this.length + width;
+    this.length = at;
+    let rest = value;
+    do {
+      const next = (rest / 10) | 0;
+      buffer[--at] = 0x30 + rest - next * 10;
+      rest = next;
+    } while (rest > 0);
   }
 
   private reserve(bytes: number): void {

@@ -10,7 +10,7 @@
 import { budgetLabels, type LabelPoints, type PlacedPoint } from '../../solvers/label-budget/label-budget.js';
 import type { PlaceMarkerRepository, PlaceMarkerRow } from '../../store/pg/place-markers.js';
 import { categoryBySlug, type PlaceCategory } from '../places/place-taxonomy.js';
-import { JsonBytes, jsonNumber, jsonTenths } from './json-bytes.js';
+import { JsonBytes, jsonNumber } from './json-bytes.js';
 import { estimateLabel, type LabelLocale } from './label-metrics.js';
 import { buildPoiSnapshot, unitMercatorX, unitMercatorY, viewportRanks, type PoiSnapshot } from './poi-snapshot.js';
 
@@ -101,11 +101,55 @@ interface PoiCluster {
   screen: { x: number; y: number };
 }
 
-/** The JSON of a pin URL after the API base: the escaped path and the closing quote; null without a category. */
-interface PinTails {
-  light: string;
-  dark: string;
+const ascii = (text: string) => Buffer.from(text, 'latin1');
+const ITEMS_OPEN = ascii(',"items":[');
+const COMMA = ascii(',');
+const TRUE = ascii('true');
+const FALSE = ascii('false');
+const NULL = ascii('null');
+const SCREEN_X = ascii(',"screen":{"x":');
+const Y = ascii(',"y":');
+const ICON_BOX = ascii(',"iconBox":');
+const LABEL_BOX = ascii(',"labelBox":');
+const ITEM_CLOSE = ascii('}}');
+const CLUSTERS_OPEN = ascii('],"clusters":[');
+const CLUSTER_COUNT = ascii('{"count":');
+const NEXT_CLUSTER_COUNT = ascii(',{"count":');
+const LNG = ascii(',"lng":');
+const LAT = ascii(',"lat":');
+const TOP_CATEGORY = ascii(',"topCategorySlug":');
+const CLUSTER_CLOSE = ascii('}}');
+const TRUNCATED_CLOSE = ascii('],"truncated":true}');
+const NOT_TRUNCATED_CLOSE = ascii('],"truncated":false}');
+const NO_PINS = ascii(',"iconLightUrl":null,"iconDarkUrl":null');
+
+/** Per canonical category slug, the UTF-8 JSON of an item's two pin URL members under one API base. */
+class PinMembers {
+  private readonly members = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly apiBase: string,
+    private readonly pinPath: PoiMarkerDeps['pinPath'],
+  ) {}
+
+  of(categorySlug: string): Uint8Array {
+    let members = this.members.get(categorySlug);
+    if (members === undefined) {
+      const category = categoryBySlug(categorySlug);
+      members = category
+        ? Buffer.from(`,"iconLightUrl":${JSON.stringify(`${this.apiBase}${this.pinPath(category, 'light')}`)},"iconDarkUrl":${JSON.stringify(`${this.apiBase}${this.pinPath(category, 'dark')}`)}`)
+        : NO_PINS;
+      this.members.set(categorySlug, members);
+    }
+    return members;
+  }
 }
+
+function writeBox(out: JsonBytes, box: readonly number[]): void {
+  out.bytes(BOX_OPEN).tenths(box[0]!).bytes(COMMA).tenths(box[1]!).bytes(COMMA).tenths(box[2]!).bytes(COMMA).tenths(box[3]!).bytes(BOX_CLOSE);
+}
+const BOX_OPEN = ascii('[');
+const BOX_CLOSE = ascii(']');
 
 export class PoiMarkers {
   private snapshot: PoiSnapshot | undefined;
@@ -114,8 +158,12 @@ export class PoiMarkers {
   private checkedAt = 0;
   private readonly refreshMs: number;
   private readonly now: () => number;
-  /** Per canonical category slug; the pin paths do not change while the process runs. */
-  private readonly pinTails = new Map<string, PinTails | null>();
+  /** The pin members of items under the last API base asked for; the pin paths do not change while the process runs. */
+  private pins: PinMembers | undefined;
+  /** Cluster categories as JSON strings (the catalogue's slugs: a few dozen). */
+  private readonly quotedSlugs = new Map<string, Uint8Array>();
+  /** Reused by every answer (see JsonBytes). */
+  private readonly writer = new JsonBytes(96 * 1024);
 
   constructor(private readonly deps: PoiMarkerDeps) {
     this.refreshMs = deps.refreshMs ?? 30_000;
@@ -182,11 +230,11 @@ export class PoiMarkers {
     if ('error' in layout) return Buffer.from(JSON.stringify(layout));
     const { base, bbox, snapshot, ranks, xs, ys, placed, clusters } = layout;
     const truncated = ranks.length > placed.length;
-    const out = new JsonBytes(512 + placed.length * 640 + clusters.length * 140);
-    out.text(JSON.stringify({ ...base, bbox, qualified: ranks.length }).slice(0, -1)).text(',"items":[');
-    // the API base's opening quote and escaped text; a pin's tail closes it
-    const quotedBase = JSON.stringify(apiBase).slice(0, -1);
+    // the writer's buffer is reused: nothing awaits between here and `finish`
+    const out = this.writer;
+    out.text(JSON.stringify({ ...base, bbox, qualified: ranks.length }).slice(0, -1)).bytes(ITEMS_OPEN);
     const heads = snapshot.itemHeads[base.locale];
+    const pins = this.pinsFor(apiBase);
     for (let at = 0; at < placed.length; at++) {
       const point = placed[at]!;
       const rank = ranks[point.index]!;
@@ -196,35 +244,43 @@ export class PoiMarkers {
         head = Buffer.from(`${JSON.stringify(staticItemFields(snapshot, rank, base.locale)).slice(0, -1)},"labelHidden":`);
         heads[row] = head;
       }
-      if (at > 0) out.text(',');
+      if (at > 0) out.bytes(COMMA);
       out.bytes(head);
-      const pins = this.pinTailsOf(snapshot.rows[row]!.canonicalCategory);
       const { iconBox, labelBox } = point;
-      out.text(labelBox === null ? 'true' : 'false');
-      out.text(pins ? `,"iconLightUrl":${quotedBase}${pins.light},"iconDarkUrl":${quotedBase}${pins.dark}` : ',"iconLightUrl":null,"iconDarkUrl":null');
-      out.text(`,"screen":{"x":${jsonTenths(xs[point.index]!)},"y":${jsonTenths(ys[point.index]!)},"iconBox":${boxJson(iconBox)},"labelBox":${labelBox === null ? 'null' : boxJson(labelBox)}}}`);
+      out.bytes(labelBox === null ? TRUE : FALSE).bytes(pins.of(snapshot.rows[row]!.canonicalCategory));
+      out.bytes(SCREEN_X).tenths(xs[point.index]!).bytes(Y).tenths(ys[point.index]!).bytes(ICON_BOX);
+      writeBox(out, iconBox);
+      out.bytes(LABEL_BOX);
+      if (labelBox === null) out.bytes(NULL);
+      else writeBox(out, labelBox);
+      out.bytes(ITEM_CLOSE);
     }
-    out.text('],"clusters":[');
+    out.bytes(CLUSTERS_OPEN);
     for (let at = 0; at < clusters.length; at++) {
       const cluster = clusters[at]!;
-      out.text(
-        `${at > 0 ? ',' : ''}{"count":${jsonNumber(cluster.count)},"lng":${jsonNumber(cluster.lng)},"lat":${jsonNumber(cluster.lat)},"topCategorySlug":${JSON.stringify(cluster.topCategorySlug)},"screen":{"x":${jsonTenths(cluster.screen.x)},"y":${jsonTenths(cluster.screen.y)}}}`,
-      );
+      out.bytes(at > 0 ? NEXT_CLUSTER_COUNT : CLUSTER_COUNT).ascii(jsonNumber(cluster.count));
+      out.bytes(LNG).ascii(jsonNumber(cluster.lng)).bytes(LAT).ascii(jsonNumber(cluster.lat));
+      out.bytes(TOP_CATEGORY).bytes(this.quotedSlug(cluster.topCategorySlug));
+      out.bytes(SCREEN_X).tenths(cluster.screen.x).bytes(Y).tenths(cluster.screen.y).bytes(CLUSTER_CLOSE);
     }
-    out.text(`],"truncated":${truncated}}`);
+    out.bytes(truncated ? TRUNCATED_CLOSE : NOT_TRUNCATED_CLOSE);
     return out.finish();
   }
 
-  private pinTailsOf(categorySlug: string): PinTails | null {
-    let tails = this.pinTails.get(categorySlug);
-    if (tails === undefined) {
-      const category = categoryBySlug(categorySlug);
-      // a path's JSON without its opening quote continues the base's
-      const tail = (theme: 'light' | 'dark') => JSON.stringify(this.deps.pinPath(category!, theme)).slice(1);
-      tails = category ? { light: tail('light'), dark: tail('dark') } : null;
-      this.pinTails.set(categorySlug, tails);
+  /** The `iconLightUrl` and `iconDarkUrl` members of each category's items under `apiBase` (the last base asked for is kept). */
+  private pinsFor(apiBase: string): PinMembers {
+    if (this.pins?.apiBase !== apiBase) this.pins = new PinMembers(apiBase, (category, theme) => this.deps.pinPath(category, theme));
+    return this.pins;
+  }
+
+  /** A category slug as a JSON string, in UTF-8. */
+  private quotedSlug(slug: string): Uint8Array {
+    let quoted = this.quotedSlugs.get(slug);
+    if (quoted === undefined) {
+      quoted = Buffer.from(JSON.stringify(slug));
+      this.quotedSlugs.set(slug, quoted);
     }
-    return tails;
+    return quoted;
   }
 
   /** Chooses and places a viewport's places, or the answer's error when the bbox is missing or bad. */
@@ -266,9 +322,8 @@ export class PoiMarkers {
       ys[position] = snapshot.mercatorYs[ranks[position]!]! * world - originY;
     }
     const points: LabelPoints = {
-      count: ranks.length,
-      x: (position) => xs[position]!,
-      y: (position) => ys[position]!,
+      xs,
+      ys,
       priority: (position) => snapshot.priorities[ranks[position]!]!,
       label: (position) => measuredLabel(snapshot, snapshot.order[ranks[position]!]!, locale),
     };
@@ -295,7 +350,6 @@ export class PoiMarkers {
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-const boxJson = (box: readonly number[]) => `[${jsonTenths(box[0]!)},${jsonTenths(box[1]!)},${jsonTenths(box[2]!)},${jsonTenths(box[3]!)}]`;
 
 function labelOf(row: Pick<PlaceMarkerRow, 'nameEn' | 'nameAr'>, locale: LabelLocale): string {
   return (locale === 'ar' ? (row.nameAr ?? row.nameEn) : (row.nameEn ?? row.nameAr)) ?? '';
