@@ -125,7 +125,7 @@ function serviceTimes<T>(inputs: T[], call: (input: T) => unknown): { count: num
  * Service time without queueing: one connection, one request at a time, hrtime; the paths in turn.
  * (At 100 connections a single event loop queues 100 requests, so p99 there is ~100 × service time.)
  */
-export async function sequentialLatency(base: string, paths: string[]): Promise<{ p50Ms: number; p99Ms: number }> {
+export async function sequentialLatency(base: string, paths: string[], requests = SEQUENTIAL_REQUESTS, warmup = 300): Promise<{ p50Ms: number; p99Ms: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const once = (index: number) =>
     new Promise<number>((resolve, reject) => {
@@ -135,9 +135,9 @@ export async function sequentialLatency(base: string, paths: string[]): Promise<
         response.on('end', () => resolve(Number(process.hrtime.bigint() - startedAt) / 1e6));
       }).on('error', reject);
     });
-  for (let index = 0; index < 300; index++) await once(index);
+  for (let index = 0; index < warmup; index++) await once(index);
   const samples: number[] = [];
-  for (let index = 0; index < SEQUENTIAL_REQUESTS; index++) samples.push(await once(index));
+  for (let index = 0; index < requests; index++) samples.push(await once(index));
   agent.destroy();
   samples.sort((a, b) => a - b);
   return { p50Ms: samples[Math.floor(samples.length * 0.5)]!, p99Ms: samples[Math.floor(samples.length * 0.99)]! };

@@ -6,6 +6,12 @@
  *  2. a catalogue grown to 100 000 places on Postgres: the real places copied to random points of a
  *     1° × 1° square around Cairo (seeded pseudo-random, names kept) — GENERATED rows, labelled so.
  * Target (issue #24): p99 ≤ 10 ms sequential at 100 000 places.
+ *
+ * The whole run takes about 17 minutes. While iterating:
+ *  - BENCH_PLACES_ONLY=generated: only the 100 000 catalogue on Postgres (no PGlite, no default-catalogue rows);
+ *  - BENCH_PLACES_REQUESTS=N: N sequential requests per query after N/7 warm-up (default 2 000 after 300);
+ *  - BENCH_PLACES_SECONDS=S: the 32-connection load per query (default 10; 0 skips it, its columns stay empty).
+ * The CSV header and conditions line say which were used.
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +31,12 @@ import type { SqlClient, SqlExecutor } from '../src/store/sql/sql-client.js';
 const productMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const TARGET_P99_MS = 10;
 const GROWN_TO = 100_000;
-const SEQUENTIAL_WITH_WARMUP = 2_300;
+const SEQUENTIAL_REQUESTS = Number(process.env.BENCH_PLACES_REQUESTS ?? 2_000);
+const WARMUP_REQUESTS = process.env.BENCH_PLACES_REQUESTS === undefined ? 300 : Math.ceil(SEQUENTIAL_REQUESTS / 7);
+const SEQUENTIAL_WITH_WARMUP = SEQUENTIAL_REQUESTS + WARMUP_REQUESTS;
 const LOAD_SECONDS = Number(process.env.BENCH_PLACES_SECONDS ?? 10);
+/** `generated`: only the 100 000 catalogue on Postgres. */
+const ONLY_GENERATED = process.env.BENCH_PLACES_ONLY === 'generated';
 /** Nasr City's box, where the real places are (and the origins of `near`). */
 const NASR = { west: 31.28, south: 30.03, east: 31.4, north: 30.11 };
 /** Generated places: 1° × 1° around Cairo. */
@@ -58,6 +68,7 @@ interface Row {
   cpu: number | undefined;
   rps: number | undefined;
   loadP99: number | undefined;
+  loadRun: boolean;
 }
 
 async function measureServer(server: StartedProcess, base: string, label: { catalogue: string; database: string }, rows: Row[]): Promise<void> {
@@ -72,17 +83,18 @@ async function measureServer(server: StartedProcess, base: string, label: { cata
     console.error(`# ${label.catalogue}, ${label.database}: ${query}`);
     for (const path of paths) await fetch(`${base}${path}`).then((response) => response.text());
     const cpuBefore = processCpuMs(server.child.pid!);
-    const latency = await sequentialLatency(base, paths);
+    const latency = await sequentialLatency(base, paths, SEQUENTIAL_REQUESTS, WARMUP_REQUESTS);
     const cpuAfter = processCpuMs(server.child.pid!);
-    const load = await httpLoad({ url: base, paths, connections: 32, durationSeconds: LOAD_SECONDS, clients: 1_000, warmupSeconds: 3 });
+    const load = LOAD_SECONDS > 0 ? await httpLoad({ url: base, paths, connections: 32, durationSeconds: LOAD_SECONDS, clients: 1_000, warmupSeconds: 3 }) : undefined;
     rows.push({
       ...label,
       query,
       p50: latency.p50Ms,
       p99: latency.p99Ms,
       cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / SEQUENTIAL_WITH_WARMUP,
-      rps: load.non2xx + load.errors === 0 ? load.requestsPerSecond : undefined,
-      loadP99: load.p99Ms,
+      rps: load && load.non2xx + load.errors === 0 ? load.requestsPerSecond : undefined,
+      loadP99: load?.p99Ms,
+      loadRun: load !== undefined,
     });
   }
 }
@@ -220,11 +232,14 @@ export async function runPlacesBenchmark(): Promise<void> {
 
   // 1. default catalogue, embedded PGlite
   let port = await freePort();
-  let server = await startProcess(productMain, [], port, { ...env, PORT: String(port), DATA_DIR: 'memory://' });
-  try {
-    await measureServer(server, `http://127.0.0.1:${port}`, { catalogue: 'default (201 real places)', database: 'PGlite (embedded)' }, rows);
-  } finally {
-    await server.stop();
+  let server: StartedProcess;
+  if (!ONLY_GENERATED) {
+    server = await startProcess(productMain, [], port, { ...env, PORT: String(port), DATA_DIR: 'memory://' });
+    try {
+      await measureServer(server, `http://127.0.0.1:${port}`, { catalogue: 'default (201 real places)', database: 'PGlite (embedded)' }, rows);
+    } finally {
+      await server.stop();
+    }
   }
 
   // 2. default catalogue, then grown to 100 000, on Postgres
@@ -235,7 +250,7 @@ export async function runPlacesBenchmark(): Promise<void> {
   let plans: string[] = [];
   try {
     const base = `http://127.0.0.1:${port}`;
-    await measureServer(server, base, { catalogue: 'default (201 real places)', database: 'Postgres 15' }, rows);
+    if (!ONLY_GENERATED) await measureServer(server, base, { catalogue: 'default (201 real places)', database: 'Postgres 15' }, rows);
     grown = await grow(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!, GROWN_TO);
     await measureServer(server, base, { catalogue: `generated: ${grown.places} (201 real, the rest copies at random points)`, database: 'Postgres 15' }, rows);
     plans = [...(await explain(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!)), ...(await explainSearch(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!))];
@@ -250,8 +265,9 @@ export async function runPlacesBenchmark(): Promise<void> {
     conditions({
       benchmark: 'places HTTP',
       pinning: pinned,
-      sequential: '2 000 requests after 300 warm-up, one connection, one at a time; 64 origins on a grid (near) or 12 English/Arabic name fragments (q) in turn',
-      load: `32 connections for ${LOAD_SECONDS} s after 3 s warm-up (wrk when installed, else autocannon)`,
+      sequential: `${SEQUENTIAL_REQUESTS} requests after ${WARMUP_REQUESTS} warm-up, one connection, one at a time; 64 origins on a grid (near) or 12 English/Arabic name fragments (q) in turn`,
+      load: LOAD_SECONDS > 0 ? `32 connections for ${LOAD_SECONDS} s after 3 s warm-up (wrk when installed, else autocannon)` : 'not run (BENCH_PLACES_SECONDS=0)',
+      catalogues: ONLY_GENERATED ? 'only the generated 100 000 on Postgres (BENCH_PLACES_ONLY=generated)' : 'default on PGlite and Postgres, generated 100 000 on Postgres',
       grown: grown ? `GENERATED: the real places copied to random points of ${JSON.stringify(GROWN)} up to ${grown.places} places (${round(grown.ms / 1000, 1)} s incl. ANALYZE)` : 'not run',
     }),
   );
@@ -267,7 +283,7 @@ export async function runPlacesBenchmark(): Promise<void> {
         round(row.p50, 3),
         round(row.p99, 3),
         row.cpu === undefined ? '' : round(row.cpu, 3),
-        row.rps === undefined ? 'errors' : round(row.rps, 0),
+        !row.loadRun ? '' : row.rps === undefined ? 'errors' : round(row.rps, 0),
         row.loadP99 === undefined ? '' : round(row.loadP99, 2),
         judged ? TARGET_P99_MS : '',
         judged ? (row.p99 <= TARGET_P99_MS ? 'met' : 'missed') : '',
