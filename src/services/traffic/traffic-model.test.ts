@@ -24,6 +24,14 @@ describe('filing under the country-local day and hour', () => {
     expect(key).toMatchObject({ profileType: 'weekend', dow: 5, hour: 2, localDate: '2026-11-27' });
   });
 
+  it('turns the local day at a half-hour offset minute by minute (Tehran, UTC+3:30), read in sequence', () => {
+    const start = Date.parse('2026-11-26T20:00:00Z'); // 23:30 Thursday in Tehran
+    const read = Array.from({ length: 61 }, (_, minute) => localClock('IR', start + minute * 60_000));
+    expect(read[29]).toEqual({ dow: 4, hour: 23, date: '2026-11-26' });
+    expect(read[30]).toEqual({ dow: 5, hour: 0, date: '2026-11-27' });
+    expect(read.filter((clock) => clock.date === '2026-11-27')).toHaveLength(31);
+  });
+
   it("uses Cairo's own offset, summer time included", () => {
     expect(localClock('EG', Date.parse('2026-11-26T23:30:00Z'))).toMatchObject({ date: '2026-11-27', hour: 1 });
     expect(localClock('EG', Date.parse('2026-07-01T23:30:00Z'))).toMatchObject({ date: '2026-07-02', hour: 2 });
