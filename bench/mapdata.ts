@@ -22,6 +22,8 @@ const OVERLAY_TARGET_P50_MS = 5;
 const GENERATED_ZONES = 200;
 const GROWN_TO = 10_000;
 const SEQUENTIAL_WITH_WARMUP = 2_300;
+/** Requests before the timed /map/poi row (steady state, as in the calendars bench); the cold row keeps the first 2 000 after 300. */
+const STEADY_STATE_WARMUP = Number(process.env.BENCH_MAPDATA_WARMUP ?? 4_000);
 const NASR = { west: 31.28, south: 30.03, east: 31.4, north: 30.11 };
 const STATIC_MAP_TARGET_P50_MS = 100;
 const STATIC_MAP_WARMUP = 20;
@@ -130,6 +132,8 @@ export async function runMapDataBenchmark(): Promise<void> {
     const base = `http://127.0.0.1:${port}`;
     const paths = viewports();
     const sample = (await (await fetch(`${base}${paths[0]}`)).json()) as { qualified: number; budget: number; items?: unknown[]; clusters?: unknown[] };
+    const cold = await sequentialLatency(base, paths);
+    await sequentialLatency(base, paths, 1, STEADY_STATE_WARMUP);
     const cpuBefore = processCpuMs(server.child.pid!);
     const latency = await sequentialLatency(base, paths);
     const cpuAfter = processCpuMs(server.child.pid!);
@@ -138,7 +142,7 @@ export async function runMapDataBenchmark(): Promise<void> {
       conditions({
         benchmark: 'map data HTTP, sequential',
         pinning: pinned,
-        requests: '2 000 after 300 warm-up, one connection, one at a time; 64 viewports of 1440 × 900 at zooms 13–16 over Nasr City, en and ar',
+        requests: `2 000 after 300 warm-up, one connection, one at a time, after ${STEADY_STATE_WARMUP} requests (steady state; the cold row is a fresh server's first 2 000 after 300)`+'; 64 viewports of 1440 × 900 at zooms 13–16 over Nasr City, en and ar',
         catalogue: `GENERATED: the 201 real places copied to random points of ${JSON.stringify(NASR)} up to ${grown.places} places (Postgres)`,
         example: `first viewport: ${sample.qualified} qualified, budget ${sample.budget}, ${sample.items?.length} drawn, ${sample.clusters?.length} clusters`,
       }),
@@ -146,6 +150,7 @@ export async function runMapDataBenchmark(): Promise<void> {
     console.log(`# load average at the end: ${loadavg().map((value) => value.toFixed(2)).join(' ')} (other processes share both CPUs: p99 then measures them too)`);
     console.log('endpoint,p50_ms,p99_ms,server_cpu_ms_per_request,target_p99_ms,verdict');
     console.log(['map_poi', round(latency.p50Ms, 3), round(latency.p99Ms, 3), cpu === undefined ? '' : round(cpu, 3), TARGET_P99_MS, latency.p99Ms <= TARGET_P99_MS ? 'met' : 'missed'].join(','));
+    console.log(['map_poi_cold', round(cold.p50Ms, 3), round(cold.p99Ms, 3), '', '', ''].join(','));
     await generateZones(deployment.DATABASE_URL!, deployment.DATABASE_SCHEMA!);
     const tiles = overlayTiles();
     const overlayLatency = await sequentialLatency(base, tiles);
