@@ -14,7 +14,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
 import { driveAlong, type DriveFix } from './support/drive.js';
-import { NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
+import { LONG_SEARCH_STOPS, NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
 import { useServerCluster } from './support/server-cluster.js';
 import type { ServerProcess } from './support/server-process.js';
 import { usingRealServices } from './support/services.js';
@@ -100,7 +100,8 @@ describe.skipIf(!usingRealServices)('kill -9 of one of two processes (real servi
     const jobIds: { jobId: string; token: string }[] = [];
     for (let index = 0; index < JOBS; index++) {
       const owner = jobOwners[Math.floor(index / 10)]!;
-      const accepted = await apiA.post('/optimize/jobs', { stops: NASR_CITY_STOPS, numVehicles: 2, tier: 'fast' }, owner.token);
+      // forty stops: a search that runs its whole 2 s budget, so jobs are still running when A is killed
+      const accepted = await apiA.post('/optimize/jobs', { stops: LONG_SEARCH_STOPS, numVehicles: 2, tier: 'fast' }, owner.token);
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
       jobIds.push({ jobId: accepted.body.jobId, token: owner.token });
     }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, registerUser } from './support/api-client.js';
-import { NASR_CITY_STOPS } from './support/optimization.js';
+import { LONG_SEARCH_STOPS, NASR_CITY_STOPS } from './support/optimization.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const FLOOD = 7;
@@ -24,7 +24,7 @@ describe('a flood of best-tier route optimizations', () => {
   it(`admits ${ADMITTED} per process and refuses the rest at once with 503 SERVER_BUSY and Retry-After: 20`, { timeout: 180_000 }, async () => {
     const api = apiClient(server.baseUrl);
     const { token } = await registerUser(api, 'best-flood');
-    const body = JSON.stringify({ stops: NASR_CITY_STOPS, numVehicles: 2, tier: 'best' });
+    const body = JSON.stringify({ stops: LONG_SEARCH_STOPS, numVehicles: 2, tier: 'best' });
     const clients = Array.from({ length: FLOOD }, () => new AbortController());
     const refused: { status: number; retryAfter: string | null; body: any }[] = [];
     const requests = clients.map((client) =>

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { registerUser } from './support/api-client.js';
-import { NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
+import { LONG_SEARCH_STOPS, NASR_CITY_STOPS, waitForJob } from './support/optimization.js';
 import { useServer } from './support/server-fixture.js';
 
 const fixture = useServer();
@@ -126,7 +126,7 @@ describe('POST /optimize/jobs then GET /optimize/jobs/{id}', () => {
   // last: it leaves long searches queued on the server
   it('caps the open jobs of one caller with 429 until some finish', { timeout: 30_000 }, async () => {
     const busy = (await registerUser(api, 'jobs-busy')).token;
-    const long = { stops: NASR_CITY_STOPS, tier: 'best' };
+    const long = { stops: LONG_SEARCH_STOPS, tier: 'best' };
     for (let index = 0; index < 10; index++) await submit(long, busy);
     const refused = await api.post('/optimize/jobs', long, busy);
     expect(refused.status).toBe(429);

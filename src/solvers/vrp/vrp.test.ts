@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkVrpResult } from './feasibility.js';
 import type { VrpProblem } from './model.js';
-import { solveVrp } from './solve.js';
+import { solveVrp, stagnationLimitFor } from './solve.js';
 import { bruteForceOptimum } from '../../../test/support/vrp/brute-force.js';
 import { arbitraryProblem } from '../../../test/support/vrp/random-problem.js';
 import { lineMatrix } from '../../../test/support/vrp/line-matrix.js';
@@ -108,5 +108,21 @@ describe('VRP solver', () => {
     const first = solveVrp(problem, { seed: 3, timeLimitMs: 60_000, maxIterations: 200 });
     const second = solveVrp(problem, { seed: 3, timeLimitMs: 60_000, maxIterations: 200 });
     expect(second).toEqual(first);
+  });
+
+  it('ends a small plan once its best stops improving, at the exhaustive optimum, long before a minute of budget', () => {
+    fc.assert(
+      fc.property(arbitraryProblem({ maxJobs: 6, maxVehicles: 2 }), fc.integer({ min: 1, max: 1000 }), (problem, seed) => {
+        // no iteration cap: only the time budget (a minute) or the stagnation limit can end this search
+        const result = solveVrp(problem, { seed, timeLimitMs: 60_000 });
+        const optimum = bruteForceOptimum(problem);
+        if (Number.isFinite(optimum)) expect(checkVrpResult(problem, result).cost).toBeCloseTo(optimum, 6);
+        else expect(result.feasible).toBe(false);
+        // the last new best came at most at iteration (total - limit): the stagnation limit ended the run
+        expect(result.iterations).toBeGreaterThanOrEqual(stagnationLimitFor(problem.jobs.length));
+        expect(result.iterations).toBeLessThan(2 * stagnationLimitFor(problem.jobs.length) + 1_000);
+      }),
+      { numRuns: 15 },
+    );
   });
 });

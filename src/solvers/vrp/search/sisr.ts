@@ -9,6 +9,8 @@ export interface AnnealingOptions {
   seed: number;
   timeLimitMs: number;
   maxIterations?: number;
+  /** Stops after this many iterations without a new best (a small plan has nothing left to find long before its budget ends). */
+  stagnationLimit?: number;
   /** Start and final temperature as fractions of the instance's typical arc cost. */
   startTemperature?: number;
   finalTemperature?: number;
@@ -39,6 +41,7 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
   const blink = options.blinkRate ?? 0.01;
   const ruin = options.ruin ?? DEFAULT_RUIN;
   const maxIterations = options.maxIterations ?? Infinity;
+  const stagnationLimit = options.stagnationLimit ?? Infinity;
   let current = initial;
   let currentCost = current.cost(inst);
   let best = current.copy();
@@ -46,8 +49,9 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
   let iterations = 0;
   let progress = 0;
   let lastImproved = -Infinity;
+  let lastBest = 0;
   const improveEvery = Math.max(1, Math.floor(inst.jobCount / 100));
-  while (iterations < maxIterations && inst.jobCount > 0) {
+  while (iterations < maxIterations && iterations - lastBest < stagnationLimit && inst.jobCount > 0) {
     if ((iterations & 15) === 0) {
       const elapsed = now() - began;
       if (elapsed >= options.timeLimitMs) break;
@@ -72,6 +76,7 @@ export function annealStrings(inst: Instance, checker: RouteChecker, initial: So
         }
         best = current.copy();
         bestCost = currentCost;
+        lastBest = iterations;
       }
     }
   }
