@@ -38,8 +38,21 @@ export const BASE_MIX = {
   navigationSessions: 100,
 } as const;
 
-/** p99 bounds (ms) a step of the rate finder must hold, per family prefix; anything else: 1 000 ms. */
-const P99_BOUNDS_MS: Record<string, number> = { autocomplete: 250, search: 500, 'place-detail': 250, tiles: 500, routing: 500, matrix: 1_000, 'navigation.fix': 250 };
+/**
+ * p99 bounds (ms) a step of the rate finder must hold, per family prefix; anything else: 1 000 ms. A `fast` job
+ * searches for its whole 2 s budget (TIER_BUDGET_MS) and is polled once a second, so submit → done is never under
+ * ~3 s: its bound is that plus a short queue (at scale 1 the jobs alone ask one core-second a second).
+ */
+const P99_BOUNDS_MS: Record<string, number> = {
+  autocomplete: 250,
+  search: 500,
+  'place-detail': 250,
+  tiles: 500,
+  routing: 500,
+  matrix: 1_000,
+  'navigation.fix': 250,
+  'optimization-jobs.done': 10_000,
+};
 
 export interface SoakOptions {
   durationSeconds: number;
