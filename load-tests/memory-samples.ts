@@ -55,6 +55,28 @@ export function slopePerMinute(points: readonly { atSeconds: number; value: numb
   return variance === 0 ? NaN : (covariance / variance) * 60;
 }
 
+/**
+ * Theil–Sen slope: the median of the slopes between every pair of points, in units per minute (NaN with fewer than 2
+ * points). A process's RSS drops once when the allocator hands memory back and then refills to where it was; least
+ * squares reads such a dip early in the window as growth (the quiet soak of 2026-11-28: 3.2 MB/min least squares for
+ * an RSS that stayed within 388–396 MB for its last 25 samples), while the median of pairwise slopes follows the trend
+ * most of the samples share (0.63 MB/min there), as a real leak's would.
+ */
+export function medianSlopePerMinute(points: readonly { atSeconds: number; value: number }[]): number {
+  const usable = points.filter((point) => Number.isFinite(point.value));
+  const slopes: number[] = [];
+  for (let i = 0; i < usable.length; i++) {
+    for (let j = i + 1; j < usable.length; j++) {
+      const dt = usable[j]!.atSeconds - usable[i]!.atSeconds;
+      if (dt !== 0) slopes.push(((usable[j]!.value - usable[i]!.value) / dt) * 60);
+    }
+  }
+  if (slopes.length === 0) return NaN;
+  slopes.sort((a, b) => a - b);
+  const middle = slopes.length >> 1;
+  return slopes.length % 2 ? slopes[middle]! : (slopes[middle - 1]! + slopes[middle]!) / 2;
+}
+
 export class MemorySampler {
   readonly samples: MemorySample[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -97,6 +119,7 @@ export class MemorySampler {
         heapFirstMb: mine[0]?.heapUsedMb ?? NaN,
         heapLastMb: mine[mine.length - 1]?.heapUsedMb ?? NaN,
         rssSlopeMbPerMinute: slopePerMinute(laterHalf.map((sample) => ({ atSeconds: sample.atSeconds, value: sample.rssMb }))),
+        rssMedianSlopeMbPerMinute: medianSlopePerMinute(laterHalf.map((sample) => ({ atSeconds: sample.atSeconds, value: sample.rssMb }))),
         heapSlopeMbPerMinute: slopePerMinute(laterHalf.map((sample) => ({ atSeconds: sample.atSeconds, value: sample.heapUsedMb }))),
       };
     });
@@ -113,5 +136,7 @@ export interface ProcessGrowth {
   heapLastMb: number;
   /** least-squares slope over the later half of the samples (after caches and pools have filled) */
   rssSlopeMbPerMinute: number;
+  /** Theil–Sen slope of the RSS over the later half: what the soak's bound is judged by (see medianSlopePerMinute) */
+  rssMedianSlopeMbPerMinute: number;
   heapSlopeMbPerMinute: number;
 }

@@ -341,7 +341,7 @@ export function soakProblems(result: SoakResult, rssSlopeLimitMbPerMinute: numbe
   if (nav.socketFailures > 0 || nav.unexpectedCloses > 0) problems.push(`navigation: ${nav.socketFailures} sockets failed to open, ${nav.unexpectedCloses} closed by the server`);
   if (result.jobs.failed > 0) problems.push(`optimization jobs: ${result.jobs.failed} failed`);
   for (const growth of result.growth) {
-    if (growth.rssSlopeMbPerMinute > rssSlopeLimitMbPerMinute) problems.push(`process ${growth.pid}: RSS grows ${round(growth.rssSlopeMbPerMinute, 1)} MB/min over the later half (limit ${rssSlopeLimitMbPerMinute})`);
+    if (growth.rssMedianSlopeMbPerMinute > rssSlopeLimitMbPerMinute) problems.push(`process ${growth.pid}: RSS grows ${round(growth.rssMedianSlopeMbPerMinute, 1)} MB/min over the later half (Theil–Sen; limit ${rssSlopeLimitMbPerMinute})`);
   }
   return problems;
 }
@@ -358,14 +358,14 @@ function print(result: SoakResult): void {
   console.log(`# optimization jobs: ${result.jobs.accepted} accepted, ${result.jobs.completed} completed, ${result.jobs.failed} failed`);
   const requests = result.families.reduce((sum, family) => sum + family.requests, 0) + nav.fixesSent;
   console.log(`# CPU: servers ${round(result.serverCpuSeconds, 1)} s (${round((result.serverCpuSeconds / result.measuredSeconds) * 100, 0)} % of one core, ${round((result.serverCpuSeconds * 1e6) / Math.max(1, requests), 0)} µs per request or fix), load generator ${round(result.generatorCpuSeconds, 1)} s`);
-  console.log('pid,samples,rss_first_mb,rss_last_mb,rss_max_mb,heap_first_mb,heap_last_mb,rss_slope_mb_per_min,heap_slope_mb_per_min');
+  console.log('pid,samples,rss_first_mb,rss_last_mb,rss_max_mb,heap_first_mb,heap_last_mb,rss_slope_mb_per_min,rss_median_slope_mb_per_min,heap_slope_mb_per_min');
   for (const growth of result.growth) {
-    console.log([growth.pid, growth.samples, round(growth.rssFirstMb, 1), round(growth.rssLastMb, 1), round(growth.rssMaxMb, 1), round(growth.heapFirstMb, 1), round(growth.heapLastMb, 1), round(growth.rssSlopeMbPerMinute, 2), round(growth.heapSlopeMbPerMinute, 2)].join(','));
+    console.log([growth.pid, growth.samples, round(growth.rssFirstMb, 1), round(growth.rssLastMb, 1), round(growth.rssMaxMb, 1), round(growth.heapFirstMb, 1), round(growth.heapLastMb, 1), round(growth.rssSlopeMbPerMinute, 2), round(growth.rssMedianSlopeMbPerMinute, 2), round(growth.heapSlopeMbPerMinute, 2)].join(','));
   }
   for (const [what, example] of Object.entries(result.failureExamples)) console.log(`# failure ${what}: ${example}`);
 }
 
-/** The RSS slope (MB/min over the later half) a 10-minute run may show and still count as bounded. */
+/** The RSS slope (Theil–Sen, MB/min over the later half) a 10-minute run may show and still count as bounded. */
 const RSS_SLOPE_LIMIT = 2;
 
 function optionsFromEnv(scale: number, durationSeconds: number): SoakOptions {
