@@ -53,6 +53,10 @@ export class SegmentGrid {
   private readonly slotStamp: Uint32Array;
   private readonly slotOf: Int32Array;
   private stamp = 0;
+  /** Pack columns read for every projection, held directly (the sections object is a large dictionary). */
+  private readonly shapeLat: MapPack['sections']['graph.shapeLat'];
+  private readonly shapeLon: MapPack['sections']['graph.shapeLon'];
+  private readonly edgeFlags: MapPack['sections']['graph.edgeFlags'];
   /** Scratch of `nearest` (the allocating form, for callers that keep the hits). */
   private ownHits?: SegmentHits;
 
@@ -87,6 +91,9 @@ export class SegmentGrid {
     }
     this.shapeLength = new Float64Array(pack.edgeCount);
     this.slotStamp = new Uint32Array(pack.edgeCount);
+    this.shapeLat = s['graph.shapeLat'];
+    this.shapeLon = s['graph.shapeLon'];
+    this.edgeFlags = s['graph.edgeFlags'];
     this.slotOf = new Int32Array(pack.edgeCount);
     // two passes: count entries per cell, then fill (CSR)
     const counts = new Uint32Array(this.rows * this.columns + 1);
@@ -229,9 +236,7 @@ export class SegmentGrid {
    * `strict`), decided before the costlier fraction.
    */
   private project(hits: SegmentHits, slot: number, lat: number, lon: number, edge: number, point: number, limitMeters: number, strict: boolean): boolean {
-    const s = this.pack.sections;
-    const shapeLat = s['graph.shapeLat'];
-    const shapeLon = s['graph.shapeLon'];
+    const { shapeLat, shapeLon } = this;
     const ax = (shapeLon[point]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
     const ay = (shapeLat[point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
     const bx = (shapeLon[point + 1]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
@@ -251,7 +256,7 @@ export class SegmentGrid {
     const along = this.shapeOffset[point]! + t * Math.sqrt(lengthSquared);
     const total = this.shapeLength[edge]!;
     const shapeFraction = total > 0 ? Math.min(1, along / total) : 0;
-    const reversed = (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
+    const reversed = (this.edgeFlags[edge]! & EdgeFlag.reversed) !== 0;
     hits.reserve(slot + 1);
     hits.edge[slot] = edge;
     hits.fraction[slot] = reversed ? 1 - shapeFraction : shapeFraction;
