@@ -4,7 +4,7 @@
  * operations the tasks expose (route, matrix). Pure computation: no I/O.
  */
 import type { MapPack } from '../../datapack/map-pack.js';
-import { computeTopology, type PackTopology } from './edge-graph.js';
+import { computeTopology, type EdgeGraph, type PackTopology } from './edge-graph.js';
 import { metricKey, type MetricSpec } from './costing/profiles.js';
 import type { Hierarchy } from './hierarchy/hierarchy.js';
 import { hierarchyMatrix, type MatrixSeed } from './hierarchy/hierarchy-matrix.js';
@@ -15,6 +15,7 @@ import { MetricState } from './metric-state.js';
 import type { PathResult } from './search/bidirectional-dijkstra.js';
 import type { Seed } from './search/search-space.js';
 import { SegmentGrid } from './snapping/segment-grid.js';
+import { MatcherScratch } from './map-matching/matcher-scratch.js';
 import { snapCandidates, type DirectedCandidate, type LocationInput } from './snapping/snapper.js';
 import { avoidedFlags } from './costing/edge-costs.js';
 import { avoidanceMask, type AreaAvoidance } from './avoid-areas.js';
@@ -62,6 +63,7 @@ export type RouteOutcome =
 export class RoutingEngine {
   private topology?: PackTopology;
   private grid?: SegmentGrid;
+  private matcher?: MatcherScratch;
   private readonly metrics = new Map<string, MetricState>();
 
   constructor(readonly pack: MapPack) {}
@@ -84,6 +86,15 @@ export class RoutingEngine {
   segmentGrid(): SegmentGrid {
     this.grid ??= new SegmentGrid(this.pack);
     return this.grid;
+  }
+
+  /**
+   * The map matcher's working memory (arrays sized by the pack, made on first use and reused by
+   * every trace this engine matches; an engine serves one thread). `graph`: any metric's, for the first use.
+   */
+  matcherScratch(graph: EdgeGraph): MatcherScratch {
+    this.matcher ??= new MatcherScratch(this.pack, graph);
+    return this.matcher;
   }
 
   /** Snaps one location for a metric; an empty list means nothing usable within the cutoff. */

@@ -22,7 +22,8 @@ import { haversineMeters } from '../../graph/geodesy.js';
 import { NO_INDEX } from '../../../datapack/pack-layout.js';
 import type { RoutingEngine } from '../routing-engine.js';
 import type { MetricState } from '../metric-state.js';
-import { MeterSearch, type EdgePosition } from './route-distances.js';
+import type { EdgePosition } from './route-distances.js';
+import type { MatcherScratch } from './matcher-scratch.js';
 
 export interface TracePoint {
   lat: number;
@@ -70,16 +71,6 @@ export interface Candidate extends EdgePosition {
   logEmission: number;
 }
 
-/** One Viterbi layer: a state point and its candidates' scores. */
-interface Layer {
-  point: number;
-  candidates: Candidate[];
-  score: Float64Array;
-  back: Int32Array;
-  /** Great-circle metres from the previous layer's point (0 for the first). */
-  greatCircle: number;
-}
-
 /** A chain of state points matched without a break, with the chosen candidate of each. */
 export interface SubMatch {
   points: number[];
@@ -100,123 +91,129 @@ export interface HmmOutcome {
   settled: number;
 }
 
+/**
+ * The layers (state points) and their candidates live in the engine's MatcherScratch as a struct of
+ * arrays; a chain is the range of layers since the last break. Only the chosen candidates become
+ * objects (the answer).
+ */
 export function runHmm(engine: RoutingEngine, metric: MetricState, points: readonly TracePoint[], options: MatchOptions): HmmOutcome {
-  const search = new MeterSearch(engine.pack, metric.graph, {
-    uTurnMeters: U_TURN_METERS,
-    backwardToleranceMeters: 2 * options.searchRadiusMeters,
-  });
+  const scratch = engine.matcherScratch(metric.graph);
+  scratch.start(metric.graph, { uTurnMeters: U_TURN_METERS, backwardToleranceMeters: 2 * options.searchRadiusMeters });
+  const search = scratch.search;
+  const settledBefore = search.settledTotal;
+  const grid = engine.segmentGrid();
+  const twin = engine.pack.sections['graph.edgeTwin'];
+  const weight = metric.graph.costs.weight;
+  const sigma = options.gpsAccuracyMeters;
   const roles: HmmOutcome['roles'] = [];
   const subMatches: SubMatch[] = [];
-  let chain: Layer[] = [];
+  let chainStart = 0;
   let candidateCount = 0;
   let lastState = -1;
-  const close = () => {
-    if (chain.length) subMatches.push(backtrack(chain, search));
-    chain = [];
-  };
   for (let index = 0; index < points.length; index++) {
     const point = points[index]!;
-    if (lastState >= 0 && chain.length && haversineMeters(points[lastState]!.lat, points[lastState]!.lon, point.lat, point.lon) < options.interpolationDistanceMeters) {
+    if (lastState >= 0 && scratch.layers > chainStart && haversineMeters(points[lastState]!.lat, points[lastState]!.lon, point.lat, point.lon) < options.interpolationDistanceMeters) {
       roles.push('interpolated');
       continue;
     }
-    const candidates = findCandidates(engine, metric, point, options);
-    candidateCount += candidates.length;
-    if (!candidates.length) {
+    // the road positions near the point, both directions of two-way roads, with their log emission
+    const hits = scratch.hits;
+    grid.nearestInto(hits, point.lat, point.lon, options.searchRadiusMeters, CANDIDATE_SEGMENTS, scratch.usableEither);
+    scratch.reserveCandidates(2 * hits.count);
+    const first = scratch.candidates;
+    for (let rank = 0; rank < hits.count; rank++) {
+      const slot = hits.order[rank]!;
+      const edge = hits.edge[slot]!;
+      const fraction = hits.fraction[slot]!;
+      const distanceMeters = hits.distanceMeters[slot]!;
+      const logEmission = -0.5 * (distanceMeters / sigma) ** 2;
+      if (weight[edge] !== Infinity) scratch.pushCandidate(edge, fraction, hits.lat[slot]!, hits.lon[slot]!, distanceMeters, logEmission);
+      const reverse = twin[edge]!;
+      if (reverse !== NO_INDEX && weight[reverse] !== Infinity) scratch.pushCandidate(reverse, 1 - fraction, hits.lat[slot]!, hits.lon[slot]!, distanceMeters, logEmission);
+    }
+    const count = scratch.candidates - first;
+    candidateCount += count;
+    if (!count) {
       roles.push('unmatched');
       continue;
     }
     roles.push('state');
-    const layer = startLayer(index, candidates);
-    const previous = chain[chain.length - 1];
-    if (previous) {
-      const from = points[previous.point]!;
-      layer.greatCircle = haversineMeters(from.lat, from.lon, point.lat, point.lon);
-      if (layer.greatCircle > options.breakageDistanceMeters || !transition(previous, layer, search, options)) {
-        close();
-        for (let at = 0; at < candidates.length; at++) layer.score[at] = candidates[at]!.logEmission;
-        layer.greatCircle = 0;
+    let greatCircle = 0;
+    if (scratch.layers > chainStart) {
+      const previous = scratch.layers - 1;
+      const from = points[scratch.layerPoint[previous]!]!;
+      greatCircle = haversineMeters(from.lat, from.lon, point.lat, point.lon);
+      if (greatCircle > options.breakageDistanceMeters || !transition(scratch, previous, first, count, greatCircle, options)) {
+        subMatches.push(backtrack(scratch, chainStart, scratch.layers));
+        chainStart = scratch.layers;
+        for (let at = first; at < first + count; at++) scratch.score[at] = scratch.logEmission[at]!;
+        greatCircle = 0;
       }
     }
-    chain.push(layer);
+    scratch.pushLayer(index, first, count, greatCircle);
     lastState = index;
   }
-  close();
-  return { subMatches, roles, candidateCount, settled: search.settledTotal };
+  if (scratch.layers > chainStart) subMatches.push(backtrack(scratch, chainStart, scratch.layers));
+  return { subMatches, roles, candidateCount, settled: search.settledTotal - settledBefore };
 }
 
-function startLayer(point: number, candidates: Candidate[]): Layer {
-  const score = new Float64Array(candidates.length);
-  for (let index = 0; index < candidates.length; index++) score[index] = candidates[index]!.logEmission;
-  return { point, candidates, score, back: new Int32Array(candidates.length).fill(-1), greatCircle: 0 };
-}
-
-/** The road positions near a point, both directions of two-way roads, with their log emission. */
-function findCandidates(engine: RoutingEngine, metric: MetricState, point: TracePoint, options: MatchOptions): Candidate[] {
-  const twin = engine.pack.sections['graph.edgeTwin'];
-  const usableEither = (edge: number) => metric.usable(edge) || (twin[edge] !== NO_INDEX && metric.usable(twin[edge]!));
-  const hits = engine.segmentGrid().nearest(point.lat, point.lon, options.searchRadiusMeters, CANDIDATE_SEGMENTS, usableEither);
-  const sigma = options.gpsAccuracyMeters;
-  const candidates: Candidate[] = [];
-  for (const hit of hits) {
-    const logEmission = -0.5 * (hit.distanceMeters / sigma) ** 2;
-    if (metric.usable(hit.edge)) candidates.push({ edge: hit.edge, fraction: hit.fraction, lat: hit.lat, lon: hit.lon, distanceMeters: hit.distanceMeters, logEmission });
-    const reverse = twin[hit.edge]!;
-    if (reverse !== NO_INDEX && metric.usable(reverse)) {
-      candidates.push({ edge: reverse, fraction: 1 - hit.fraction, lat: hit.lat, lon: hit.lon, distanceMeters: hit.distanceMeters, logEmission });
-    }
-  }
-  return candidates;
-}
-
-/** Fills `next`'s scores from `previous`; false when no candidate of `next` is reachable. */
-function transition(previous: Layer, next: Layer, search: MeterSearch, options: MatchOptions): boolean {
-  const bound = next.greatCircle * ROUTE_FACTOR + ROUTE_SLACK_METERS;
-  const best = new Float64Array(next.candidates.length).fill(-Infinity);
+/** Fills the scores of the candidates [first, first + count) from layer `previous`; false when none is reachable. */
+function transition(scratch: MatcherScratch, previous: number, first: number, count: number, greatCircle: number, options: MatchOptions): boolean {
+  const { search, score, back, best, edge, fraction } = scratch;
+  const bound = greatCircle * ROUTE_FACTOR + ROUTE_SLACK_METERS;
+  const fromFirst = scratch.layerFirst[previous]!;
+  const fromEnd = fromFirst + scratch.layerCount[previous]!;
+  best.fill(-Infinity, 0, count);
   let top = -Infinity;
-  for (const value of previous.score) top = Math.max(top, value);
-  for (let from = 0; from < previous.candidates.length; from++) {
-    const base = previous.score[from]!;
+  for (let from = fromFirst; from < fromEnd; from++) top = Math.max(top, score[from]!);
+  for (let from = fromFirst; from < fromEnd; from++) {
+    const base = score[from]!;
     if (base === -Infinity || base < top - PRUNE_LOG) continue;
-    search.run(previous.candidates[from]!, next.candidates, bound);
-    for (let to = 0; to < next.candidates.length; to++) {
-      const meters = search.distanceTo(next.candidates[to]!);
+    search.run(edge[from]!, fraction[from]!, edge, fraction, first, first + count, bound);
+    for (let to = 0; to < count; to++) {
+      const meters = search.distanceTo(edge[first + to]!, fraction[first + to]!);
       if (meters > bound) continue;
-      const value = base - Math.abs(meters - next.greatCircle) / options.betaMeters;
+      const value = base - Math.abs(meters - greatCircle) / options.betaMeters;
       if (value > best[to]!) {
         best[to] = value;
-        next.back[to] = from;
+        back[first + to] = from - fromFirst;
       }
     }
   }
   let any = false;
-  for (let to = 0; to < next.candidates.length; to++) {
-    next.score[to] = best[to]! + next.candidates[to]!.logEmission;
+  for (let to = 0; to < count; to++) {
+    score[first + to] = best[to]! + scratch.logEmission[first + to]!;
     if (best[to]! > -Infinity) any = true;
   }
   return any;
 }
 
-/** The most likely candidate sequence of a chain, with the paths between its candidates. */
-function backtrack(chain: Layer[], search: MeterSearch): SubMatch {
-  const last = chain[chain.length - 1]!;
+/** The most likely candidate sequence of the chain of layers [start, end), with the paths between its candidates. */
+function backtrack(scratch: MatcherScratch, start: number, end: number): SubMatch {
+  const { search, score, edge, fraction, layerFirst, layerCount, chosen } = scratch;
+  const lastFirst = layerFirst[end - 1]!;
   let at = 0;
-  for (let index = 1; index < last.score.length; index++) if (last.score[index]! > last.score[at]!) at = index;
-  const chosen: Candidate[] = new Array(chain.length);
-  for (let layer = chain.length - 1; layer >= 0; layer--) {
-    chosen[layer] = chain[layer]!.candidates[at]!;
-    at = chain[layer]!.back[at]!;
+  for (let index = 1; index < layerCount[end - 1]!; index++) if (score[lastFirst + index]! > score[lastFirst + at]!) at = index;
+  for (let layer = end - 1; layer >= start; layer--) {
+    chosen[layer] = layerFirst[layer]! + at;
+    at = scratch.back[chosen[layer]!]!;
   }
+  const points: number[] = [];
+  const candidates: Candidate[] = [];
   const paths: number[][] = [];
   const routeMeters: number[] = [];
   const greatCircleMeters: number[] = [];
-  for (let layer = 1; layer < chain.length; layer++) {
-    const from = chosen[layer - 1]!;
+  for (let layer = start; layer < end; layer++) {
     const to = chosen[layer]!;
-    search.run(from, [to], chain[layer]!.greatCircle * ROUTE_FACTOR + ROUTE_SLACK_METERS);
-    paths.push(search.pathTo(to));
-    routeMeters.push(search.distanceTo(to));
-    greatCircleMeters.push(chain[layer]!.greatCircle);
+    points.push(scratch.layerPoint[layer]!);
+    candidates.push({ edge: edge[to]!, fraction: fraction[to]!, lat: scratch.lat[to]!, lon: scratch.lon[to]!, distanceMeters: scratch.distanceMeters[to]!, logEmission: scratch.logEmission[to]! });
+    if (layer === start) continue;
+    const from = chosen[layer - 1]!;
+    const greatCircle = scratch.layerGreatCircle[layer]!;
+    search.run(edge[from]!, fraction[from]!, edge, fraction, to, to + 1, greatCircle * ROUTE_FACTOR + ROUTE_SLACK_METERS);
+    paths.push(search.pathTo(edge[to]!, fraction[to]!));
+    routeMeters.push(search.distanceTo(edge[to]!, fraction[to]!));
+    greatCircleMeters.push(greatCircle);
   }
-  return { points: chain.map((layer) => layer.point), chosen, paths, routeMeters, greatCircleMeters };
+  return { points, chosen: candidates, paths, routeMeters, greatCircleMeters };
 }

@@ -5,7 +5,7 @@
 import type { MetricSpec } from '../costing/profiles.js';
 import type { RoutingEngine } from '../routing-engine.js';
 import { DEFAULT_MATCH_OPTIONS, MAX_SEARCH_RADIUS_METERS, runHmm, type MatchOptions, type TracePoint } from './hmm-matcher.js';
-import { buildMatchResult, type MapMatchResult } from './match-output.js';
+import { buildMatchResult, placeMatch, type MapMatchResult, type MatchPlacement } from './match-output.js';
 
 export interface MapMatchRequest {
   metric: MetricSpec;
@@ -23,6 +23,18 @@ export function matchTrace(engine: RoutingEngine, request: MapMatchRequest): Map
   return { ok: true, result: buildMatchResult(engine.pack, request.points, outcome, options) };
 }
 
+/**
+ * The match without its shape and road names: each point's place and the travelled edges (what the
+ * traffic intake times segments from; the same placement `matchTrace` answers with).
+ */
+export function placeTrace(engine: RoutingEngine, request: MapMatchRequest): { ok: true; placement: MatchPlacement } | Extract<MapMatchOutcome, { ok: false }> {
+  const options = resolveOptions(request.options);
+  const metric = engine.metric(request.metric);
+  const outcome = runHmm(engine, metric, request.points, options);
+  if (!outcome.subMatches.length) return { ok: false, code: 'no_road_nearby', searchRadiusMeters: options.searchRadiusMeters };
+  return { ok: true, placement: placeMatch(engine.pack, request.points, outcome, options) };
+}
+
 /** Defaults for what is not given; the radius is capped (the search cost grows with its square). */
 export function resolveOptions(given: Partial<MatchOptions> = {}): MatchOptions {
   const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Partial<MatchOptions>;
@@ -31,4 +43,4 @@ export function resolveOptions(given: Partial<MatchOptions> = {}): MatchOptions 
   return options;
 }
 
-export type { MapMatchResult, MatchOptions, TracePoint };
+export type { MapMatchResult, MatchOptions, MatchPlacement, TracePoint };

@@ -14,7 +14,7 @@
 import polyline from '@mapbox/polyline';
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { ROAD_CLASSES } from '../../../datapack/pack-layout.js';
-import { edgeLine, projectOnLine, sliceLine, type EdgeLine } from '../edge-geometry.js';
+import { edgeLine, projectOnLine, sliceLine, type EdgeLine, type LineProjection } from '../edge-geometry.js';
 import type { HmmOutcome, MatchOptions, TracePoint } from './hmm-matcher.js';
 
 export interface MatchedPoint {
@@ -63,130 +63,165 @@ export interface MapMatchResult {
   stats: { states: number; candidates: number; settled: number };
 }
 
-/** One edge as travelled within a sub-match. */
-interface Occurrence {
+/** One edge as travelled within a sub-match, in order over all sub-matches. */
+export interface PlacedEdge {
+  /** Directed pack edge id. */
   edge: number;
+  /** Travelled part of the edge (fractions 0..1 in travel direction). */
   begin: number;
   end: number;
+  /** Metres travelled on this edge. */
+  lengthMeters: number;
+  subMatch: number;
+}
+
+/** Where the match put each point and the edges it travelled, without shape or road names (what the traffic intake reads). */
+export interface MatchPlacement {
+  points: MatchedPoint[];
+  edges: PlacedEdge[];
+  confidence: number;
 }
 
 const PLAUSIBLE_SHARE = 0.05;
 
 export function buildMatchResult(pack: MapPack, points: readonly TracePoint[], outcome: HmmOutcome, options: MatchOptions): MapMatchResult {
   const lines = new Map<number, EdgeLine>();
+  const placement = placeMatch(pack, points, outcome, options, lines);
+  const shape: [number, number][] = [];
+  const edges: MatchedEdge[] = [];
+  placement.edges.forEach((placed, index) => {
+    let line = lines.get(placed.edge);
+    if (!line) lines.set(placed.edge, (line = edgeLine(pack, placed.edge)));
+    const slice = sliceLine(line, placed.begin, placed.end);
+    // edges of one sub-match share their joining point; a sub-match's first edge starts a new piece
+    const joined = index > 0 && placement.edges[index - 1]!.subMatch === placed.subMatch;
+    const beginShapeIndex = joined ? shape.length - 1 : shape.length;
+    for (let at = joined ? 1 : 0; at < slice.length; at++) shape.push(slice[at]!);
+    edges.push(describeEdge(pack, placed, beginShapeIndex, shape.length - 1));
+  });
+  const lengthMeters = edges.reduce((sum, edge) => sum + edge.lengthMeters, 0);
+  return {
+    points: placement.points,
+    edges,
+    encodedShape: polyline.encode(shape, 6),
+    lengthMeters,
+    subMatches: outcome.subMatches.length,
+    confidence: placement.confidence,
+    stats: { states: outcome.roles.filter((role) => role === 'state').length, candidates: outcome.candidateCount, settled: outcome.settled },
+  };
+}
+
+/**
+ * The travelled edges of every sub-match and every input point's place on them: states on their
+ * chosen candidate, interpolated points at the nearest position on the path from the previous
+ * placed point to the next state. `lines` caches edge geometry for the caller.
+ */
+export function placeMatch(pack: MapPack, points: readonly TracePoint[], outcome: HmmOutcome, options: MatchOptions, lines = new Map<number, EdgeLine>()): MatchPlacement {
   const lineOf = (edge: number) => {
     let line = lines.get(edge);
     if (!line) lines.set(edge, (line = edgeLine(pack, edge)));
     return line;
   };
+  const fullLength = pack.sections['graph.edgeLength'];
   const out: MatchedPoint[] = points.map((point) => ({ type: 'unmatched', lat: point.lat, lon: point.lon }));
-  const edges: MatchedEdge[] = [];
-  const shape: [number, number][] = [];
-  const occurrences: Occurrence[][] = [];
+  const edges: PlacedEdge[] = [];
+  const occurrences: PlacedEdge[][] = [];
   const layerOccurrence: number[][] = [];
   const edgeBase: number[] = [];
-  const stateOf = new Map<number, { sub: number; layer: number }>();
+  // per point: its sub-match and layer when it is a state, -1 otherwise
+  const stateSub = new Int32Array(points.length).fill(-1);
+  const stateLayer = new Int32Array(points.length);
 
   outcome.subMatches.forEach((sub, subIndex) => {
     const chosen = sub.chosen;
-    const list: Occurrence[] = [{ edge: chosen[0]!.edge, begin: chosen[0]!.fraction, end: 1 }];
+    const list: PlacedEdge[] = [{ edge: chosen[0]!.edge, begin: chosen[0]!.fraction, end: 1, lengthMeters: 0, subMatch: subIndex }];
     const atLayer = [0];
     for (let layer = 1; layer < chosen.length; layer++) {
       const path = sub.paths[layer - 1]!;
-      for (const edge of path.slice(1)) list.push({ edge, begin: 0, end: 1 });
+      for (let at = 1; at < path.length; at++) list.push({ edge: path[at]!, begin: 0, end: 1, lengthMeters: 0, subMatch: subIndex });
       atLayer.push(list.length - 1);
     }
     const last = list[list.length - 1]!;
     last.end = Math.max(last.begin, chosen[chosen.length - 1]!.fraction);
+    for (const placed of list) placed.lengthMeters = fullLength[placed.edge]! * Math.max(0, placed.end - placed.begin);
     occurrences.push(list);
     layerOccurrence.push(atLayer);
     edgeBase.push(edges.length);
-    list.forEach((occurrence, index) => {
-      const slice = sliceLine(lineOf(occurrence.edge), occurrence.begin, occurrence.end);
-      const joined = index > 0;
-      const beginShapeIndex = joined ? shape.length - 1 : shape.length;
-      for (const point of joined ? slice.slice(1) : slice) shape.push(point);
-      edges.push(describeEdge(pack, occurrence, beginShapeIndex, shape.length - 1, subIndex));
-    });
+    for (const placed of list) edges.push(placed);
     chosen.forEach((candidate, layer) => {
       const point = sub.points[layer]!;
-      stateOf.set(point, { sub: subIndex, layer });
-      out[point] = {
+      stateSub[point] = subIndex;
+      stateLayer[point] = layer;
+      const matched: MatchedPoint = {
         type: 'matched',
         lat: candidate.lat,
         lon: candidate.lon,
         edgeIndex: edgeBase[subIndex]! + atLayer[layer]!,
         distanceAlongEdge: candidate.fraction,
         distanceFromTraceMeters: candidate.distanceMeters,
-        ...(subIndex > 0 && layer === 0 ? { beginRouteDiscontinuity: true } : {}),
-        ...(subIndex < outcome.subMatches.length - 1 && layer === chosen.length - 1 ? { endRouteDiscontinuity: true } : {}),
       };
+      if (subIndex > 0 && layer === 0) matched.beginRouteDiscontinuity = true;
+      if (subIndex < outcome.subMatches.length - 1 && layer === chosen.length - 1) matched.endRouteDiscontinuity = true;
+      out[point] = matched;
     });
   });
 
   // interpolated points: the nearest position on the path from the previous placed point to the next state
-  let previousState: { sub: number; layer: number } | undefined;
-  let placed = { occurrence: 0, fraction: 0 };
+  let sub = -1;
+  let layer = 0;
+  let placedOccurrence = 0;
+  let placedFraction = 0;
   for (let index = 0; index < points.length; index++) {
-    const state = stateOf.get(index);
-    if (state) {
-      previousState = state;
-      placed = { occurrence: layerOccurrence[state.sub]![state.layer]!, fraction: outcome.subMatches[state.sub]!.chosen[state.layer]!.fraction };
+    if (stateSub[index]! >= 0) {
+      sub = stateSub[index]!;
+      layer = stateLayer[index]!;
+      placedOccurrence = layerOccurrence[sub]![layer]!;
+      placedFraction = outcome.subMatches[sub]!.chosen[layer]!.fraction;
       continue;
     }
-    if (outcome.roles[index] !== 'interpolated' || !previousState) continue;
-    const { sub, layer } = previousState;
+    if (outcome.roles[index] !== 'interpolated' || sub < 0) continue;
     const list = occurrences[sub]!;
     const atLayer = layerOccurrence[sub]!;
-    const first = placed.occurrence;
+    const first = placedOccurrence;
     const hasNext = layer + 1 < atLayer.length;
     const lastIndex = hasNext ? atLayer[layer + 1]! : atLayer[layer]!;
     const chosen = outcome.subMatches[sub]!.chosen;
-    let best: { occurrence: number; fraction: number; distanceMeters: number; lat: number; lon: number } | undefined;
+    let best: { occurrence: number; projection: LineProjection } | undefined;
     for (let occurrence = first; occurrence <= lastIndex; occurrence++) {
-      const from = occurrence === first ? placed.fraction : list[occurrence]!.begin;
+      const from = occurrence === first ? placedFraction : list[occurrence]!.begin;
       const to = hasNext && occurrence === lastIndex ? chosen[layer + 1]!.fraction : list[occurrence]!.end;
       const projection = projectOnLine(lineOf(list[occurrence]!.edge), points[index]!.lat, points[index]!.lon, Math.min(from, to), Math.max(from, to));
-      if (!best || projection.distanceMeters < best.distanceMeters) best = { occurrence, ...projection };
+      if (!best || projection.distanceMeters < best.projection.distanceMeters) best = { occurrence, projection };
     }
     if (!best) continue;
-    placed = { occurrence: best.occurrence, fraction: best.fraction };
+    placedOccurrence = best.occurrence;
+    placedFraction = best.projection.fraction;
     out[index] = {
       type: 'interpolated',
-      lat: best.lat,
-      lon: best.lon,
+      lat: best.projection.lat,
+      lon: best.projection.lon,
       edgeIndex: edgeBase[sub]! + best.occurrence,
-      distanceAlongEdge: best.fraction,
-      distanceFromTraceMeters: best.distanceMeters,
+      distanceAlongEdge: best.projection.fraction,
+      distanceFromTraceMeters: best.projection.distanceMeters,
     };
   }
-
-  const lengthMeters = edges.reduce((sum, edge) => sum + edge.lengthMeters, 0);
-  return {
-    points: out,
-    edges,
-    encodedShape: polyline.encode(shape, 6),
-    lengthMeters,
-    subMatches: outcome.subMatches.length,
-    confidence: confidence(out, outcome, options),
-    stats: { states: outcome.roles.filter((role) => role === 'state').length, candidates: outcome.candidateCount, settled: outcome.settled },
-  };
+  return { points: out, edges, confidence: confidence(out, outcome, options) };
 }
 
-function describeEdge(pack: MapPack, occurrence: Occurrence, beginShapeIndex: number, endShapeIndex: number, subMatch: number): MatchedEdge {
+function describeEdge(pack: MapPack, placed: PlacedEdge, beginShapeIndex: number, endShapeIndex: number): MatchedEdge {
   const s = pack.sections;
-  const way = s['graph.edgeWay'][occurrence.edge]!;
+  const way = s['graph.edgeWay'][placed.edge]!;
   const names = [s['ways.name'][way]!, s['ways.nameAr'][way]!, s['ways.nameEn'][way]!].filter((id) => id !== 0).map((id) => pack.strings.get(id));
   return {
-    edge: occurrence.edge,
+    edge: placed.edge,
     wayId: s['ways.osmId'][way]!,
     names: [...new Set(names)],
     roadClass: ROAD_CLASSES[s['ways.class'][way]!] ?? 'road',
-    speedKph: s['graph.edgeSpeed'][occurrence.edge]!,
-    lengthMeters: s['graph.edgeLength'][occurrence.edge]! * Math.max(0, occurrence.end - occurrence.begin),
+    speedKph: s['graph.edgeSpeed'][placed.edge]!,
+    lengthMeters: placed.lengthMeters,
     beginShapeIndex,
     endShapeIndex,
-    subMatch,
+    subMatch: placed.subMatch,
   };
 }
 

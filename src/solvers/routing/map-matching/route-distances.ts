@@ -3,8 +3,9 @@
  * from one position on a directed edge to positions on other edges, honouring
  * oneways and turn restrictions (only the metric's arcs exist), stopping when
  * every target edge is settled or the bound is passed. Map matching runs one
- * per candidate of a GPS point, so the state is reused: arrays sized once,
- * a generation stamp instead of clearing.
+ * per candidate of a GPS point, so the state is reused (one search per
+ * routing engine, for every trace and metric): arrays sized once, a
+ * generation stamp instead of clearing.
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
 import { NO_INDEX } from '../../../datapack/pack-layout.js';
@@ -21,6 +22,11 @@ export interface MeterSearchOptions {
   backwardToleranceMeters: number;
 }
 
+/**
+ * Positions are passed as numbers and target sets as a range of the caller's struct-of-arrays
+ * (edge ids, fractions): the matcher calls `run` and `distanceTo` for every candidate pair, and
+ * the search is kept per metric and reused across trips, so a run allocates nothing.
+ */
 export class MeterSearch {
   private readonly distance: Float64Array;
   private readonly predecessor: Int32Array;
@@ -29,17 +35,17 @@ export class MeterSearch {
   private readonly target: Uint32Array;
   private readonly heap: IndexedHeap;
   private generation = 0;
-  private source: EdgePosition = { edge: 0, fraction: 0 };
+  private sourceEdge = 0;
+  private sourceFraction = 0;
   private readonly length: Float32Array;
   private readonly twin: Uint32Array;
+  private graph: EdgeGraph;
+  private uTurnMeters: number;
+  private backwardToleranceMeters: number;
   /** Nodes settled by all searches so far (work done, for benchmarks). */
   settledTotal = 0;
 
-  constructor(
-    pack: MapPack,
-    private readonly graph: EdgeGraph,
-    private readonly options: MeterSearchOptions,
-  ) {
+  constructor(pack: MapPack, graph: EdgeGraph, options: MeterSearchOptions) {
     const size = pack.edgeCount;
     this.distance = new Float64Array(size);
     this.predecessor = new Int32Array(size);
@@ -49,43 +55,66 @@ export class MeterSearch {
     this.heap = new IndexedHeap(size);
     this.length = pack.sections['graph.edgeLength'];
     this.twin = pack.sections['graph.edgeTwin'];
+    this.graph = graph;
+    this.uTurnMeters = options.uTurnMeters;
+    this.backwardToleranceMeters = options.backwardToleranceMeters;
   }
 
   /**
-   * Searches from `source` until every edge of `targets` is settled or the distance passes
-   * `boundMeters`. Read the answers with `distanceTo` and `pathTo`.
+   * Sets the graph (a metric of the same pack) and options of the following runs: one search
+   * serves every match of a thread, whatever its metric, since its arrays are indexed by pack edge.
    */
-  run(source: EdgePosition, targets: readonly EdgePosition[], boundMeters: number): void {
+  configure(graph: EdgeGraph, options: MeterSearchOptions): void {
+    this.graph = graph;
+    this.uTurnMeters = options.uTurnMeters;
+    this.backwardToleranceMeters = options.backwardToleranceMeters;
+  }
+
+  /**
+   * Searches from the position (`sourceEdge`, `sourceFraction`) until every edge of the targets
+   * `targetEdges[first..end)` (at `targetFractions` of the same indexes) is settled or the distance
+   * passes `boundMeters`. Read the answers with `distanceTo` and `pathTo`.
+   */
+  run(sourceEdge: number, sourceFraction: number, targetEdges: Int32Array, targetFractions: Float64Array, first: number, end: number, boundMeters: number): void {
     const { graph, distance, predecessor, reached, settled, heap, length, twin } = this;
-    const generation = ++this.generation;
-    this.source = source;
+    const { firstArc, arcTarget } = graph;
+    const generation = this.nextGeneration();
+    const targetStamp = this.target;
+    this.sourceEdge = sourceEdge;
+    this.sourceFraction = sourceFraction;
     heap.clear();
     let remaining = 0;
-    for (const target of targets) {
-      if (this.target[target.edge] !== generation) {
-        this.target[target.edge] = generation;
+    // labels are at edge ends; a target counts only up to its position, so its label may pass the bound by the rest
+    let untravelledRest = 0;
+    for (let index = first; index < end; index++) {
+      const edge = targetEdges[index]!;
+      if (targetStamp[edge] !== generation) {
+        targetStamp[edge] = generation;
         remaining++;
       }
+      untravelledRest = Math.max(untravelledRest, length[edge]! * (1 - targetFractions[index]!));
     }
-    const uTurn = graph.profile.motorized ? this.options.uTurnMeters : 0;
-    const start = source.edge;
-    distance[start] = (1 - source.fraction) * length[start]!;
+    const uTurn = graph.profile.motorized ? this.uTurnMeters : 0;
+    const start = sourceEdge;
+    distance[start] = (1 - sourceFraction) * length[start]!;
     predecessor[start] = -1;
     reached[start] = generation;
     heap.push(start, distance[start]!);
-    // labels are at edge ends; a target counts only up to its position, so its label may pass the bound by the rest
-    const limit = boundMeters + untravelledRest(length, targets);
+    const limit = boundMeters + untravelledRest;
+    let settledCount = 0;
     while (heap.size) {
       if (heap.minKey > limit) break;
       const edge = heap.pop();
       settled[edge] = generation;
-      this.settledTotal++;
-      if (this.target[edge] === generation && --remaining === 0) break;
+      settledCount++;
+      if (targetStamp[edge] === generation && --remaining === 0) break;
       const base = distance[edge]!;
-      for (let arc = graph.firstArc[edge]!; arc < graph.firstArc[edge + 1]!; arc++) {
-        const next = graph.arcTarget[arc]!;
+      const reverse = twin[edge]!;
+      const arcEnd = firstArc[edge + 1]!;
+      for (let arc = firstArc[edge]!; arc < arcEnd; arc++) {
+        const next = arcTarget[arc]!;
         if (settled[next] === generation) continue;
-        const value = base + length[next]! + (next === twin[edge] && twin[edge] !== NO_INDEX ? uTurn : 0);
+        const value = base + length[next]! + (next === reverse && reverse !== NO_INDEX ? uTurn : 0);
         if (reached[next] !== generation || value < distance[next]!) {
           reached[next] = generation;
           distance[next] = value;
@@ -94,33 +123,47 @@ export class MeterSearch {
         }
       }
     }
+    this.settledTotal += settledCount;
   }
 
-  /** Route metres from the last run's source to `target`, or Infinity when not found within the bound. */
-  distanceTo(target: EdgePosition): number {
-    const { source, length } = this;
-    const edgeLength = length[target.edge]!;
-    if (target.edge === source.edge) {
-      const ahead = (target.fraction - source.fraction) * edgeLength;
+  /** Route metres from the last run's source to the position, or Infinity when not found within the bound. */
+  distanceTo(edge: number, fraction: number): number {
+    const edgeLength = this.length[edge]!;
+    if (edge === this.sourceEdge) {
+      const ahead = (fraction - this.sourceFraction) * edgeLength;
       if (ahead >= 0) return ahead;
       // a small step back on the same edge is GPS jitter: the vehicle stood still
-      if (-ahead <= this.options.backwardToleranceMeters) return 0;
-      return this.loopDistance(target);
+      if (-ahead <= this.backwardToleranceMeters) return 0;
+      return this.loopDistance(edge, fraction);
     }
-    if (this.settled[target.edge] !== this.generation) return Infinity;
-    return this.distance[target.edge]! - (1 - target.fraction) * edgeLength;
+    if (this.settled[edge] !== this.generation) return Infinity;
+    return this.distance[edge]! - (1 - fraction) * edgeLength;
   }
 
-  /** The directed edges from the source's edge to the target's, both included. */
-  pathTo(target: EdgePosition): number[] {
-    const { source } = this;
-    if (target.edge === source.edge) {
-      const ahead = (target.fraction - source.fraction) * this.length[target.edge]!;
-      if (ahead >= 0 || -ahead <= this.options.backwardToleranceMeters) return [source.edge];
-      const via = this.loopEntry(target.edge);
-      return via < 0 ? [source.edge] : [...this.chain(via), target.edge];
+  /** The directed edges from the source's edge to the position's, both included. */
+  pathTo(edge: number, fraction: number): number[] {
+    const source = this.sourceEdge;
+    if (edge === source) {
+      const ahead = (fraction - this.sourceFraction) * this.length[edge]!;
+      if (ahead >= 0 || -ahead <= this.backwardToleranceMeters) return [source];
+      const via = this.loopEntry(edge);
+      if (via < 0) return [source];
+      const path = this.chain(via);
+      path.push(edge);
+      return path;
     }
-    return this.settled[target.edge] === this.generation ? this.chain(target.edge) : [];
+    return this.settled[edge] === this.generation ? this.chain(edge) : [];
+  }
+
+  /** The next stamp; on wrap-around (after 2^32 - 1 runs of a long-lived search) the stamp arrays are cleared. */
+  private nextGeneration(): number {
+    if (this.generation === 0xffff_ffff) {
+      this.reached.fill(0);
+      this.settled.fill(0);
+      this.target.fill(0);
+      this.generation = 0;
+    }
+    return ++this.generation;
   }
 
   private chain(edge: number): number[] {
@@ -130,10 +173,10 @@ export class MeterSearch {
   }
 
   /** Leaving the source edge and coming back onto it behind the start (a loop). */
-  private loopDistance(target: EdgePosition): number {
-    const via = this.loopEntry(target.edge);
+  private loopDistance(edge: number, fraction: number): number {
+    const via = this.loopEntry(edge);
     if (via < 0) return Infinity;
-    return this.distance[via]! + target.fraction * this.length[target.edge]!;
+    return this.distance[via]! + fraction * this.length[edge]!;
   }
 
   private loopEntry(edge: number): number {
@@ -146,10 +189,4 @@ export class MeterSearch {
     }
     return best;
   }
-}
-
-function untravelledRest(length: Float32Array, targets: readonly EdgePosition[]): number {
-  let longest = 0;
-  for (const target of targets) longest = Math.max(longest, length[target.edge]! * (1 - target.fraction));
-  return longest;
 }

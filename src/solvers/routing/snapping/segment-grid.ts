@@ -13,6 +13,8 @@ const RAD = Math.PI / 180;
 const TARGET_CELL_METERS = 50;
 /** Upper bound on cells so a country-sized pack stays within a few tens of MiB. */
 const MAX_CELLS = 4_000_000;
+/** Slots a `SegmentHits` starts with (grown on demand). */
+const INITIAL_SLOTS = 64;
 
 /** One nearby road: the segment's pack edge (in its own direction) and the projection onto it. */
 export interface SegmentHit {
@@ -47,6 +49,16 @@ export class SegmentGrid {
   private readonly shapeLength: Float64Array;
   /** Planar metres from its edge's first shape point to each shape point (fractions in O(1)). */
   private readonly shapeOffset: Float64Array;
+  /** Per edge: the stamp of the query that found it and its slot there (the query's own edge→hit table). */
+  private readonly slotStamp: Uint32Array;
+  private readonly slotOf: Int32Array;
+  private stamp = 0;
+  /** Pack columns read for every projection, held directly (the sections object is a large dictionary). */
+  private readonly shapeLat: MapPack['sections']['graph.shapeLat'];
+  private readonly shapeLon: MapPack['sections']['graph.shapeLon'];
+  private readonly edgeFlags: MapPack['sections']['graph.edgeFlags'];
+  /** Scratch of `nearest` (the allocating form, for callers that keep the hits). */
+  private ownHits?: SegmentHits;
 
   constructor(private readonly pack: MapPack) {
     const s = pack.sections;
@@ -78,6 +90,11 @@ export class SegmentGrid {
       if (twin === NO_INDEX || edge < twin) edges.push(edge);
     }
     this.shapeLength = new Float64Array(pack.edgeCount);
+    this.slotStamp = new Uint32Array(pack.edgeCount);
+    this.shapeLat = s['graph.shapeLat'];
+    this.shapeLon = s['graph.shapeLon'];
+    this.edgeFlags = s['graph.edgeFlags'];
+    this.slotOf = new Int32Array(pack.edgeCount);
     // two passes: count entries per cell, then fill (CSR)
     const counts = new Uint32Array(this.rows * this.columns + 1);
     const visit = (fn: (cell: number, edge: number, point: number) => void) => {
@@ -122,19 +139,46 @@ export class SegmentGrid {
    * `accept` filters edges (e.g. usable by the costing in either direction).
    */
   nearest(lat: number, lon: number, radiusMeters: number, limit: number, accept: (edge: number) => boolean): SegmentHit[] {
-    const [row, column] = this.cellOf(lat, lon);
-    const best = new Map<number, SegmentHit>();
-    const kth = () => {
-      if (best.size < limit) return Infinity;
-      return [...best.values()].sort((a, b) => a.distanceMeters - b.distanceMeters)[limit - 1]!.distanceMeters;
-    };
+    const hits = (this.ownHits ??= new SegmentHits());
+    this.nearestInto(hits, lat, lon, radiusMeters, limit, accept);
+    const answer: SegmentHit[] = [];
+    for (let rank = 0; rank < hits.count; rank++) {
+      const slot = hits.order[rank]!;
+      const edge = hits.edge[slot]!;
+      const reversed = (this.pack.sections['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
+      // the shape is stored in the way's direction; a reversed edge travels it backwards
+      const storedBearing = Math.atan2(hits.dx[slot]!, hits.dy[slot]!) / RAD;
+      answer.push({
+        edge,
+        fraction: hits.fraction[slot]!,
+        distanceMeters: hits.distanceMeters[slot]!,
+        lat: hits.lat[slot]!,
+        lon: hits.lon[slot]!,
+        bearing: (storedBearing + (reversed ? 180 : 0) + 360) % 360,
+      });
+    }
+    return answer;
+  }
+
+  /**
+   * `nearest` without allocating (map matching asks for every GPS fix): the hits are written into
+   * `hits`, whose arrays are reused; read them in `hits.order[0 .. hits.count)`, nearest first
+   * (ties in the order the edges were first met). Edges found are stamped in an array indexed
+   * by edge id instead of a per-call Map.
+   */
+  nearestInto(hits: SegmentHits, lat: number, lon: number, radiusMeters: number, limit: number, accept: (edge: number) => boolean): void {
+    const row = Math.min(this.rows - 1, Math.max(0, Math.floor((lat - this.minLat) / this.cellLat)));
+    const column = Math.min(this.columns - 1, Math.max(0, Math.floor((lon - this.minLon) / this.cellLon)));
+    const stamp = this.nextStamp();
+    const { slotStamp, slotOf, cellFirst, entryEdge, entryPoint } = this;
+    hits.slots = 0;
     const maxRing = Math.ceil(radiusMeters / this.cellMeters) + 1;
     // the point's offset within its cell (m), to skip cells wholly beyond the reach
     const inCellY = (lat - this.minLat - row * this.cellLat) * EARTH_RADIUS_M * RAD;
     const inCellX = (lon - this.minLon - column * this.cellLon) * this.metersPerDegreeLon;
     for (let ring = 0; ring <= maxRing; ring++) {
       // everything in ring r+1 is at least r cells away
-      const reach = Math.min(radiusMeters, kth());
+      const reach = Math.min(radiusMeters, hits.slots < limit ? Infinity : hits.kthDistance(limit));
       if ((ring - 1) * this.cellMeters > reach) break;
       for (let r = row - ring; r <= row + ring; r++) {
         if (r < 0 || r >= this.rows) continue;
@@ -145,19 +189,32 @@ export class SegmentGrid {
           const gapX = c < column ? inCellX + (column - c - 1) * this.cellMeters : c > column ? (c - column) * this.cellMeters - inCellX : 0;
           if (gapX * gapX + gapY * gapY > reach * reach) continue;
           const cell = r * this.columns + c;
-          for (let entry = this.cellFirst[cell]!; entry < this.cellFirst[cell + 1]!; entry++) {
-            const edge = this.entryEdge[entry]!;
-            const known = best.get(edge);
+          for (let entry = cellFirst[cell]!; entry < cellFirst[cell + 1]!; entry++) {
+            const edge = entryEdge[entry]!;
+            const known = slotStamp[edge] === stamp ? slotOf[edge]! : -1;
             // the filter first: it is cheaper than a projection and rejects whole classes of roads (footways for cars)
-            if (!known && !accept(edge)) continue;
-            const hit = this.project(lat, lon, edge, this.entryPoint[entry]!, known ? Math.min(radiusMeters, known.distanceMeters) : radiusMeters, known !== undefined);
-            if (!hit) continue;
-            best.set(edge, hit);
+            if (known < 0 && !accept(edge)) continue;
+            const limitMeters = known >= 0 ? Math.min(radiusMeters, hits.distanceMeters[known]!) : radiusMeters;
+            const slot = known >= 0 ? known : hits.slots;
+            if (!this.project(hits, slot, lat, lon, edge, entryPoint[entry]!, limitMeters, known >= 0)) continue;
+            if (known < 0) {
+              slotStamp[edge] = stamp;
+              slotOf[edge] = slot;
+              hits.slots++;
+            }
           }
         }
       }
     }
-    return [...best.values()].sort((a, b) => a.distanceMeters - b.distanceMeters).slice(0, limit);
+    hits.sort(limit);
+  }
+
+  private nextStamp(): number {
+    if (this.stamp === 0xffff_ffff) {
+      this.slotStamp.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
   }
 
   private cellOf(lat: number, lon: number): [number, number] {
@@ -174,13 +231,12 @@ export class SegmentGrid {
   }
 
   /**
-   * Projects a point onto one segment of an edge's shape (local planar approximation); undefined
-   * when farther than `limitMeters` (or as far, when `strict`), before the costlier fraction.
+   * Projects a point onto one segment of an edge's shape (local planar approximation) into slot
+   * `slot` of `hits`; false (nothing written) when farther than `limitMeters` (or as far, when
+   * `strict`), decided before the costlier fraction.
    */
-  private project(lat: number, lon: number, edge: number, point: number, limitMeters: number, strict: boolean): SegmentHit | undefined {
-    const s = this.pack.sections;
-    const shapeLat = s['graph.shapeLat'];
-    const shapeLon = s['graph.shapeLon'];
+  private project(hits: SegmentHits, slot: number, lat: number, lon: number, edge: number, point: number, limitMeters: number, strict: boolean): boolean {
+    const { shapeLat, shapeLon } = this;
     const ax = (shapeLon[point]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
     const ay = (shapeLat[point]! / COORDINATE_SCALE - lat) * EARTH_RADIUS_M * RAD;
     const bx = (shapeLon[point + 1]! / COORDINATE_SCALE - lon) * this.metersPerDegreeLon;
@@ -193,23 +249,105 @@ export class SegmentGrid {
     const py = ay + t * dy;
     // compared squared first: this runs for every segment near the point, and Math.hypot is slow
     const squared = px * px + py * py;
-    if (squared > limitMeters * limitMeters) return undefined;
+    if (squared > limitMeters * limitMeters) return false;
     const distanceMeters = Math.sqrt(squared);
-    if (strict && distanceMeters >= limitMeters) return undefined;
+    if (strict && distanceMeters >= limitMeters) return false;
     // distance along the shape to the projection, in the shape's stored direction
     const along = this.shapeOffset[point]! + t * Math.sqrt(lengthSquared);
     const total = this.shapeLength[edge]!;
     const shapeFraction = total > 0 ? Math.min(1, along / total) : 0;
-    const reversed = (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed) !== 0;
-    // the shape is stored in the way's direction; a reversed edge travels it backwards
-    const storedBearing = Math.atan2(dx, dy) / RAD;
-    return {
-      edge,
-      fraction: reversed ? 1 - shapeFraction : shapeFraction,
-      distanceMeters,
-      lat: lat + py / (EARTH_RADIUS_M * RAD),
-      lon: lon + px / this.metersPerDegreeLon,
-      bearing: (storedBearing + (reversed ? 180 : 0) + 360) % 360,
+    const reversed = (this.edgeFlags[edge]! & EdgeFlag.reversed) !== 0;
+    hits.reserve(slot + 1);
+    hits.edge[slot] = edge;
+    hits.fraction[slot] = reversed ? 1 - shapeFraction : shapeFraction;
+    hits.distanceMeters[slot] = distanceMeters;
+    hits.lat[slot] = lat + py / (EARTH_RADIUS_M * RAD);
+    hits.lon[slot] = lon + px / this.metersPerDegreeLon;
+    hits.dx[slot] = dx;
+    hits.dy[slot] = dy;
+    return true;
+  }
+}
+
+/**
+ * The answer of `SegmentGrid.nearestInto` as a struct of arrays, reused from call to call: one slot
+ * per edge found (in the order first met), and `order`, the first `count` slots by distance.
+ */
+export class SegmentHits {
+  /** Slots filled by the last query. */
+  slots = 0;
+  /** Hits answered: `order[0 .. count)`. */
+  count = 0;
+  edge = new Int32Array(INITIAL_SLOTS);
+  /** Position along `edge` in its travel direction, 0..1. */
+  fraction = new Float64Array(INITIAL_SLOTS);
+  distanceMeters = new Float64Array(INITIAL_SLOTS);
+  lat = new Float64Array(INITIAL_SLOTS);
+  lon = new Float64Array(INITIAL_SLOTS);
+  /** The projected-on shape segment in the shape's stored direction (planar metres), for bearings. */
+  dx = new Float64Array(INITIAL_SLOTS);
+  dy = new Float64Array(INITIAL_SLOTS);
+  order = new Int32Array(INITIAL_SLOTS);
+  /** The k smallest distances so far, for `kthDistance`. */
+  private smallest = new Float64Array(INITIAL_SLOTS);
+  private readonly byDistance = (a: number, b: number) => this.distanceMeters[a]! - this.distanceMeters[b]! || a - b;
+
+  /** Makes room for `size` slots, keeping what is filled. */
+  reserve(size: number): void {
+    if (size <= this.edge.length) return;
+    const capacity = Math.max(size, 2 * this.edge.length);
+    const grow = <T extends Int32Array | Float64Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
     };
+    this.edge = grow(this.edge, new Int32Array(capacity));
+    this.fraction = grow(this.fraction, new Float64Array(capacity));
+    this.distanceMeters = grow(this.distanceMeters, new Float64Array(capacity));
+    this.lat = grow(this.lat, new Float64Array(capacity));
+    this.lon = grow(this.lon, new Float64Array(capacity));
+    this.dx = grow(this.dx, new Float64Array(capacity));
+    this.dy = grow(this.dy, new Float64Array(capacity));
+    this.order = new Int32Array(capacity);
+    this.smallest = new Float64Array(capacity);
+  }
+
+  /** The k-th smallest distance of the filled slots (1 <= k <= slots). */
+  kthDistance(k: number): number {
+    const { smallest, distanceMeters } = this;
+    let kept = 0;
+    for (let slot = 0; slot < this.slots; slot++) {
+      const value = distanceMeters[slot]!;
+      if (kept === k && value >= smallest[k - 1]!) continue;
+      // insertion into the sorted k smallest
+      let at = kept < k ? kept++ : k - 1;
+      while (at > 0 && smallest[at - 1]! > value) {
+        smallest[at] = smallest[at - 1]!;
+        at--;
+      }
+      smallest[at] = value;
+    }
+    return smallest[k - 1]!;
+  }
+
+  /** Orders the slots by distance (ties by slot, the order first met) and keeps the first `limit`. */
+  sort(limit: number): void {
+    const { order, slots } = this;
+    for (let slot = 0; slot < slots; slot++) order[slot] = slot;
+    if (slots <= 32) {
+      const distance = this.distanceMeters;
+      for (let index = 1; index < slots; index++) {
+        const slot = order[index]!;
+        const value = distance[slot]!;
+        let at = index;
+        while (at > 0 && distance[order[at - 1]!]! > value) {
+          order[at] = order[at - 1]!;
+          at--;
+        }
+        order[at] = slot;
+      }
+    } else {
+      order.subarray(0, slots).sort(this.byDistance);
+    }
+    this.count = Math.min(limit, slots);
   }
 }

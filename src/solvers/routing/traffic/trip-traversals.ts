@@ -8,9 +8,9 @@
  * time span of the points are not measured.
  */
 import type { MapPack } from '../../../datapack/map-pack.js';
-import { edgeLine, type EdgeLine } from '../edge-geometry.js';
+import { COORDINATE_SCALE, EdgeFlag } from '../../../datapack/pack-layout.js';
 import type { RoutingEngine } from '../routing-engine.js';
-import { matchTrace } from '../map-matching/map-matcher.js';
+import { placeTrace } from '../map-matching/map-matcher.js';
 import type { MetricSpec } from '../costing/profiles.js';
 
 export interface TripTraversalRequest {
@@ -60,63 +60,67 @@ export function segmentEdgeIndex(pack: MapPack): Map<string, number> {
 
 export function tripTraversals(engine: RoutingEngine, request: TripTraversalRequest): TripTraversals {
   const points = request.fixes.map((fix) => ({ lat: fix.lat, lon: fix.lon, time: fix.t }));
-  const outcome = matchTrace(engine, { metric: request.metric, points });
+  // the placement only: the shape and road names of a full match are not read here
+  const outcome = placeTrace(engine, { metric: request.metric, points });
   if (!outcome.ok) return { traversals: [], matchedShare: 0, confidence: 0 };
-  const { result } = outcome;
+  const { edges, points: placedPoints, confidence } = outcome.placement;
   const pack = engine.pack;
   const fullLength = pack.sections['graph.edgeLength'];
+  const speed = pack.sections['graph.edgeSpeed'];
   // offset (m) of each matched edge's start along its sub-match, and the metres of its edge before the travelled part
-  const offset: number[] = [];
-  const skipped: number[] = [];
+  const offset = new Float64Array(edges.length);
+  const skipped = new Float64Array(edges.length);
   let running = 0;
-  result.edges.forEach((edge, index) => {
-    const first = index === 0 || result.edges[index - 1]!.subMatch !== edge.subMatch;
+  for (let index = 0; index < edges.length; index++) {
+    const edge = edges[index]!;
+    const first = index === 0 || edges[index - 1]!.subMatch !== edge.subMatch;
     if (first) running = 0;
-    offset.push(running);
+    offset[index] = running;
     const length = fullLength[edge.edge]!;
-    const lastOfSub = index === result.edges.length - 1 || result.edges[index + 1]!.subMatch !== edge.subMatch;
+    const lastOfSub = index === edges.length - 1 || edges[index + 1]!.subMatch !== edge.subMatch;
     // the first edge is travelled from its begin fraction to its end (1, unless it is also the last)
-    skipped.push(first && !lastOfSub ? Math.max(0, length - edge.lengthMeters) : 0);
+    skipped[index] = first && !lastOfSub ? Math.max(0, length - edge.lengthMeters) : 0;
     running += edge.lengthMeters;
-  });
+  }
   // placed points per sub-match: (position, time), positions kept non-decreasing
-  const bySub = new Map<number, { at: number; t: number }[]>();
-  result.points.forEach((point, index) => {
-    if (point.type === 'unmatched' || point.edgeIndex === undefined) return;
-    const edge = result.edges[point.edgeIndex]!;
+  const bySub: { at: number; t: number }[][] = [];
+  let placedCount = 0;
+  for (let index = 0; index < placedPoints.length; index++) {
+    const point = placedPoints[index]!;
+    if (point.type !== 'unmatched') placedCount++;
+    if (point.type === 'unmatched' || point.edgeIndex === undefined) continue;
+    const edge = edges[point.edgeIndex]!;
     const at = offset[point.edgeIndex]! + (point.distanceAlongEdge ?? 0) * fullLength[edge.edge]! - skipped[point.edgeIndex]!;
-    const list = bySub.get(edge.subMatch) ?? [];
+    const list = (bySub[edge.subMatch] ??= []);
     const previous = list[list.length - 1];
     list.push({ at: previous ? Math.max(previous.at, at) : at, t: request.fixes[index]!.t });
-    bySub.set(edge.subMatch, list);
-  });
+  }
   const traversals: SegmentTraversal[] = [];
-  result.edges.forEach((edge, index) => {
-    const first = index === 0 || result.edges[index - 1]!.subMatch !== edge.subMatch;
-    const last = index === result.edges.length - 1 || result.edges[index + 1]!.subMatch !== edge.subMatch;
-    if (first || last || edge.lengthMeters < MIN_LENGTH_METERS) return;
-    const placed = bySub.get(edge.subMatch);
-    if (!placed) return;
+  for (let index = 0; index < edges.length; index++) {
+    const edge = edges[index]!;
+    const first = index === 0 || edges[index - 1]!.subMatch !== edge.subMatch;
+    const last = index === edges.length - 1 || edges[index + 1]!.subMatch !== edge.subMatch;
+    if (first || last || edge.lengthMeters < MIN_LENGTH_METERS) continue;
+    const placed = bySub[edge.subMatch];
+    if (!placed) continue;
     const enteredAt = timeAt(placed, offset[index]!);
     const leftAt = timeAt(placed, offset[index]! + edge.lengthMeters);
-    if (enteredAt === undefined || leftAt === undefined) return;
+    if (enteredAt === undefined || leftAt === undefined) continue;
     const seconds = (leftAt - enteredAt) / 1000;
-    if (seconds < MIN_SECONDS) return;
-    const line = edgeLine(pack, edge.edge);
-    const middle = midpoint(line);
+    if (seconds < MIN_SECONDS) continue;
+    const middle = middleShapePoint(pack, edge.edge);
     traversals.push({
       segmentKey: segmentKeyOf(pack, edge.edge),
       lengthMeters: edge.lengthMeters,
       enteredAt,
       leftAt,
       speedKph: (edge.lengthMeters / seconds) * 3.6,
-      freeFlowKph: edge.speedKph,
+      freeFlowKph: speed[edge.edge]!,
       lat: middle.lat,
       lon: middle.lon,
     });
-  });
-  const placedCount = result.points.filter((point) => point.type !== 'unmatched').length;
-  return { traversals, matchedShare: points.length ? placedCount / points.length : 0, confidence: result.confidence };
+  }
+  return { traversals, matchedShare: points.length ? placedCount / points.length : 0, confidence };
 }
 
 /** Placed points on each side of a crossing that its time is fitted to (about ±5 s at one fix a second). */
@@ -168,7 +172,12 @@ function timeAt(placed: { at: number; t: number }[], at: number): number | undef
   return a.t + ((at - a.at) / (b.at - a.at)) * (b.t - a.t);
 }
 
-function midpoint(line: EdgeLine): { lat: number; lon: number } {
-  const middle = Math.floor(line.lat.length / 2);
-  return { lat: line.lat[middle] ?? 0, lon: line.lon[middle] ?? 0 };
+/** The middle shape point of an edge in its travel direction (the one `edgeLine` puts at index ⌊n/2⌋), read from the pack. */
+function middleShapePoint(pack: MapPack, edge: number): { lat: number; lon: number } {
+  const s = pack.sections;
+  const count = s['graph.edgeShapeCount'][edge]!;
+  if (!count) return { lat: 0, lon: 0 };
+  const middle = Math.floor(count / 2);
+  const at = s['graph.edgeShapeStart'][edge]! + (s['graph.edgeFlags'][edge]! & EdgeFlag.reversed ? count - 1 - middle : middle);
+  return { lat: s['graph.shapeLat'][at]! / COORDINATE_SCALE, lon: s['graph.shapeLon'][at]! / COORDINATE_SCALE };
 }
