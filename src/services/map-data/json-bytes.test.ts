@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonBytes, jsonNumber, jsonTenths } from './json-bytes.js';
+import { JsonBytes, JsonNumberList, jsonNumber, jsonTenths } from './json-bytes.js';
 
 describe('JsonBytes', () => {
   it('joins text and encoded parts into UTF-8 JSON, growing past its first capacity', () => {
@@ -23,6 +23,25 @@ describe('JsonBytes', () => {
     const out = new JsonBytes(16);
     const written = values.map((value) => out.tenths(value).finish().toString('latin1'));
     expect(values.filter((value, index) => written[index] !== jsonTenths(value))).toEqual([]);
+  });
+
+  it('writes numbers, one at a time or from one list, as JSON.stringify writes them', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const edges = [0, -0, 1, 7, 2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31, -1, 1.5, -2.25, 1e21, 1e-7, 5e-324, 31.297960531706593, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    const values = [...edges, ...Array.from({ length: 20_000 }, (_, index) => (index % 2 ? Math.round(random() * 1e6) : 30 + random()))];
+    const out = new JsonBytes(16);
+    expect(values.filter((value) => out.number(value).finish().toString('latin1') !== JSON.stringify(value))).toEqual([]);
+    const list = new JsonNumberList().reset(values);
+    for (let index = 0; index < values.length; index++) {
+      if (index > 0) out.ascii(',');
+      list.writeNext(out);
+    }
+    expect(out.finish().toString('latin1')).toBe(JSON.stringify(values).slice(1, -1));
+    // reused: a second list starts from its own first number
+    list.reset([2.5, -0]).writeNext(out);
+    list.writeNext(out);
+    expect(out.finish().toString('latin1')).toBe('2.50');
   });
 
   it('starts over after each finish, and hands out answers that later writes do not change', () => {

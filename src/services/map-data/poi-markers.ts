@@ -10,7 +10,7 @@
 import { budgetLabels, type LabelPoints, type PlacedPoint } from '../../solvers/label-budget/label-budget.js';
 import type { PlaceMarkerRepository, PlaceMarkerRow } from '../../store/pg/place-markers.js';
 import { categoryBySlug, type PlaceCategory } from '../places/place-taxonomy.js';
-import { JsonBytes, jsonNumber } from './json-bytes.js';
+import { JsonBytes, JsonNumberList } from './json-bytes.js';
 import { estimateLabel, type LabelLocale } from './label-metrics.js';
 import { buildPoiSnapshot, unitMercatorX, unitMercatorY, viewportRanks, type PoiSnapshot } from './poi-snapshot.js';
 
@@ -164,6 +164,7 @@ export class PoiMarkers {
   private readonly quotedSlugs = new Map<string, Uint8Array>();
   /** Reused by every answer (see JsonBytes). */
   private readonly writer = new JsonBytes(96 * 1024);
+  private readonly meanDigits = new JsonNumberList();
 
   constructor(private readonly deps: PoiMarkerDeps) {
     this.refreshMs = deps.refreshMs ?? 30_000;
@@ -256,10 +257,20 @@ export class PoiMarkers {
       out.bytes(ITEM_CLOSE);
     }
     out.bytes(CLUSTERS_OPEN);
+    // the means' digits from one JSON.stringify: String() of each would fill V8's number-string cache (see JsonNumberList)
+    const means = new Array<number>(clusters.length * 2);
+    for (let at = 0; at < clusters.length; at++) {
+      means[2 * at] = clusters[at]!.lng;
+      means[2 * at + 1] = clusters[at]!.lat;
+    }
+    const meanDigits = this.meanDigits.reset(means);
     for (let at = 0; at < clusters.length; at++) {
       const cluster = clusters[at]!;
-      out.bytes(at > 0 ? NEXT_CLUSTER_COUNT : CLUSTER_COUNT).ascii(jsonNumber(cluster.count));
-      out.bytes(LNG).ascii(jsonNumber(cluster.lng)).bytes(LAT).ascii(jsonNumber(cluster.lat));
+      out.bytes(at > 0 ? NEXT_CLUSTER_COUNT : CLUSTER_COUNT).number(cluster.count);
+      out.bytes(LNG);
+      meanDigits.writeNext(out);
+      out.bytes(LAT);
+      meanDigits.writeNext(out);
       out.bytes(TOP_CATEGORY).bytes(this.quotedSlug(cluster.topCategorySlug));
       out.bytes(SCREEN_X).tenths(cluster.screen.x).bytes(Y).tenths(cluster.screen.y).bytes(CLUSTER_CLOSE);
     }
