@@ -17,7 +17,8 @@
  *
  * `runSlowConsumers` is the scenario against a started server (test/slow-consumer.int.test.ts runs it with 40
  * slow sockets); `runSlowConsumersLoad` is `npm run load -- slow-consumers`: 1 000 slow sockets, its own server.
- * SLOW_CONSUMERS=1000 HEALTHY_CONSUMERS=5 SLOW_CONSUMER_SECONDS=80 SLOW_CONSUMER_REPLAN_MS=100 size a run.
+ * SLOW_CONSUMERS=1000 HEALTHY_CONSUMERS=5 SLOW_CONSUMER_SECONDS=80 SLOW_CONSUMER_REPLAN_MS=100 size a run;
+ * SLOW_CONSUMER_WAVES=2 runs it twice on one server (does the first wave's memory come back?).
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -271,6 +272,8 @@ export function tooSlowCloses(output: readonly string[]): SlowConsumerReport['sl
 
 export async function runSlowConsumers(server: SlowConsumerServer, options: SlowConsumerOptions): Promise<SlowConsumerReport> {
   const print = options.print ?? (() => {});
+  // the server's log from here on (an earlier run on the same server logged its own closes)
+  const logFrom = server.output.length;
   const api = apiClient(server.baseUrl);
   const sessions = await Promise.all(Array.from({ length: options.healthySockets }, (_, index) => createSession(api, index)));
   const drivers = await Promise.all(sessions.map((session) => HealthyDriver.open(server.baseUrl, session, options.fixesPerMessage)));
@@ -327,7 +330,7 @@ export async function runSlowConsumers(server: SlowConsumerServer, options: Slow
   for (let waited = 0; waited < 60_000 && drivers.some((driver) => driver.unanswered > 0); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   sampler.stop();
   const growth = sampler.growth()[0]!;
-  const closedTooSlow = tooSlowCloses(server.output);
+  const closedTooSlow = tooSlowCloses(server.output.slice(logFrom));
 
   const sessionsAtEnd = await Promise.all(
     sessions.map(async (session, index) => {
@@ -373,7 +376,7 @@ export async function runSlowConsumers(server: SlowConsumerServer, options: Slow
     recalculations,
     replansRefused,
     routeFrameBytes: Math.max(...drivers.map((driver) => driver.routeFrameBytes)),
-    slow: { opened: slow.count, kernelBytes: slow.kernelBytes, coalesced: coalescedProgress(server.output), closedTooSlow, ends, pushedBytes },
+    slow: { opened: slow.count, kernelBytes: slow.kernelBytes, coalesced: coalescedProgress(server.output.slice(logFrom)), closedTooSlow, ends, pushedBytes },
   };
 }
 
@@ -494,6 +497,7 @@ export async function runSlowConsumersLoad(): Promise<boolean> {
   const durationSeconds = Number(process.env.SLOW_CONSUMER_SECONDS ?? 80);
   const fixesPerMessage = Number(process.env.SLOW_CONSUMER_FIXES_PER_MESSAGE ?? 2);
   const replanIntervalMs = Number(process.env.SLOW_CONSUMER_REPLAN_MS ?? 100);
+  const waves = Number(process.env.SLOW_CONSUMER_WAVES ?? 1);
   const perSession = Math.ceil(slowSockets / healthySockets) + 1;
   const real = Boolean(process.env.DATABASE_URL);
   const { server, stop } = await startLoggingServer({
@@ -507,10 +511,16 @@ export async function runSlowConsumersLoad(): Promise<boolean> {
     console.log(
       `# slow consumers: ${slowSockets} non-reading sockets, ${healthySockets} healthy (${fixesPerMessage} fixes / 100 ms each), a re-plan per session every ${replanIntervalMs} ms, at most ${durationSeconds} s, ${real ? 'real services' : 'embedded'}`,
     );
-    const report = await runSlowConsumers(server, { slowSockets, healthySockets, durationSeconds, sampleEveryMs: 5_000, readBackMs: 15_000, fixesPerMessage, replanIntervalMs, print: (line) => console.log(line) });
-    for (const line of describeReport(report)) console.log(line);
-    const healthyWhole = report.healthy.unanswered === 0 && report.healthy.closedEarly.length === 0 && report.healthy.sessions.every(streamMatchesSession);
-    return healthyWhole && slowSocketsHeld(judgeSlowSockets(report));
+    // SLOW_CONSUMER_WAVES=2: the same again on the same server, to see whether the first wave's memory came back
+    let allHeld = true;
+    for (let wave = 1; wave <= waves; wave++) {
+      if (waves > 1) console.log(`## wave ${wave} of ${waves}`);
+      const report = await runSlowConsumers(server, { slowSockets, healthySockets, durationSeconds, sampleEveryMs: 5_000, readBackMs: 15_000, fixesPerMessage, replanIntervalMs, print: (line) => console.log(line) });
+      for (const line of describeReport(report)) console.log(line);
+      const healthyWhole = report.healthy.unanswered === 0 && report.healthy.closedEarly.length === 0 && report.healthy.sessions.every(streamMatchesSession);
+      allHeld = healthyWhole && slowSocketsHeld(judgeSlowSockets(report)) && allHeld;
+    }
+    return allHeld;
   } finally {
     await stop();
   }
