@@ -20,7 +20,7 @@ export interface MemorySample {
 
 const MB = 1024 * 1024;
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? (Number(match[1]) * 1024) / MB : NaN;
@@ -29,7 +29,7 @@ function rssMb(pid: number): number {
   }
 }
 
-async function heapUsedMb(metricsPort: number | undefined): Promise<number> {
+export async function heapUsedMb(metricsPort: number | undefined): Promise<number> {
   if (metricsPort === undefined) return NaN;
   try {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();

@@ -1,12 +1,20 @@
 /**
- * A WebSocket client that never reads: a raw TCP socket that sends the upgrade request and then stops reading
- * (the socket is paused before the first byte comes back), so whatever the server sends fills the kernel's
- * buffers and then the server's own, as behind a phone in a tunnel or a stuck browser tab. `readToEnd()` starts
- * reading again and parses what arrives: the 101 answer, the frames, and the close frame when one comes.
+ * WebSocket clients that never read: raw TCP sockets that send the upgrade request and then read nothing, so
+ * whatever the server sends fills the kernel's buffers and then the server's own, as behind a phone in a tunnel
+ * or a stuck browser tab. `readToEnd()` starts reading at last and parses what arrives: the 101 answer, the
+ * frames, and the close frame when one comes (or the connection's end).
+ *
+ * The sockets live in a small python3 child (load-tests/slow-socket.py) because Node cannot set SO_RCVBUF or
+ * TCP_MAXSEG: with the kernel's defaults on loopback a socket that is not read takes about 4 MB before the server
+ * buffers a byte, more than a run could send to hundreds of sockets. With a 2 KiB receive buffer and 256-byte
+ * segments, set before connect, the kernel holds about 45 KB (measured by the child at start: `kernelBytes`;
+ * 4 KiB and 536 B: about 100 KB).
  * Used by load-tests/slow-consumers.ts (and through it test/slow-consumer.int.test.ts).
  */
-import { randomBytes } from 'node:crypto';
-import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface, type Interface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 export interface SlowSocketEnd {
   /** HTTP status of the handshake answer (101 when upgraded). */
@@ -17,107 +25,108 @@ export interface SlowSocketEnd {
   bytes: number;
   /** The close frame's code, when the server sent one before the connection ended. */
   closeCode: number | undefined;
+  closeReason: string | undefined;
   /** The connection ended (FIN or reset) within the wait. */
   ended: boolean;
+  /** It ended with a reset. */
+  reset: boolean;
 }
 
-export interface SlowSocket {
-  /** The connection ended or failed while nobody read (seen without reading: a reset, or a FIN with nothing left unread is not seen). */
-  readonly failed: boolean;
-  /** Reads everything the server sent (and still sends) until the connection ends or `timeoutMs` passes. */
-  readToEnd(timeoutMs: number): Promise<SlowSocketEnd>;
+export interface SlowSocketRequest {
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface SlowSocketOptions {
+  /** SO_RCVBUF of each socket (the kernel doubles it). Default 2 KiB. */
+  receiveBufferBytes?: number;
+  /** TCP_MAXSEG of each socket: the server's segments, and so its send buffer, follow it. Default 256 B. */
+  maxSegmentBytes?: number;
+}
+
+export interface SlowSockets {
+  readonly count: number;
+  /**
+   * Sockets that were answered 101 and sent their first frame before `openSlowSockets` resolved (seen without
+   * reading them): a stream sends its first frame once it watches its session, so from then on it is sent everything.
+   */
+  readonly streaming: number;
+  /**
+   * What the kernel took from a writer to one paused socket with these options (measured at start, on loopback):
+   * about what it takes from the server for each slow socket before the server buffers anything itself.
+   */
+  readonly kernelBytes: number;
+  /** Reads every socket until the server ends it or `timeoutMs` passes; one end per request, in order. */
+  readToEnd(timeoutMs: number): Promise<SlowSocketEnd[]>;
+  /** Closes every socket (the child exits). */
   destroy(): void;
 }
 
-/** Opens `path` on `port` with `headers` and never reads; resolves once the request is written. */
-export function openSlowSocket(port: number, path: string, headers: Record<string, string>): Promise<SlowSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.pause();
-    let failed = false;
-    socket.on('error', () => (failed = true));
-    socket.once('connect', () => {
-      const lines = [
-        `GET ${path} HTTP/1.1`,
-        `Host: 127.0.0.1:${port}`,
-        'Upgrade: websocket',
-        'Connection: Upgrade',
-        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-        'Sec-WebSocket-Version: 13',
-        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-      ];
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`, (error) => {
-        if (error) {
-          reject(error);
-          return;
-        }
-        resolve({
-          get failed() {
-            return failed;
-          },
-          readToEnd: (timeoutMs) => readToEnd(socket, timeoutMs),
-          destroy: () => socket.destroy(),
-        });
-      });
-    });
-    socket.once('error', reject);
-  });
+const DEFAULT_RECEIVE_BUFFER_BYTES = 2 * 1024;
+const DEFAULT_MAX_SEGMENT_BYTES = 256;
+
+/** The helper beside this file (source runs) or in the source tree (dist-bench runs). */
+function helperScript(): string {
+  const candidates = [new URL('./slow-socket.py', import.meta.url), new URL('../../load-tests/slow-socket.py', import.meta.url)].map((url) => fileURLToPath(url));
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new Error(`slow-socket.py not found (looked at ${candidates.join(', ')})`);
+  return found;
 }
 
-function readToEnd(socket: net.Socket, timeoutMs: number): Promise<SlowSocketEnd> {
-  return new Promise((resolve) => {
-    const result: SlowSocketEnd = { status: 0, frames: 0, bytes: 0, closeCode: undefined, ended: false };
-    let pending: Buffer = Buffer.alloc(0);
-    let headerDone = false;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.removeAllListeners('data');
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(finish, timeoutMs);
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      if (!headerDone) {
-        const end = pending.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        result.status = Number(/^HTTP\/1\.1 (\d{3})/.exec(pending.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-        pending = pending.subarray(end + 4);
-        headerDone = true;
-      }
-      result.bytes += chunk.length;
-      // server frames are unmasked: opcode, then a 7-bit, 16-bit or 64-bit length
-      for (;;) {
-        if (pending.length < 2) break;
-        const opcode = pending[0]! & 0x0f;
-        let length = pending[1]! & 0x7f;
-        let offset = 2;
-        if (length === 126) {
-          if (pending.length < 4) break;
-          length = pending.readUInt16BE(2);
-          offset = 4;
-        } else if (length === 127) {
-          if (pending.length < 10) break;
-          length = Number(pending.readBigUInt64BE(2));
-          offset = 10;
-        }
-        if (pending.length < offset + length) break;
-        if (opcode === 0x8) result.closeCode = length >= 2 ? pending.readUInt16BE(offset) : 1005;
-        else if (opcode === 0x1 || opcode === 0x2) result.frames++;
-        pending = pending.subarray(offset + length);
-      }
-    });
-    // the server ended the connection (not our own destroy at the timeout)
-    const ended = () => {
-      if (done) return;
-      result.ended = true;
-      finish();
-    };
-    socket.once('end', ended);
-    socket.once('close', ended);
-    socket.resume();
+/** Opens one never-reading socket per request on `port`; resolves once every socket streams or was refused (60 s at most). */
+export async function openSlowSockets(port: number, requests: readonly SlowSocketRequest[], options: SlowSocketOptions = {}): Promise<SlowSockets> {
+  const child = spawn(process.env.PYTHON ?? 'python3', [helperScript()], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const next = lineReader(child, lines);
+  child.stdin.write(
+    `${JSON.stringify({
+      port,
+      receiveBufferBytes: options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER_BYTES,
+      maxSegmentBytes: options.maxSegmentBytes ?? DEFAULT_MAX_SEGMENT_BYTES,
+      requests,
+    })}\n`,
+  );
+  const { kernelBytes } = (await next()) as { kernelBytes: number };
+  const { opened, streaming } = (await next()) as { opened: number; streaming: number };
+  return {
+    count: opened,
+    streaming,
+    kernelBytes,
+    readToEnd: async (timeoutMs) => {
+      child.stdin.write(`${JSON.stringify({ readMs: timeoutMs })}\n`);
+      const { ends } = (await next()) as { ends: (Omit<SlowSocketEnd, 'closeCode' | 'closeReason'> & { closeCode: number | null; closeReason: string | null })[] };
+      return ends.map((end) => ({ ...end, closeCode: end.closeCode ?? undefined, closeReason: end.closeReason ?? undefined }));
+    },
+    destroy: () => {
+      child.stdin.end();
+      if (child.exitCode === null) child.kill('SIGTERM');
+    },
+  };
+}
+
+/** The child's JSON lines, one per call; rejects when it exits first. */
+function lineReader(child: ChildProcess, lines: Interface): () => Promise<unknown> {
+  const queued: string[] = [];
+  const waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
+  let exited: Error | undefined;
+  lines.on('line', (line) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter.resolve(JSON.parse(line));
+    else queued.push(line);
   });
+  // 'close', not 'exit': its last lines are read by then
+  child.once('close', (code, signal) => {
+    exited = new Error(`slow-socket.py exited (${code ?? signal})`);
+    for (const waiter of waiting.splice(0)) waiter.reject(exited);
+  });
+  child.once('error', (error) => {
+    exited = error;
+    for (const waiter of waiting.splice(0)) waiter.reject(error);
+  });
+  return () => {
+    const line = queued.shift();
+    if (line !== undefined) return Promise.resolve(JSON.parse(line));
+    if (exited) return Promise.reject(exited);
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  };
 }
