@@ -253,9 +253,14 @@ function runHandler(route: BoundRoute, request: PipelineRequest): OutgoingRespon
 
 function toOutgoing(result: unknown, status: number): OutgoingResponse {
   if (result instanceof HttpReply) {
-    const headers: Record<string, string> = { ...result.headers };
+    // copied by a loop into one literal: spreading made temporary objects per answer
+    const headers: Record<string, string> = {};
+    const given = result.headers;
+    for (const name in given) headers[name] = given[name]!;
     if (result.contentType) headers['content-type'] = result.contentType;
-    return { status: result.status, headers, ...(result.body === undefined ? {} : { body: result.body }) };
+    const response: OutgoingResponse = { status: result.status, headers };
+    if (result.body !== undefined) response.body = result.body;
+    return response;
   }
   return {
     status,
