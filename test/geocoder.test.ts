@@ -159,7 +159,7 @@ describe('autocomplete', () => {
           // twice: the second answer is spliced from suggestions kept by the first
           for (let pass = 0; pass < 2; pass++) {
             const found = warm.autocomplete(query, { locales, limit: 8, near });
-            expect(autocompleteReply(found, false).body, `${query} ${locales.join()}`).toBe(JSON.stringify({ provider: 'svc-geocode', ...found }));
+            expect(String(autocompleteReply(found, false).body), `${query} ${locales.join()}`).toBe(JSON.stringify({ provider: 'svc-geocode', ...found }));
           }
         }
       }

@@ -213,9 +213,9 @@ export function uwsHandler(
     } catch {
       answer = BUG_RESPONSE;
     }
-    // an answer made at once is written at once (uWS corks writes made inside its handler anyway)
+    // an answer made at once is written at once, inside the handler (where uWS has corked the socket)
     if (!(answer instanceof Promise)) {
-      writeResponse(exchange, answer, tracker.draining || answer === BUG_RESPONSE);
+      writeResponse(exchange, answer, tracker.draining || answer === BUG_RESPONSE, true);
       return;
     }
     answer.then(
@@ -276,22 +276,57 @@ function writeRefusal(exchange: UwsExchange, response: OutgoingResponse): void {
   exchange.finish();
 }
 
-function writeResponse(exchange: UwsExchange, response: OutgoingResponse, draining: boolean): void {
+/**
+ * Writes an answer. `corked`: the caller is inside uWS's request handler, where uWS has corked the socket already
+ * (it holds the handler's writes until it has parsed the whole read), so the writes go straight out of this call;
+ * an answer that comes later corks its own writes (`res.cork` makes a closure and two native crossings per answer).
+ */
+function writeResponse(exchange: UwsExchange, response: OutgoingResponse, draining: boolean, corked = false): void {
   if (exchange.aborted) return;
+  if (corked) writeCorked(exchange, response, draining);
+  else exchange.res.cork(() => writeCorked(exchange, response, draining));
+}
+
+function writeCorked(exchange: UwsExchange, response: OutgoingResponse, draining: boolean): void {
   const res = exchange.res;
   const body = response.body;
   const closeConnection = Boolean(response.closeConnection) || draining;
-  res.cork(() => {
-    res.writeStatus(`${response.status} ${STATUS_CODES[response.status] ?? ''}`);
-    for (const name in response.headers) res.writeHeader(name, response.headers[name]!);
-    // Small bodies (strings are handed to uWS as they are: no Buffer copy) go out with one `end`.
-    if (body === undefined || closeConnection || body.length <= SMALL_BODY_BYTES / 4) {
-      res.end(body, closeConnection);
-      exchange.finish();
-      return;
-    }
-    streamWithBackpressure(exchange, typeof body === 'string' ? Buffer.from(body) : body);
-  });
+  writeHead(res, response);
+  // Small bodies (strings are handed to uWS as they are: no Buffer copy) go out with one `end`.
+  if (body === undefined || closeConnection || body.length <= SMALL_BODY_BYTES / 4) {
+    res.end(body, closeConnection);
+    exchange.finish();
+    return;
+  }
+  streamWithBackpressure(exchange, typeof body === 'string' ? Buffer.from(body) : body);
+}
+
+/** `200 OK` and the like, made once per status. */
+const statusLines = new Map<number, string>();
+
+function statusLineOf(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
+  return line;
+}
+
+/**
+ * The status line and every header, in two native calls. uWS writes each `writeHeader(name, value)` as
+ * `name: value\r\n`, so one call whose value carries the other headers joined with the same separators puts the same
+ * bytes on the wire as a call per header, without a JavaScript-to-C++ crossing (and a string conversion) for each.
+ */
+function writeHead(res: HttpResponse, response: OutgoingResponse): void {
+  res.writeStatus(statusLineOf(response.status));
+  const headers = response.headers;
+  let first: string | undefined;
+  let block = '';
+  for (const name in headers) {
+    if (first === undefined) {
+      first = name;
+      block = headers[name]!;
+    } else block += `\r\n${name}: ${headers[name]!}`;
+  }
+  if (first !== undefined) res.writeHeader(first, block);
 }
 
 /** Bodies up to this size go out with one `end`; larger ones respect socket backpressure. */

@@ -20,6 +20,33 @@ describe('parseQueryString', () => {
     );
   });
 
+  it('decodes any query string exactly as URLSearchParams does', () => {
+    const reference = (raw: string) => {
+      const expected: Record<string, string | string[]> = Object.create(null);
+      for (const [name, value] of new URLSearchParams(raw)) {
+        const existing = expected[name];
+        expected[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+      }
+      return expected;
+    };
+    // the pieces of real and hostile queries: escapes good and bad, UTF-8 and not, separators, lone surrogates
+    const piece = fc.oneof(
+      fc.constantFrom('&', '=', '+', '%', '%2', '%zz', '%41', '%2B', '%26', '%3D', '%20', '%00', '%D8%B9', '%D8', '%B9', '%E2%82%AC', '%F0%9F%98%80', '%ED%A0%80', '%C0%AF', '%FF', '%EF%BB%BF', '\uD800', '\uDC00', '\uD83D\uDE00', 'é', 'عباس', 'q', 'lat', 'lon', '30.0431', '__proto__'),
+      fc.string({ maxLength: 4 }),
+      fc.string({ unit: 'grapheme', maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const raw = pieces.join('');
+        expect(parseQueryString(raw), JSON.stringify(raw)).toEqual(reference(raw));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const raw of ['q=%D8%B9%D8%A8%D8%A7%D8%B3+%D8%A7&lat=30.05&lon=31.33', 'a&&b=&=c&d==e&', '%=%&x=%%41', 'q=a%ZZb&q=c', 'q=\uD800']) {
+      expect(parseQueryString(raw), raw).toEqual(reference(raw));
+    }
+  });
+
   it('cannot be used to pollute prototypes', () => {
     const parsed = parseQueryString('__proto__=x&constructor=y');
     expect(parsed.__proto__).toBe('x');

@@ -25,17 +25,62 @@ export function queryBoolean() {
   }, z.boolean({ error: 'must be one of true, 1, yes, on, false, 0, no, off' }));
 }
 
-/** Decodes a raw query string; a repeated name becomes an array of its values. */
+/** Any UTF-16 surrogate: a query holding one (rare: clients percent-encode) is left to URLSearchParams. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Decodes a raw query string as URLSearchParams does; a repeated name becomes an array of its values.
+ *
+ * Every request decodes its query, and URLSearchParams decodes character by character in JavaScript (a typed
+ * Arabic autocomplete query is dozens of percent-escapes). A well-formed query is split here and each part decoded by
+ * `decodeURIComponent` (native) after `+` → space, which is what URLSearchParams gives for it; a part that
+ * `decodeURIComponent` refuses (a stray `%`, bytes that are not UTF-8, which URLSearchParams keeps or replaces),
+ * or text with surrogates (it replaces lone ones), sends the whole query to URLSearchParams. input.test.ts holds
+ * the two equal on random queries.
+ */
 export function parseQueryString(raw: string): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = Object.create(null);
   if (!raw) return result;
-  for (const [name, value] of new URLSearchParams(raw)) {
-    const existing = result[name];
-    if (existing === undefined) result[name] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else result[name] = [existing, value];
+  if (SURROGATE.test(raw)) return searchParamsOf(raw, result);
+  // URLSearchParams drops one leading `?`
+  let start = raw.charCodeAt(0) === 63 ? 1 : 0;
+  while (start < raw.length) {
+    let end = raw.indexOf('&', start);
+    if (end < 0) end = raw.length;
+    if (end > start) {
+      let equals = raw.indexOf('=', start);
+      if (equals < 0 || equals > end) equals = end;
+      const name = decodedPart(raw.slice(start, equals));
+      const value = equals < end ? decodedPart(raw.slice(equals + 1, end)) : '';
+      if (name === undefined || value === undefined) return searchParamsOf(raw, Object.create(null) as Record<string, string | string[]>);
+      addParameter(result, name, value);
+    }
+    start = end + 1;
   }
   return result;
+}
+
+/** A name or value as URLSearchParams decodes it, or undefined when only URLSearchParams can say (see above). */
+function decodedPart(part: string): string | undefined {
+  const spaced = part.includes('+') ? part.replaceAll('+', ' ') : part;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+}
+
+function searchParamsOf(raw: string, result: Record<string, string | string[]>): Record<string, string | string[]> {
+  for (const [name, value] of new URLSearchParams(raw)) addParameter(result, name, value);
+  return result;
+}
+
+function addParameter(result: Record<string, string | string[]>, name: string, value: string): void {
+  const existing = result[name];
+  if (existing === undefined) result[name] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else result[name] = [existing, value];
 }
 
 /**

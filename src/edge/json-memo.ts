@@ -18,17 +18,19 @@ export function memoizedJson<T extends object>(value: T, envelope: (value: T) =>
   return HttpReply.content(body, 'application/json; charset=utf-8');
 }
 
-const texts = new WeakMap<object, string>();
+const bytes = new WeakMap<object, Buffer>();
 
 /**
- * The JSON text of a shared, immutable value that is a part of many answers (a geocoder's suggestion for one entry),
- * serialized once: an answer assembled afresh from such parts (one per bias point) splices their texts.
+ * The JSON of a shared, immutable value that is a part of many answers (a geocoder's suggestion for one entry), as
+ * UTF-8 bytes made once: an answer assembled afresh from such parts (one per bias point) is a copy of their bytes,
+ * where spliced texts would be flattened and encoded to UTF-8 again by the socket write on every answer (suggestions
+ * are mostly Arabic: two bytes a character).
  */
-export function sharedJsonText(value: object): string {
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    texts.set(value, text);
+export function sharedJsonBytes(value: object): Buffer {
+  let kept = bytes.get(value);
+  if (kept === undefined) {
+    kept = Buffer.from(JSON.stringify(value));
+    bytes.set(value, kept);
   }
-  return text;
+  return kept;
 }

@@ -6,7 +6,7 @@ import { corsHeaders } from './cors.js';
 import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { decodeBody, parseQueryString, validate } from './input.js';
-import type { HttpMetrics } from './metrics.js';
+import type { HttpMetrics, RouteSeries } from './metrics.js';
 import { effectiveBodyKind, HttpReply, successStatusOf, type BoundRoute, type HttpMethod, type RequestContext } from './route.js';
 import type { Principal } from '../domain/principal.js';
 
@@ -139,6 +139,8 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
   const urlSerializer = serializerOf(log, 'url');
   const routeMember = `,"route":${JSON.stringify(label)}`;
   const secretInPath = route?.path.includes('{token}') === true;
+  /** The metrics series of the last answer: a route answers the same method and status again and again. */
+  let series: RouteSeries | undefined;
 
   /** Headers every answer carries, then its metrics and its log line. */
   const finish = (incoming: IncomingRequest, requestId: string, request: PipelineRequest | undefined, response: OutgoingResponse, startedAt: bigint): OutgoingResponse => {
@@ -153,7 +155,9 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
     }
     headers['x-request-id'] = requestId;
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-    deps.metrics.observe(incoming.method, label, response.status, seconds);
+    const status = response.status;
+    if (series === undefined || series.statusCode !== status || series.labels.method !== incoming.method) series = deps.metrics.seriesOf(incoming.method, label, status);
+    series.observe(seconds);
     // the line is built only when it will be written; the logger's `url` serializer masks secret query parameters
     if (log.isLevelEnabled('info')) {
       const url = incoming.query ? `${incoming.url}?${incoming.query}` : incoming.url;
@@ -249,9 +253,14 @@ function runHandler(route: BoundRoute, request: PipelineRequest): OutgoingRespon
 
 function toOutgoing(result: unknown, status: number): OutgoingResponse {
   if (result instanceof HttpReply) {
-    const headers: Record<string, string> = { ...result.headers };
+    // copied by a loop into one literal: spreading made temporary objects per answer
+    const headers: Record<string, string> = {};
+    const given = result.headers;
+    for (const name in given) headers[name] = given[name]!;
     if (result.contentType) headers['content-type'] = result.contentType;
-    return { status: result.status, headers, ...(result.body === undefined ? {} : { body: result.body }) };
+    const response: OutgoingResponse = { status: result.status, headers };
+    if (result.body !== undefined) response.body = result.body;
+    return response;
   }
   return {
     status,

@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import type { EndpointRow } from '../../services/access/endpoint-access.js';
-import { clientAddress, type AddressSet } from '../../services/access/ip-address.js';
+import { ClientResolver, type AddressSet } from '../../services/access/ip-address.js';
 import type { KeyDirectory, KeyGrant } from '../../services/access/key-directory.js';
 import { requestSite } from '../../services/access/referrer-matcher.js';
 import { decide, planCounters, type LimitDecision, type LimitRequest } from '../../services/limits/request-limits.js';
@@ -48,6 +48,7 @@ function assertKeyAllowed(key: KeyGrant, row: EndpointRow, context: GuardContext
  */
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
+  const clients = new ClientResolver(deps.trustedProxies);
   let lastOutageLogMs = 0;
   /** The throttle's endpoint name, made once per route rather than once per request (or stream message). */
   const endpointNames = new WeakMap<BoundRoute, string>();
@@ -108,15 +109,17 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
     admit(decision, key, route, context);
   };
 
-  const limitsOf = (route: BoundRoute, endpoint: string, clientIp: string, key: KeyGrant | undefined): LimitRequest => {
+  const limitsOf = (route: BoundRoute, endpoint: string, clientIp: string, clientBucket: string | undefined, key: KeyGrant | undefined): LimitRequest => {
     const row = route.endpoint;
+    // one literal of one shape (an optional member spread in made a temporary object and a slower shape per request)
     return {
       nowMs: now(),
       clientIp,
+      clientBucket,
       endpoint,
       scoped: row.scopes.length > 0,
       scope: row.scopes[0],
-      ...(row.throttlePerMinute !== undefined ? { throttlePerMinute: row.throttlePerMinute } : {}),
+      throttlePerMinute: row.throttlePerMinute,
       throttleLiftedForUnlimited: row.throttleLiftedForUnlimited === true,
       neverThrottled: row.neverThrottled === true,
       key,
@@ -124,34 +127,41 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   };
 
   /** A request presenting a key (or run as one by the sandbox): resolved, checked, then counted. */
-  const keyed = async (route: BoundRoute, context: GuardContext, endpoint: string, clientIp: string, presented: string | undefined): Promise<void> => {
+  const keyed = async (route: BoundRoute, context: GuardContext, endpoint: string, clientIp: string, clientBucket: string | undefined, presented: string | undefined): Promise<void> => {
     // A sandbox request names a key the portal found to be the caller's; otherwise the secret is the credential.
     const key = (context.actAsKeyId !== undefined ? await deps.keys.resolveById(context.actAsKeyId) : await deps.keys.resolve(presented!)) ?? undefined;
     if (!key) {
       // Guessed keys still meet the throttle, so a flood of them is cut off like any other flood.
-      const decision = await countLimits(limitsOf(route, endpoint, clientIp, undefined), context);
+      const decision = await countLimits(limitsOf(route, endpoint, clientIp, clientBucket, undefined), context);
       if (decision?.refusal) throw decision.refusal;
       throw new ApiError('UNAUTHENTICATED', { message: 'Unknown API key' });
     }
     assertKeyAllowed(key, route.endpoint, context, clientIp);
     // The owner comes with the grant, so the user-data endpoints act for it without another lookup.
     context.principal = { kind: 'key', keyId: key.id, ownerId: key.ownerId };
-    await countAndAdmit(limitsOf(route, endpoint, clientIp, key), key, route, context);
+    await countAndAdmit(limitsOf(route, endpoint, clientIp, clientBucket, key), key, route, context);
   };
 
   // Not async: an anonymous request on embedded counters is decided at once (see countAndAdmit).
   return (route: BoundRoute, context: GuardContext): void | Promise<void> => {
     // Operations endpoints (/health, /ready, /metrics, /docs) sit outside the API and its limits.
     if (route.mount === 'root') return;
-    const clientIp = context.clientAddressResolved ? context.clientAddress : clientAddress(context.remoteAddress, context.headers['x-forwarded-for'], deps.trustedProxies);
+    let clientIp = context.clientAddress;
+    // a socket's later messages reuse the address resolved at its handshake (their bucket is worked out from it)
+    let clientBucket: string | undefined;
+    if (!context.clientAddressResolved) {
+      const resolved = clients.of(context.remoteAddress, context.headers['x-forwarded-for']);
+      clientIp = resolved.address;
+      clientBucket = resolved.bucket;
+    }
     context.clientAddress = clientIp;
     context.clientAddressResolved = true;
     const endpoint = endpointNameOf(route);
     const presented = presentedKeyOf(context.headers, context.rawQuery);
-    if (context.actAsKeyId !== undefined || presented !== undefined) return keyed(route, context, endpoint, clientIp, presented);
+    if (context.actAsKeyId !== undefined || presented !== undefined) return keyed(route, context, endpoint, clientIp, clientBucket, presented);
     if (route.endpoint.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
       throw new ApiError('UNAUTHENTICATED', { message: 'An API key or a bearer token is required' });
     }
-    return countAndAdmit(limitsOf(route, endpoint, clientIp, undefined), undefined, route, context);
+    return countAndAdmit(limitsOf(route, endpoint, clientIp, clientBucket, undefined), undefined, route, context);
   };
 }

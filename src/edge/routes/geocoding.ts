@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GeocoderUnavailable, type AutocompleteAnswer, type ForwardOptions, type Geocoder } from '../../services/geocoding/geocoder.js';
 import { parseLocales } from '../../services/geocoding/result-format.js';
-import { memoizedJson, sharedJsonText } from '../json-memo.js';
+import { memoizedJson, sharedJsonBytes } from '../json-memo.js';
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../../domain/geo.js';
 import { coordinatePair, queryBbox, queryLocale } from '../schemas/geo-query.js';
@@ -56,20 +56,29 @@ function forwardOptions(query: ForwardQuery): ForwardOptions {
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const AUTOCOMPLETE_HEAD = `{"provider":${JSON.stringify(GEOCODE)},"query":`;
+const COMMA = Buffer.from(',');
+const AUTOCOMPLETE_TAIL = Buffer.from(']}');
 
 /**
- * `JSON.stringify({ provider, ...found })` of an autocomplete answer. A kept answer (no bias point) is serialized
- * once; one made for a bias point is spliced from its suggestions' kept JSON texts (the same suggestion serves every
- * point), so a moving point costs no serialization of the suggestions again.
+ * `JSON.stringify({ provider, ...found })` of an autocomplete answer, as UTF-8. A kept answer (no bias point) is
+ * serialized once; one made for a bias point is spliced from its suggestions' kept JSON bytes (the same suggestion
+ * serves every point), so a moving point costs no serialization, and no UTF-8 encoding, of the suggestions again.
  */
 export function autocompleteReply(found: AutocompleteAnswer, kept: boolean): HttpReply {
   if (kept) return memoizedJson(found, (value) => ({ provider: GEOCODE, ...value }));
-  let text = AUTOCOMPLETE_HEAD + JSON.stringify(found.query);
-  if (found.normalizedQuery !== undefined) text += `,"normalizedQuery":${JSON.stringify(found.normalizedQuery)}`;
-  text += ',"suggestions":[';
+  let head = AUTOCOMPLETE_HEAD + JSON.stringify(found.query);
+  if (found.normalizedQuery !== undefined) head += `,"normalizedQuery":${JSON.stringify(found.normalizedQuery)}`;
   const suggestions = found.suggestions;
-  for (let at = 0; at < suggestions.length; at++) text += (at ? ',' : '') + sharedJsonText(suggestions[at]!);
-  return HttpReply.content(`${text}]}`, JSON_CONTENT_TYPE);
+  const parts: Buffer[] = [Buffer.from(`${head},"suggestions":[`)];
+  let length = parts[0]!.length + AUTOCOMPLETE_TAIL.length;
+  for (let at = 0; at < suggestions.length; at++) {
+    const part = sharedJsonBytes(suggestions[at]!);
+    if (at) parts.push(COMMA);
+    parts.push(part);
+    length += part.length + (at ? 1 : 0);
+  }
+  parts.push(AUTOCOMPLETE_TAIL);
+  return HttpReply.content(Buffer.concat(parts, length), JSON_CONTENT_TYPE);
 }
 
 /** Geocoding (spec part 2 §4.2, scope `geocode`): forward, autocomplete, reverse and their batch forms. */

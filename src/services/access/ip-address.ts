@@ -97,3 +97,33 @@ export function clientAddress(peer: string, forwardedFor: string | undefined, tr
   }
   return hops[0] ?? direct;
 }
+
+/** An address as the access gate counts it: the client's address and its limit bucket (limitBucketOf). */
+export interface ResolvedClient {
+  readonly address: string;
+  readonly bucket: string;
+}
+
+/**
+ * `clientAddress` and `limitBucketOf` of every request, kept by peer and X-Forwarded-For: both are pure functions of
+ * those two texts (the trusted proxies never change while the set lives), and the same few thousand clients come back
+ * request after request, so the header's split and the address parsing (regular expressions per hop) run once each.
+ */
+export class ClientResolver {
+  private readonly memo = new Map<string, ResolvedClient>();
+
+  constructor(private readonly trustedProxies: AddressSet) {}
+
+  of(peer: string, forwardedFor: string | undefined): ResolvedClient {
+    // header values hold no line break, so the key is unambiguous
+    const key = forwardedFor === undefined ? peer : `${peer}\n${forwardedFor}`;
+    let resolved = this.memo.get(key);
+    if (resolved === undefined) {
+      const address = clientAddress(peer, forwardedFor, this.trustedProxies);
+      resolved = { address, bucket: limitBucketOf(address) };
+      if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
+      this.memo.set(key, resolved);
+    }
+    return resolved;
+  }
+}

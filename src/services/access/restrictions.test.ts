@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeReferrer } from '../developer/key-restrictions.js';
-import { AddressSet, clientAddress, limitBucketOf, normalizeIp } from './ip-address.js';
+import { AddressSet, clientAddress, ClientResolver, limitBucketOf, normalizeIp } from './ip-address.js';
 import { ReferrerList, requestSite } from './referrer-matcher.js';
 
 const list = (...entries: string[]) => new ReferrerList(entries.map(normalizeReferrer));
@@ -85,5 +85,22 @@ describe('AddressSet and clientAddress', () => {
     expect(clientAddress('10.0.0.5', '6.6.6.6, 1.2.3.4, 10.0.0.9', proxies)).toBe('1.2.3.4');
     expect(clientAddress('10.0.0.5', undefined, proxies)).toBe('10.0.0.5');
     expect(clientAddress('10.0.0.5', '1.2.3.4', new AddressSet([]))).toBe('10.0.0.5');
+  });
+});
+
+describe('ClientResolver', () => {
+  it('answers what clientAddress and limitBucketOf answer, the first time and when it has kept the answer', () => {
+    const proxies = new AddressSet(['10.0.0.0/8', '::1']);
+    const resolver = new ClientResolver(proxies);
+    const hop = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('10.0.0.9', '::ffff:10.1.2.3', 'garbage', '', ' 1.2.3.4 ', '2001:DB8::1'));
+    fc.assert(
+      fc.property(fc.constantFrom('10.0.0.5', '198.51.100.9', '::1', '::ffff:10.0.0.7'), fc.option(fc.array(hop, { maxLength: 4 }).map((hops) => hops.join(',')), { nil: undefined }), (peer, forwardedFor) => {
+        const address = clientAddress(peer, forwardedFor, proxies);
+        for (let pass = 0; pass < 2; pass++) expect(resolver.of(peer, forwardedFor)).toEqual({ address, bucket: limitBucketOf(address) });
+      }),
+      { numRuns: 2_000 },
+    );
+    // a peer alone and the same peer with an empty header are different keys with the same answer
+    expect(resolver.of('10.0.0.5', '')).toEqual(resolver.of('10.0.0.5', undefined));
   });
 });

@@ -194,23 +194,24 @@ class TopScores {
 
   constructor(private readonly limit: number) {}
 
-  private before(a: { id: number; score: number; importance: number }, b: { id: number; score: number; importance: number }): boolean {
-    return a.score > b.score || (a.score === b.score && (a.importance > b.importance || (a.importance === b.importance && a.id < b.id)));
-  }
-
   offer(id: number, score: number, importance: number): void {
-    const item = { id, score, importance };
     const items = this.items;
-    if (items.length === this.limit && !this.before(item, items[items.length - 1]!)) return;
+    // most candidates fall short of a full list: they are turned away before an item is made for them
+    if (items.length === this.limit && !before(id, score, importance, items[items.length - 1]!)) return;
     let position = items.length;
-    while (position > 0 && this.before(item, items[position - 1]!)) position--;
-    items.splice(position, 0, item);
+    while (position > 0 && before(id, score, importance, items[position - 1]!)) position--;
+    items.splice(position, 0, { id, score, importance });
     if (items.length > this.limit) items.pop();
   }
 
   sorted() {
     return this.items;
   }
+}
+
+/** Whether a candidate ranks before a kept item: higher score, then importance, then the lower id. */
+function before(id: number, score: number, importance: number, kept: { id: number; score: number; importance: number }): boolean {
+  return score > kept.score || (score === kept.score && (importance > kept.importance || (importance === kept.importance && id < kept.id)));
 }
 
 /**

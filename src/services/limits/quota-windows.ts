@@ -19,12 +19,15 @@ export function fixedWindow(nowMs: number, lengthMs: number): { id: number; ends
   return { id, endsAtMs: (id + 1) * lengthMs };
 }
 
+// built directly rather than spread from fixedWindow's: every request makes one (no temporary object)
 export function minuteWindow(nowMs: number): QuotaWindow {
-  return { kind: 'minute', ...fixedWindow(nowMs, MINUTE_MS) };
+  const id = Math.floor(nowMs / MINUTE_MS);
+  return { kind: 'minute', id, endsAtMs: (id + 1) * MINUTE_MS };
 }
 
 export function dayWindow(nowMs: number): QuotaWindow {
-  return { kind: 'day', ...fixedWindow(nowMs, DAY_MS) };
+  const id = Math.floor(nowMs / DAY_MS);
+  return { kind: 'day', id, endsAtMs: (id + 1) * DAY_MS };
 }
 
 /** Counter key of an API key's quota in a window. */

@@ -19,6 +19,8 @@ export interface KeyLimits {
 export interface LimitRequest {
   nowMs: number;
   clientIp: string;
+  /** `limitBucketOf(clientIp)` when the caller has it at hand (the access gate keeps it per client); else worked out. */
+  clientBucket?: string | undefined;
   /** `METHOD /path/{pattern}`: the throttle counts per endpoint, not per URL. */
   endpoint: string;
   /** The endpoint needs a key scope (quotas apply to keyed calls). */
@@ -26,7 +28,7 @@ export interface LimitRequest {
   /** Scope named in quota messages. */
   scope: string | undefined;
   /** The endpoint's own tighter throttle, if any. */
-  throttlePerMinute?: number;
+  throttlePerMinute?: number | undefined;
   /** Unlimited keys are exempt from this endpoint's tighter throttle too (from the access table). */
   throttleLiftedForUnlimited?: boolean;
   neverThrottled?: boolean;
@@ -45,9 +47,8 @@ export interface PlannedCounter {
 
 /** Which counters one request bumps (all in one atomic round trip). */
 export function planCounters(request: LimitRequest): PlannedCounter[] {
-  const bucket = limitBucketOf(request.clientIp);
+  const bucket = request.clientBucket ?? limitBucketOf(request.clientIp);
   const minute = minuteWindow(request.nowMs);
-  const day = dayWindow(request.nowMs);
   const counters: PlannedCounter[] = [];
   const key = request.key;
   const unlimited = key?.unlimited === true;
@@ -63,6 +64,7 @@ export function planCounters(request: LimitRequest): PlannedCounter[] {
     });
   }
   if (key && request.scoped) {
+    const day = dayWindow(request.nowMs);
     // Usage is counted for unlimited keys too; only the refusal is lifted.
     counters.push(
       { role: 'key-minute', hit: { key: keyQuotaCounter(key.id, minute), windowEndsAtMs: minute.endsAtMs }, limit: unlimited ? Infinity : key.quotaPerMinute, window: minute },
