@@ -182,7 +182,7 @@ async function explainSearch(databaseUrl: string, schema: string): Promise<strin
   const explaining = (executor: SqlExecutor): SqlExecutor => ({
     query: async <T extends Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]> => {
       if (/^\s*(select|with)\b/i.test(text) && !/unnest\(p\.categories\)|count\(price_level\)/.test(text)) {
-        const rows = await executor.query<Record<string, string>>(`explain (analyze, costs off, timing on) ${text}`, params);
+        const rows = await executor.query<Record<string, string>>(`explain (analyze, buffers, costs off, timing on) ${text}`, params);
         plans.push(`${label}: ${text.replace(/\s+/g, ' ').slice(0, 200)}…\n${rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`);
       }
       return executor.query<T>(text, params);
@@ -214,6 +214,7 @@ async function explainSearch(databaseUrl: string, schema: string): Promise<strin
       ['q=kfc (sparse: GIN bitmaps, narrow sort)', { ...base, q: 'kfc' }],
       ['q=صيدلية (a word that is also a category)', { ...base, q: 'صيدلية' }],
       ['q=k, mode=typeahead (name-start prefix array)', { ...base, q: 'k', mode: 'typeahead' as const, limit: 8 }],
+      ['q=bank, near (more than 1 000 match: the pool, then the nearest-first walk)', { ...base, q: 'bank', origin: { lat: 30.06, lng: 31.33 } }],
       ['q=hungry, semantic=on, near (dense: GiST nearest-first walk)', { ...base, q: 'hungry', semantic: true, origin: { lat: 30.06, lng: 31.33 } }],
     ] as const) {
       label = name;

@@ -226,6 +226,7 @@ export class SearchService {
       exactName: sort === 'relevance' && words.length ? textTokens.map((token) => token.token).join(' ') : undefined,
       plan: 'sparse',
       limit: Math.min(CANDIDATE_CAP, window + CANDIDATE_SLACK),
+      window,
     };
     filter.plan = await this.planOf(filter);
     // a query of punctuation only names nothing: no match rather than the whole catalogue

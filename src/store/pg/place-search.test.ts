@@ -106,6 +106,62 @@ describe('candidates', () => {
   });
 });
 
+describe('bounded reads (more matches than counted)', () => {
+  const typed = (extra: Partial<SearchCandidateFilter> = {}) => filter('k', { typeahead: true, ...extra });
+
+  it('counts up to the cap and says when more match', async () => {
+    const all = await search.candidates(typed({ limit: 400 }), 1_000);
+    expect(all.totalCapped).toBe(false);
+    const n = all.total;
+    expect(n).toBeGreaterThan(6);
+    expect(all.candidates).toHaveLength(n);
+    expect(await search.candidates(typed({ limit: 400 }), n)).toMatchObject({ total: n, totalCapped: false });
+    const capped = await search.candidates(typed({ limit: 400 }), n - 1);
+    expect(capped).toMatchObject({ total: n - 1, totalCapped: true });
+    // every candidate of a capped read is a match
+    const matches = new Set(all.candidates.map((candidate) => candidate.slug));
+    expect(capped.candidates.every((candidate) => matches.has(candidate.slug))).toBe(true);
+  });
+
+  it('keeps the nearest match among the candidates, whichever matches the pool holds', async () => {
+    const all = (await search.candidates(typed({ limit: 400 }), 1_000)).candidates;
+    for (const place of all) {
+      const origin = { lat: place.lat, lng: place.lng };
+      const found = await search.candidates(typed({ origin, order: 'distance', limit: 3, window: 1 }), 1);
+      expect(found).toMatchObject({ total: 1, totalCapped: true });
+      expect(found.candidates.length).toBeLessThanOrEqual(3);
+      const nearest = Math.min(...found.candidates.map((candidate) => Math.hypot(candidate.lat - place.lat, candidate.lng - place.lng)));
+      expect(nearest, place.slug).toBe(0);
+    }
+  });
+
+  it('keeps the most prominent match and the exact names among the candidates', async () => {
+    const all = (await search.candidates(typed({ limit: 400 }), 1_000)).candidates;
+    for (const place of all.slice(-4)) {
+      await sql.query('update places set popularity = 50 where id = $1', [place.id]);
+      try {
+        const found = await search.candidates(typed({ limit: 2, window: 1 }), 1);
+        expect(found.candidates[0]!.slug).toBe(place.slug);
+      } finally {
+        await sql.query('update places set popularity = 0 where id = $1', [place.id]);
+      }
+    }
+    // places named exactly "kfc" come first even when every other match is more prominent
+    const kfc = (await search.candidates(filter('kfc', { limit: 400 }), 1_000)).candidates;
+    const named = kfc.filter((candidate) => candidate.names.includes('kfc')).map((candidate) => candidate.slug);
+    expect(named.length).toBeGreaterThan(0);
+    expect(kfc.length).toBeGreaterThan(named.length + 1);
+    const others = kfc.filter((candidate) => !named.includes(candidate.slug)).map((candidate) => candidate.id);
+    await sql.query('update places set popularity = 50 where id = any($1::uuid[])', [others]);
+    try {
+      const found = await search.candidates(filter('kfc', { exactName: 'kfc', limit: named.length + 1, window: 1 }), 1);
+      expect(found.candidates.slice(0, named.length).map((candidate) => candidate.slug).sort()).toEqual([...named].sort());
+    } finally {
+      await sql.query('update places set popularity = 0 where id = any($1::uuid[])', [others]);
+    }
+  });
+});
+
 describe('events', () => {
   it('clicks raise popularity; pruning drops old days and recomputes it', async () => {
     expect(await search.recordClick('tiba-mall', '2026-01-01')).toBe(true);

@@ -56,6 +56,11 @@ export interface SearchCandidateFilter {
    */
   plan: 'sparse' | 'dense';
   limit: number;
+  /**
+   * Rows the caller pages through (page × limit; default `limit`): when more places match than a sparse read
+   * pools, the best this many in `order` are read by walking the order index and join the candidates.
+   */
+  window?: number;
 }
 
 export interface SearchCandidate {
@@ -102,6 +107,31 @@ const ORDERS = {
   rating: 'p.rating desc, p.review_count desc, p.slug',
   popularity: 'p.popularity desc, p.review_count desc, p.slug',
 } as const;
+
+/**
+ * The first `filter.limit` rows in the store's order (exact names first, then the filter's order, ties by
+ * slug bytewise), each place once: the sparse pool merged with the order walk.
+ */
+function bestOf(rows: readonly CandidateRow[], filter: SearchCandidateFilter): CandidateRow[] {
+  const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+  const name = filter.exactName;
+  const exact = (row: CandidateRow) => (name !== undefined && (row.search_names ?? []).includes(name) ? 1 : 0);
+  const origin = filter.order === 'distance' ? filter.origin : undefined;
+  // the planar distance `<->` of the SQL order
+  const distance = (row: CandidateRow) => (origin ? Math.hypot(Number(row.lng) - origin.lng, Number(row.lat) - origin.lat) : 0);
+  const keys = (row: CandidateRow): number[] => {
+    if (origin) return [distance(row)];
+    if (filter.order === 'rating') return [-Number(row.rating), -Number(row.review_count)];
+    if (filter.order === 'popularity') return [-Number(row.popularity), -Number(row.review_count)];
+    return [-Number(row.popularity), -Number(row.review_count), -Number(row.rating)];
+  };
+  const sortable = unique.map((row) => ({ row, keys: [-exact(row), ...keys(row)] }));
+  sortable.sort((a, b) => {
+    for (let index = 0; index < a.keys.length; index++) if (a.keys[index] !== b.keys[index]) return a.keys[index]! - b.keys[index]!;
+    return a.row.slug < b.row.slug ? -1 : a.row.slug > b.row.slug ? 1 : 0;
+  });
+  return sortable.slice(0, filter.limit).map((entry) => entry.row);
+}
 
 /** Places indexed per statement. */
 const INDEX_BATCH = 1_000;
@@ -175,48 +205,76 @@ export class PlaceSearchRepository {
    * At most `limit` candidates in the filter's order, and how many match in all (counted up to `countCap`).
    *
    * Two plans (docs/places.md "Query plans"): a text query matches few places, so its matches are read
-   * once through the GIN indexes (a materialised CTE: the planner must not walk an order index and test
-   * every row against the words instead) and sorted; a query without words (browse, categories, meaning)
+   * through the GIN indexes (a materialised CTE: the planner must not walk an order index and test every
+   * row against the words instead) and sorted; a query without words (browse, categories, meaning)
    * matches many, so the store walks an index in the wanted order (GiST nearest-first with an origin,
    * the prominence btree without) and stops after `limit` rows.
+   *
+   * The sparse read is bounded: it reads at most `countCap + 1` matches (in the bitmap's order), which is
+   * all of them whenever `total` is exact. When more match (`totalCapped`), the candidates are the best of
+   * that pool, of up to `limit` exact-name matches (GIN over `search_names`) and, for the
+   * distance and prominence orders, of the best `window` matches in that order, read by walking the order
+   * index: at least one row in catalogue / (countCap + 1) matches then, so the walk stops early.
    */
   async candidates(filter: SearchCandidateFilter, countCap: number): Promise<{ candidates: SearchCandidate[]; total: number; totalCapped: boolean }> {
     const query = this.where(filter);
     const clause = query.where.length ? `where ${query.where.join(' and ')}` : '';
-    const countParams = [...query.params];
+    const filterParams = [...query.params];
     let order: string;
     if (filter.order === 'distance' && filter.origin) {
       // the distance operator alone, so the GiST index of 013 can answer nearest-first (ties: the service orders by haversine, then slug)
       order = `point(p.lng, p.lat) <-> point($${query.add(filter.origin.lng)}, $${query.add(filter.origin.lat)})`;
     } else order = ORDERS[filter.order === 'distance' ? 'prominence' : filter.order];
+    const orderParams = [...query.params];
+    const walkable = order === ORDERS.prominence || (filter.order === 'distance' && filter.origin !== undefined);
     const limit = query.add(filter.limit);
-    let rows: (CandidateRow & { total?: number | string })[];
+    let rows: CandidateRow[];
     let total: number;
     if (filter.plan === 'sparse') {
+      const pool = countCap + 1;
+      const poolParam = query.add(pool);
       // a sparse read sorts its matches anyway: exact names first keeps them in the candidates when matches outnumber them
-      const exact = filter.exactName ? `p.search_names @> array[$${query.add(filter.exactName)}::text]` : 'false';
-      // Matches are read once through the GIN bitmaps into a narrow materialised CTE (id and sort keys), the
-      // best `limit` sorted out of it, and only those rows read in full. enable_seqscan off: the planner's
-      // estimates for LIKE and array tests are coarse, and a sparse query must never scan the catalogue.
+      const exactParam = filter.exactName ? query.add(filter.exactName) : undefined;
+      const exact = exactParam ? `p.search_names @> array[$${exactParam}::text]` : 'false';
+      // Matches are read through the GIN bitmaps into a narrow materialised CTE (id and sort keys), at most
+      // `pool` of them, plus up to `limit` exact-name matches; the best `limit` sorted out of them, and only those rows
+      // read in full. enable_seqscan off: the planner's estimates for LIKE and array tests are coarse, and a
+      // sparse query must never scan the catalogue.
       // slugs compared bytewise: any fixed order breaks ties here (the service ranks again), and C is the cheapest
       const sorted = `p.exact desc, ${order.replace('p.slug', 'p.slug collate "C"')}`;
-      rows = await this.sql.transaction(async (tx) => {
+      const keys = `p.id, ${exact} as exact, p.popularity, p.review_count, p.rating, p.slug, p.lat, p.lng`;
+      const exactPool = exactParam
+        ? `, e as materialized (select ${keys} from places p ${clause ? `${clause} and` : 'where'} p.search_names @> array[$${exactParam}::text] limit $${limit})`
+        : '';
+      const found = await this.sql.transaction(async (tx) => {
         await tx.query('set local enable_seqscan = off');
-        return this.jsonRows<CandidateRow & { total: number | string }>(
+        const pooled = await this.jsonRows<CandidateRow & { total: number | string }>(
           tx,
-          `with m as materialized (
-             select p.id, ${exact} as exact, p.popularity, p.review_count, p.rating, p.slug, p.lat, p.lng from places p ${clause}
-           ), top as (select p.* from m as p order by ${sorted} limit $${limit})
+          `with m as materialized (select ${keys} from places p ${clause} limit $${poolParam})${exactPool},
+           top as (select p.* from (select * from m${exactParam ? ' union select * from e' : ''}) as p order by ${sorted} limit $${limit})
            select ${CANDIDATE_COLUMNS.replace(/\bp\./g, 'q.')}, (select count(*) from m) as total
            from top as p join places q on q.id = p.id order by ${sorted}`,
           query.params,
         );
+        const matched = pooled[0] ? Number(pooled[0].total) : 0;
+        // the rating and popularity orders have no index to walk: their candidates are the pool's best
+        if (matched <= countCap || !walkable) return { rows: pooled as CandidateRow[], matched };
+        // more match than the pool holds: the best `window` in the filter's order too, walking the order index
+        // (GiST nearest-first, or the prominence btree; bitmaps off: a bitmap read would fetch every match again)
+        await tx.query('set local enable_bitmapscan = off');
+        const walked = await this.jsonRows<CandidateRow>(
+          tx,
+          `select ${CANDIDATE_COLUMNS} from places p ${clause} order by ${order} limit $${orderParams.length + 1}`,
+          [...orderParams, Math.min(filter.window ?? filter.limit, filter.limit)],
+        );
+        return { rows: bestOf([...pooled, ...walked], filter), matched };
       });
-      total = rows[0] ? Number(rows[0].total) : 0;
+      rows = found.rows;
+      total = found.matched;
     } else {
       const [found, counted] = await Promise.all([
         this.jsonRows<CandidateRow>(this.sql, `select ${CANDIDATE_COLUMNS} from places p ${clause} order by ${order} limit $${limit}`, query.params),
-        this.countOf(clause, countParams, countCap),
+        this.countOf(clause, filterParams, countCap),
       ]);
       rows = found;
       total = counted;
