@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedEncodings, cachedAssetReply, matchesIfNoneMatch } from './cached-asset.js';
+import { acceptedEncodings, cachedAssetReply, createCachedAssetReplier, matchesIfNoneMatch } from './cached-asset.js';
 
 const asset = { raw: new Uint8Array([1, 2, 3]), brotli: new Uint8Array([4]), gzip: new Uint8Array([5, 6]), contentType: 'application/x-protobuf', tag: 'v1-14-1-2' };
 
@@ -26,5 +26,36 @@ describe('cached assets', () => {
     const notModified = cachedAssetReply(asset, { 'if-none-match': 'W/"v1-14-1-2-br"', 'accept-encoding': 'br' }, 'c');
     expect(notModified.status).toBe(304);
     expect(notModified.body).toBeUndefined();
+  });
+
+  it('a replier answers what cachedAssetReply answers, parsing each Accept-Encoding once and reusing an asset\'s replies', () => {
+    const reply = createCachedAssetReplier(asset.contentType, ['X-Api-Key']);
+    const { contentType: _, ...stored } = asset;
+    const requests: Array<Record<string, string>> = [
+      { 'accept-encoding': 'gzip, br' },
+      { 'accept-encoding': 'gzip, br;q=0' },
+      { 'accept-encoding': 'identity' },
+      {},
+      { 'if-none-match': 'W/"v1-14-1-2-br"', 'accept-encoding': 'br' },
+      { 'if-none-match': '"v1-14-1-3"', 'accept-encoding': 'gzip' },
+      // more distinct values than the replier remembers, then the first ones again
+      ...Array.from({ length: 70 }, (_, index) => ({ 'accept-encoding': `gzip;q=0.${index % 9}, x-${index}` })),
+      { 'accept-encoding': 'gzip, br' },
+      { 'accept-encoding': 'gzip, br;q=0' },
+    ];
+    for (const cacheControl of ['a', 'b']) {
+      for (const headers of requests) {
+        const expected = cachedAssetReply(asset, headers, cacheControl, ['X-Api-Key']);
+        const got = reply(stored, headers, cacheControl);
+        expect({ status: got.status, headers: got.headers, contentType: got.contentType, body: got.body }, JSON.stringify(headers)).toEqual({
+          status: expected.status,
+          headers: expected.headers,
+          contentType: expected.contentType,
+          body: expected.body,
+        });
+      }
+    }
+    expect(reply(stored, { 'accept-encoding': 'br' }, 'a')).toBe(reply(stored, { 'accept-encoding': 'gzip, br' }, 'a'));
+    expect(reply(stored, { 'accept-encoding': 'br' }, 'a')).not.toBe(reply(stored, { 'accept-encoding': 'br' }, 'b'));
   });
 });

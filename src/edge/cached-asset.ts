@@ -71,3 +71,58 @@ export function cachedAssetReply(asset: CompressedAsset, requestHeaders: Readonl
   if (encoding !== 'identity') headers['content-encoding'] = encoding;
   return HttpReply.content(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), asset.contentType, 200, headers);
 }
+
+/** How many distinct Accept-Encoding values a replier remembers; more start the memory over (browsers send a handful). */
+const REMEMBERED_ACCEPT_ENCODINGS = 64;
+const ENCODING_INDEX: Record<Encoding, number> = { identity: 0, br: 1, gzip: 2 };
+
+/** cachedAssetReply for assets answered again and again, made by createCachedAssetReplier. */
+export type CachedAssetReplier = (asset: Omit<CompressedAsset, 'contentType'>, requestHeaders: Readonly<Record<string, string>>, cacheControl: string) => HttpReply;
+
+/**
+ * The same answers as cachedAssetReply, for assets held in a cache and asked for again and again (a vector tile): each
+ * Accept-Encoding value is parsed once, and an asset's 200 replies are made once per encoding and Cache-Control and
+ * kept beside it (weakly: they go when the asset leaves its cache). A reply is shared by the requests that get it,
+ * which is safe because HttpReply is immutable and the pipeline copies its headers before adding its own.
+ */
+export function createCachedAssetReplier(contentType: string, vary: readonly string[] = []): CachedAssetReplier {
+  const varyValue = ['Accept-Encoding', ...vary].join(', ');
+  const acceptedByHeader = new Map<string, Set<Encoding>>();
+  const repliesOf = new WeakMap<object, Map<string, Array<HttpReply | undefined>>>();
+
+  const accepted = (header: string | undefined): Set<Encoding> => {
+    const key = header ?? '';
+    let known = acceptedByHeader.get(key);
+    if (!known) {
+      if (acceptedByHeader.size >= REMEMBERED_ACCEPT_ENCODINGS) acceptedByHeader.clear();
+      acceptedByHeader.set(key, (known = acceptedEncodings(header)));
+    }
+    return known;
+  };
+
+  const headersFor = (tag: string, encoding: Encoding, cacheControl: string): Record<string, string> => ({
+    'cache-control': cacheControl,
+    etag: etagOf(tag, encoding),
+    vary: varyValue,
+  });
+
+  return (asset, requestHeaders, cacheControl) => {
+    const acceptable = accepted(requestHeaders['accept-encoding']);
+    const encoding: Encoding = asset.brotli && acceptable.has('br') ? 'br' : asset.gzip && acceptable.has('gzip') ? 'gzip' : 'identity';
+    const ifNoneMatch = requestHeaders['if-none-match'];
+    if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, asset.tag)) return HttpReply.empty(304, headersFor(asset.tag, encoding, cacheControl));
+    let byCacheControl = repliesOf.get(asset);
+    if (!byCacheControl) repliesOf.set(asset, (byCacheControl = new Map()));
+    let replies = byCacheControl.get(cacheControl);
+    if (!replies) byCacheControl.set(cacheControl, (replies = [undefined, undefined, undefined]));
+    const index = ENCODING_INDEX[encoding];
+    let reply = replies[index];
+    if (!reply) {
+      const bytes = encoding === 'br' ? asset.brotli! : encoding === 'gzip' ? asset.gzip! : asset.raw;
+      const headers = headersFor(asset.tag, encoding, cacheControl);
+      if (encoding !== 'identity') headers['content-encoding'] = encoding;
+      replies[index] = reply = HttpReply.content(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType, 200, headers);
+    }
+    return reply;
+  };
+}

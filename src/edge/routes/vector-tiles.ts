@@ -1,5 +1,5 @@
 import { defineRoute, HttpReply, type RequestContext, type RouteDefinition } from '../route.js';
-import { cachedAssetReply } from '../cached-asset.js';
+import { createCachedAssetReplier } from '../cached-asset.js';
 import { publicOrigin } from '../public-origin.js';
 import { STYLE_CACHE_CONTROL, UNVERSIONED_TILE_CACHE, VERSIONED_TILE_CACHE } from '../tile-transfer.js';
 import { vectorTileParams, vectorTileQuery } from '../../services/tiles/tile-queries.js';
@@ -12,7 +12,7 @@ const route = { tags: ['tiles'] };
 export { UNVERSIONED_TILE_CACHE, VERSIONED_TILE_CACHE };
 
 export interface VectorTileRouteDeps {
-  tiles: Pick<VectorTileService, 'tile' | 'version'>;
+  tiles: Pick<VectorTileService, 'tile' | 'cachedTile' | 'version'>;
   tileJson(origin: string): Promise<TileJson>;
   publicBaseUrl: string | undefined;
 }
@@ -24,6 +24,7 @@ function authenticated(context: Pick<RequestContext, 'principal'>): boolean {
 
 /** Vector tiles and their TileJSON (spec part 2 §4.7, scope `tiles`). */
 export function vectorTileRoutes(deps: VectorTileRouteDeps): RouteDefinition[] {
+  const tileReply = createCachedAssetReplier('application/x-protobuf', ['X-Api-Key', 'Authorization']);
   return [
     defineRoute({
       ...route,
@@ -37,11 +38,14 @@ export function vectorTileRoutes(deps: VectorTileRouteDeps): RouteDefinition[] {
       query: vectorTileQuery,
       responseContentType: 'application/x-protobuf',
       errors: ['SERVER_BUSY'],
-      handler: async (context) => {
-        const { z, x, y } = context.params;
-        const tile = await deps.tiles.tile({ z, x, y }, !authenticated(context), context.signal);
+      // Not async: a cached tile is answered in the request's own turn, with no promise and no AbortSignal made for it.
+      handler: (context) => {
+        const address = context.params;
+        const watermark = !authenticated(context);
         const cacheControl = context.query.v === deps.tiles.version ? VERSIONED_TILE_CACHE : UNVERSIONED_TILE_CACHE;
-        return cachedAssetReply({ ...tile, contentType: 'application/x-protobuf' }, context.headers, cacheControl, ['X-Api-Key', 'Authorization']);
+        const cached = deps.tiles.cachedTile(address, watermark);
+        if (cached) return tileReply(cached, context.headers, cacheControl);
+        return deps.tiles.tile(address, watermark, context.signal).then((tile) => tileReply(tile, context.headers, cacheControl));
       },
     }),
     defineRoute({

@@ -65,10 +65,19 @@ export class VectorTileService {
     if (x >= size || y >= size) throw new ApiError('VALIDATION_ERROR', { message: `Tile ${z}/${x}/${y} does not exist: x and y run 0–${size - 1} at zoom ${z}` });
   }
 
+  /**
+   * The tile when the cache holds it, else undefined: a lookup with no promise, so the edge can answer a cached tile
+   * in the request's own turn (and make no AbortSignal for it). Refuses an address outside the pyramid like `tile`.
+   */
+  cachedTile(address: TileAddress, watermark: boolean): CachedTile | undefined {
+    VectorTileService.assertAddress(address);
+    return this.cache.get(tileKey(address, watermark));
+  }
+
   /** The tile, from the cache or encoded by a worker; `watermark` for requests without an API key. */
   async tile(address: TileAddress, watermark: boolean, signal?: AbortSignal): Promise<CachedTile> {
     VectorTileService.assertAddress(address);
-    const key = `${address.z}/${address.x}/${address.y}${watermark ? '/w' : ''}`;
+    const key = tileKey(address, watermark);
     const hit = this.cache.get(key);
     if (hit) return hit;
     let pending = this.pending.get(key);
@@ -91,6 +100,10 @@ export class VectorTileService {
     this.cache.set(key, tile);
     return tile;
   }
+}
+
+function tileKey(address: TileAddress, watermark: boolean): string {
+  return `${address.z}/${address.x}/${address.y}${watermark ? '/w' : ''}`;
 }
 
 function toCachedTile(output: VectorTileOutput, tag: string): CachedTile {
