@@ -66,42 +66,44 @@ describe('vector tiles', () => {
     const names = new Map<string, string>();
     const seenLayers = new Set<string>();
     const token = await key();
-    for (let x = x0; x <= x1; x++) {
-      for (let y = y0; y <= y1; y++) {
-        const { response, bytes } = await fetchTile(`${TILE}/${z}/${x}/${y}.pbf?api_key=${token}`);
-        expect(response.status).toBe(200);
-        expect(response.headers.get('content-type')).toBe('application/x-protobuf');
-        const tile = decode(bytes);
-        for (const name of Object.keys(tile.layers)) {
-          seenLayers.add(name);
-          expect(LAYERS).toContain(name);
-          const layer = tile.layers[name]!;
-          expect(layer.extent).toBe(4096);
-          expect(layer.version).toBe(2);
-          for (let index = 0; index < layer.length; index++) {
-            const feature = layer.feature(index);
-            for (const ring of feature.loadGeometry()) {
-              for (const point of ring) {
-                expect(point.x).toBeGreaterThanOrEqual(-64);
-                expect(point.x).toBeLessThanOrEqual(4096 + 64);
-                expect(point.y).toBeGreaterThanOrEqual(-64);
-                expect(point.y).toBeLessThanOrEqual(4096 + 64);
-              }
+    // every tile first, the checks after: checking a tile point by point takes seconds on a loaded machine, and a
+    // keep-alive connection left idle that long meets the server's 10 s idle close ("other side closed": the client's
+    // own 4 s keep-alive timer cannot fire while this loop holds its event loop)
+    const fetched: Awaited<ReturnType<typeof fetchTile>>[] = [];
+    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) fetched.push(await fetchTile(`${TILE}/${z}/${x}/${y}.pbf?api_key=${token}`));
+    for (const { response, bytes } of fetched) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/x-protobuf');
+      const tile = decode(bytes);
+      for (const name of Object.keys(tile.layers)) {
+        seenLayers.add(name);
+        expect(LAYERS).toContain(name);
+        const layer = tile.layers[name]!;
+        expect(layer.extent).toBe(4096);
+        expect(layer.version).toBe(2);
+        for (let index = 0; index < layer.length; index++) {
+          const feature = layer.feature(index);
+          for (const ring of feature.loadGeometry()) {
+            for (const point of ring) {
+              expect(point.x).toBeGreaterThanOrEqual(-64);
+              expect(point.x).toBeLessThanOrEqual(4096 + 64);
+              expect(point.y).toBeGreaterThanOrEqual(-64);
+              expect(point.y).toBeLessThanOrEqual(4096 + 64);
             }
-            const properties = feature.properties;
-            if (name === 'transportation_name' && typeof properties['name:en'] === 'string') names.set(properties['name:en'], String(properties['name:ar']));
-            if (name === 'transportation') expect(['motorway', 'trunk', 'primary', 'secondary', 'tertiary', 'minor', 'service', 'track', 'path', 'busway', 'ferry', 'rail', 'transit']).toContain(properties.class);
-            if (name === 'building') {
-              expect(typeof properties.render_height).toBe('number');
-              expect(typeof properties.render_min_height).toBe('number');
-              expect(Number(properties.render_height)).toBeGreaterThanOrEqual(Number(properties.render_min_height));
-            }
-            if (name === 'housenumber') expect(typeof properties.housenumber).toBe('string');
           }
+          const properties = feature.properties;
+          if (name === 'transportation_name' && typeof properties['name:en'] === 'string') names.set(properties['name:en'], String(properties['name:ar']));
+          if (name === 'transportation') expect(['motorway', 'trunk', 'primary', 'secondary', 'tertiary', 'minor', 'service', 'track', 'path', 'busway', 'ferry', 'rail', 'transit']).toContain(properties.class);
+          if (name === 'building') {
+            expect(typeof properties.render_height).toBe('number');
+            expect(typeof properties.render_min_height).toBe('number');
+            expect(Number(properties.render_height)).toBeGreaterThanOrEqual(Number(properties.render_min_height));
+          }
+          if (name === 'housenumber') expect(typeof properties.housenumber).toBe('string');
         }
-        expect(tile.layers.poi).toBeUndefined();
-        expect(tile.layers.svc_watermark).toBeUndefined();
       }
+      expect(tile.layers.poi).toBeUndefined();
+      expect(tile.layers.svc_watermark).toBeUndefined();
     }
     for (const layer of ['transportation', 'transportation_name', 'building', 'housenumber', 'landuse', 'place']) expect(seenLayers).toContain(layer);
     expect(names.get('Abbas Al Aqad Street')).toBe('شارع عباس العقاد');
