@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
+import { isForeignKeyViolation } from '../sql/sql-error.js';
 import { isoOf } from './row-mapping.js';
 
 export interface ProjectRecord {
@@ -29,12 +30,19 @@ export class ProjectRepository {
 
   /** Inserts under one of the owner's organizations; null when the organization is not the owner's. */
   async create(ownerId: string, project: { id: string; name: string; organizationId: string }): Promise<ProjectRecord | null> {
-    const rows = await this.sql.query<Row>(
-      `insert into projects (id, owner_id, organization_id, name)
-       select $1, $2, o.id, $4 from organizations o where o.id = $3 and o.owner_id = $2
-       returning ${COLUMNS}`,
-      [project.id, ownerId, project.organizationId, project.name],
-    );
+    let rows: Row[];
+    try {
+      rows = await this.sql.query<Row>(
+        `insert into projects (id, owner_id, organization_id, name)
+         select $1, $2, o.id, $4 from organizations o where o.id = $3 and o.owner_id = $2
+         returning ${COLUMNS}`,
+        [project.id, ownerId, project.organizationId, project.name],
+      );
+    } catch (error) {
+      // the organization was deleted while this insert ran: it is gone, as if it had never been found
+      if (isForeignKeyViolation(error, 'projects_organization_id_fkey')) return null;
+      throw error;
+    }
     return rows[0] ? toRecord(rows[0]) : null;
   }
 

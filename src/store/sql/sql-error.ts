@@ -43,6 +43,14 @@ export function isConnectionFailure(code: string | undefined): boolean {
   return CONNECTION_FAILURE_CODES.has(code) || code.startsWith('08');
 }
 
+/**
+ * A foreign-key violation (23503) raised where the parent was deleted concurrently: an `insert … select … from parent
+ * where …` sees the parent in its snapshot, then the key check finds it gone once the deleting transaction commits.
+ */
+export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  return error instanceof SqlError && error.code === '23503' && error.constraint === constraint;
+}
+
 /** Our own code for a statement past the Postgres client's deadline (postgres-client.ts): the database did not answer. */
 export const STATEMENT_TIMEOUT = 'STATEMENT_TIMEOUT';
 
