@@ -109,21 +109,33 @@ export interface ResolvedClient {
  * those two texts (the trusted proxies never change while the set lives), and the same few thousand clients come back
  * request after request, so the header's split and the address parsing (regular expressions per hop) run once each.
  */
+/** The longest X-Forwarded-For the resolver keeps an answer for (a few hops; a memo key is at most this plus the peer). */
+const MEMO_HEADER_CHARS = 256;
+
 export class ClientResolver {
   private readonly memo = new Map<string, ResolvedClient>();
 
   constructor(private readonly trustedProxies: AddressSet) {}
 
   of(peer: string, forwardedFor: string | undefined): ResolvedClient {
+    // The header counts only from a trusted proxy; any other peer is keyed on its own address, so a client cannot
+    // fill the memo with header text of its choosing (up to 16 KiB a request). Behind a proxy the forgeable part is
+    // bounded: a longer header is resolved without being kept.
+    const header = forwardedFor !== undefined && this.trustedProxies.size > 0 && this.trustedProxies.has(normalizeIp(peer)) ? forwardedFor : undefined;
+    if (header !== undefined && header.length > MEMO_HEADER_CHARS) return this.resolve(peer, header);
     // header values hold no line break, so the key is unambiguous
-    const key = forwardedFor === undefined ? peer : `${peer}\n${forwardedFor}`;
+    const key = header === undefined ? peer : `${peer}\n${header}`;
     let resolved = this.memo.get(key);
     if (resolved === undefined) {
-      const address = clientAddress(peer, forwardedFor, this.trustedProxies);
-      resolved = { address, bucket: limitBucketOf(address) };
+      resolved = this.resolve(peer, header);
       if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
       this.memo.set(key, resolved);
     }
     return resolved;
+  }
+
+  private resolve(peer: string, forwardedFor: string | undefined): ResolvedClient {
+    const address = clientAddress(peer, forwardedFor, this.trustedProxies);
+    return { address, bucket: limitBucketOf(address) };
   }
 }

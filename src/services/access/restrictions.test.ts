@@ -94,7 +94,7 @@ describe('ClientResolver', () => {
     const resolver = new ClientResolver(proxies);
     const hop = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('10.0.0.9', '::ffff:10.1.2.3', 'garbage', '', ' 1.2.3.4 ', '2001:DB8::1'));
     fc.assert(
-      fc.property(fc.constantFrom('10.0.0.5', '198.51.100.9', '::1', '::ffff:10.0.0.7'), fc.option(fc.array(hop, { maxLength: 4 }).map((hops) => hops.join(',')), { nil: undefined }), (peer, forwardedFor) => {
+      fc.property(fc.constantFrom('10.0.0.5', '198.51.100.9', '::1', '::ffff:10.0.0.7'), fc.option(fc.oneof(fc.array(hop, { maxLength: 4 }), fc.array(hop, { minLength: 20, maxLength: 40 })).map((hops) => hops.join(',')), { nil: undefined }), (peer, forwardedFor) => {
         const address = clientAddress(peer, forwardedFor, proxies);
         for (let pass = 0; pass < 2; pass++) expect(resolver.of(peer, forwardedFor)).toEqual({ address, bucket: limitBucketOf(address) });
       }),
@@ -102,5 +102,15 @@ describe('ClientResolver', () => {
     );
     // a peer alone and the same peer with an empty header are different keys with the same answer
     expect(resolver.of('10.0.0.5', '')).toEqual(resolver.of('10.0.0.5', undefined));
+  });
+
+  it('keeps one answer per untrusted peer whatever X-Forwarded-For it sends, and none for an overlong header', () => {
+    const resolver = new ClientResolver(new AddressSet(['10.0.0.0/8']));
+    const kept = () => (resolver as unknown as { memo: Map<string, unknown> }).memo.size;
+    for (let index = 0; index < 5_000; index++) expect(resolver.of('198.51.100.9', `${index}.${'x'.repeat(1_000)}, 1.2.3.4`).address).toBe('198.51.100.9');
+    expect(kept()).toBe(1);
+    const long = Array.from({ length: 40 }, (_, index) => `203.0.113.${index}`).join(', ');
+    expect(resolver.of('10.0.0.5', long).address).toBe('203.0.113.39');
+    expect(kept()).toBe(1);
   });
 });
