@@ -160,6 +160,21 @@ describe('bounded reads (more matches than counted)', () => {
       await sql.query('update places set popularity = 0 where id = any($1::uuid[])', [others]);
     }
   });
+
+  it('puts the best rated match first when more match than the pool holds (no index to walk for rating)', async () => {
+    const all = (await search.candidates(typed({ limit: 400 }), 1_000)).candidates;
+    const before = new Map(all.map((candidate) => [candidate.id, candidate]));
+    for (const place of [all[0]!, all[all.length - 1]!]) {
+      await sql.query('update places set rating = 5, review_count = 1000000 where id = $1', [place.id]);
+      try {
+        const found = await search.candidates(typed({ order: 'rating', limit: 2, window: 1 }), 1);
+        expect(found).toMatchObject({ total: 1, totalCapped: true });
+        expect(found.candidates[0]!.slug, place.slug).toBe(place.slug);
+      } finally {
+        await sql.query('update places set rating = $2, review_count = $3 where id = $1', [place.id, before.get(place.id)!.rating, before.get(place.id)!.reviewCount]);
+      }
+    }
+  });
 });
 
 describe('events', () => {

@@ -248,17 +248,20 @@ export class PlaceSearchRepository {
         : '';
       const found = await this.sql.transaction(async (tx) => {
         await tx.query('set local enable_seqscan = off');
-        const pooled = await this.jsonRows<CandidateRow & { total: number | string }>(
-          tx,
-          `with m as materialized (select ${keys} from places p ${clause} limit $${poolParam})${exactPool},
+        const poolStatement = `with m as materialized (select ${keys} from places p ${clause} limit $${poolParam})${exactPool},
            top as (select p.* from (select * from m${exactParam ? ' union select * from e' : ''}) as p order by ${sorted} limit $${limit})
            select ${CANDIDATE_COLUMNS.replace(/\bp\./g, 'q.')}, (select count(*) from m) as total
-           from top as p join places q on q.id = p.id order by ${sorted}`,
-          query.params,
-        );
+           from top as p join places q on q.id = p.id order by ${sorted}`;
+        const pooled = await this.jsonRows<CandidateRow & { total: number | string }>(tx, poolStatement, query.params);
         const matched = pooled[0] ? Number(pooled[0].total) : 0;
-        // the rating and popularity orders have no index to walk: their candidates are the pool's best
-        if (matched <= countCap || !walkable) return { rows: pooled as CandidateRow[], matched };
+        if (matched <= countCap) return { rows: pooled as CandidateRow[], matched };
+        if (!walkable) {
+          // the rating and popularity orders have no index to walk, and the pool is the first matches the bitmap
+          // gave, not the best rated: sort every match, as before the bound (LIMIT NULL is no limit)
+          const everyMatch = [...query.params];
+          everyMatch[poolParam - 1] = null;
+          return { rows: (await this.jsonRows<CandidateRow>(tx, poolStatement, everyMatch)) as CandidateRow[], matched };
+        }
         // more match than the pool holds: the best `window` in the filter's order too, walking the order index
         // (GiST nearest-first, or the prominence btree; bitmaps off: a bitmap read would fetch every match again)
         await tx.query('set local enable_bitmapscan = off');
