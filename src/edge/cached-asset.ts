@@ -59,17 +59,27 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
  * `vary` lists request headers besides Accept-Encoding that change the answer.
  */
 export function cachedAssetReply(asset: CompressedAsset, requestHeaders: Readonly<Record<string, string>>, cacheControl: string, vary: readonly string[] = []): HttpReply {
-  const accepted = acceptedEncodings(requestHeaders['accept-encoding']);
-  const encoding: Encoding = asset.brotli && accepted.has('br') ? 'br' : asset.gzip && accepted.has('gzip') ? 'gzip' : 'identity';
-  const headers: Record<string, string> = {
-    'cache-control': cacheControl,
-    etag: etagOf(asset.tag, encoding),
-    vary: ['Accept-Encoding', ...vary].join(', '),
-  };
+  const encoding = chosenEncoding(asset, acceptedEncodings(requestHeaders['accept-encoding']));
+  const headers = assetHeaders(asset.tag, encoding, cacheControl, ['Accept-Encoding', ...vary].join(', '));
   if (matchesIfNoneMatch(requestHeaders['if-none-match'], asset.tag)) return HttpReply.empty(304, headers);
+  return contentReply(asset, asset.contentType, encoding, headers);
+}
+
+/** Brotli when the asset has it and the client takes it, then gzip, else the raw bytes. */
+function chosenEncoding(asset: Omit<CompressedAsset, 'contentType'>, accepted: ReadonlySet<Encoding>): Encoding {
+  return asset.brotli && accepted.has('br') ? 'br' : asset.gzip && accepted.has('gzip') ? 'gzip' : 'identity';
+}
+
+/** The headers a 200 and a 304 for the asset share. */
+function assetHeaders(tag: string, encoding: Encoding, cacheControl: string, vary: string): Record<string, string> {
+  return { 'cache-control': cacheControl, etag: etagOf(tag, encoding), vary };
+}
+
+/** The 200 carrying the asset's bytes in `encoding`. */
+function contentReply(asset: Omit<CompressedAsset, 'contentType'>, contentType: string, encoding: Encoding, headers: Record<string, string>): HttpReply {
   const bytes = encoding === 'br' ? asset.brotli! : encoding === 'gzip' ? asset.gzip! : asset.raw;
   if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  return HttpReply.content(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), asset.contentType, 200, headers);
+  return HttpReply.content(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType, 200, headers);
 }
 
 /** How many distinct Accept-Encoding values a replier remembers; more start the memory over (browsers send a handful). */
@@ -100,29 +110,15 @@ export function createCachedAssetReplier(contentType: string, vary: readonly str
     return known;
   };
 
-  const headersFor = (tag: string, encoding: Encoding, cacheControl: string): Record<string, string> => ({
-    'cache-control': cacheControl,
-    etag: etagOf(tag, encoding),
-    vary: varyValue,
-  });
-
   return (asset, requestHeaders, cacheControl) => {
-    const acceptable = accepted(requestHeaders['accept-encoding']);
-    const encoding: Encoding = asset.brotli && acceptable.has('br') ? 'br' : asset.gzip && acceptable.has('gzip') ? 'gzip' : 'identity';
+    const encoding = chosenEncoding(asset, accepted(requestHeaders['accept-encoding']));
     const ifNoneMatch = requestHeaders['if-none-match'];
-    if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, asset.tag)) return HttpReply.empty(304, headersFor(asset.tag, encoding, cacheControl));
+    if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, asset.tag)) return HttpReply.empty(304, assetHeaders(asset.tag, encoding, cacheControl, varyValue));
     let byCacheControl = repliesOf.get(asset);
     if (!byCacheControl) repliesOf.set(asset, (byCacheControl = new Map()));
     let replies = byCacheControl.get(cacheControl);
     if (!replies) byCacheControl.set(cacheControl, (replies = [undefined, undefined, undefined]));
     const index = ENCODING_INDEX[encoding];
-    let reply = replies[index];
-    if (!reply) {
-      const bytes = encoding === 'br' ? asset.brotli! : encoding === 'gzip' ? asset.gzip! : asset.raw;
-      const headers = headersFor(asset.tag, encoding, cacheControl);
-      if (encoding !== 'identity') headers['content-encoding'] = encoding;
-      replies[index] = reply = HttpReply.content(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType, 200, headers);
-    }
-    return reply;
+    return (replies[index] ??= contentReply(asset, contentType, encoding, assetHeaders(asset.tag, encoding, cacheControl, varyValue)));
   };
 }
