@@ -1,4 +1,4 @@
-import { isForeignKeyViolation } from '../sql/sql-error.js';
+import { unlessParentDeleted } from '../sql/sql-error.js';
 import type { SqlExecutor } from '../sql/sql-client.js';
 import { isoOf, isoOrNull } from './row-mapping.js';
 import type { ApiKeyRecord } from '../../domain/api-key.js';
@@ -90,20 +90,17 @@ export class ApiKeyRepository {
 
   /** Inserts under one of the owner's projects; null when the project is not the owner's. */
   async create(ownerId: string, key: { id: string; projectId: string; keyHash: string; lastFour: string } & ApiKeySettings): Promise<ApiKeyRecord | null> {
-    let rows: Row[];
-    try {
-      rows = await this.sql.query<Row>(
+    // null too when the project is deleted while this insert runs
+    const rows = await unlessParentDeleted(
+      this.sql.query<Row>(
         `insert into api_keys (id, owner_id, project_id, key_hash, last_four, label, scopes, plan, quota_per_minute, quota_per_day, active, restrictions)
          select $1, $2, p.id, $4, $5, $6, $7::text::jsonb, $8, $9, $10, $11, $12::text::jsonb from projects p where p.id = $3 and p.owner_id = $2
          returning ${COLUMNS}`,
         [key.id, ownerId, key.projectId, key.keyHash, key.lastFour, ...settingsParameters(key)],
-      );
-    } catch (error) {
-      // the project was deleted while this insert ran: it is gone, as if it had never been found
-      if (isForeignKeyViolation(error, 'api_keys_project_id_fkey')) return null;
-      throw error;
-    }
-    return rows[0] ? toRecord(rows[0]) : null;
+      ),
+      'api_keys_project_id_fkey',
+    );
+    return rows?.[0] ? toRecord(rows[0]) : null;
   }
 
   /** The access gate's lookup: a key by the hash of its secret (no owner scope: the secret is the credential). */

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
-import { isForeignKeyViolation } from '../sql/sql-error.js';
+import { unlessParentDeleted } from '../sql/sql-error.js';
 import { isoOf } from './row-mapping.js';
 
 export interface ProjectRecord {
@@ -30,20 +30,17 @@ export class ProjectRepository {
 
   /** Inserts under one of the owner's organizations; null when the organization is not the owner's. */
   async create(ownerId: string, project: { id: string; name: string; organizationId: string }): Promise<ProjectRecord | null> {
-    let rows: Row[];
-    try {
-      rows = await this.sql.query<Row>(
+    // null too when the organization is deleted while this insert runs
+    const rows = await unlessParentDeleted(
+      this.sql.query<Row>(
         `insert into projects (id, owner_id, organization_id, name)
          select $1, $2, o.id, $4 from organizations o where o.id = $3 and o.owner_id = $2
          returning ${COLUMNS}`,
         [project.id, ownerId, project.organizationId, project.name],
-      );
-    } catch (error) {
-      // the organization was deleted while this insert ran: it is gone, as if it had never been found
-      if (isForeignKeyViolation(error, 'projects_organization_id_fkey')) return null;
-      throw error;
-    }
-    return rows[0] ? toRecord(rows[0]) : null;
+      ),
+      'projects_organization_id_fkey',
+    );
+    return rows?.[0] ? toRecord(rows[0]) : null;
   }
 
   async list(ownerId: string, organizationId?: string): Promise<ProjectRecord[]> {

@@ -44,11 +44,17 @@ export function isConnectionFailure(code: string | undefined): boolean {
 }
 
 /**
- * A foreign-key violation (23503) raised where the parent was deleted concurrently: an `insert … select … from parent
- * where …` sees the parent in its snapshot, then the key check finds it gone once the deleting transaction commits.
+ * `statement`'s rows, or undefined when it failed a foreign-key check (23503) on `constraint` because the parent
+ * was deleted concurrently: an `insert … select … from parent where …` sees the parent in its snapshot, then the key
+ * check finds it gone once the deleting transaction commits. The caller answers it as the parent not found.
  */
-export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
-  return error instanceof SqlError && error.code === '23503' && error.constraint === constraint;
+export async function unlessParentDeleted<T>(statement: Promise<T>, constraint: string): Promise<T | undefined> {
+  try {
+    return await statement;
+  } catch (error) {
+    if (error instanceof SqlError && error.code === '23503' && error.constraint === constraint) return undefined;
+    throw error;
+  }
 }
 
 /** Our own code for a statement past the Postgres client's deadline (postgres-client.ts): the database did not answer. */
