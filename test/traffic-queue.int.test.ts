@@ -45,35 +45,53 @@ describe.skipIf(!usingRealServices)('trip queue on JetStream: a processor killed
     const deployment: Record<string, string> = { ...sharedDeployment('tq'), JWT_SECRET: 'traffic-queue-test-secret-0123456789abcdef', TRAFFIC_TRIP_LEASE_MS: String(LEASE_MS) };
     const first = await startServerProcess(deployment);
     servers.push(first);
-    await postTrips(first, 'queue-first');
-    // killed as soon as it holds a trip (processing), with the rest still queued or in its pulled batch
-    const api = apiClient(first.baseUrl);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const trips = (await api.get('/traffic/model/status')).body.trips;
-      if (trips.processing > 0 || trips.done > 0 || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const sql = postgres(realServices.databaseUrl, { max: 1, connection: { search_path: deployment['DATABASE_SCHEMA']! } });
+    let accepted = 0;
+    try {
+      // A trip is matched in a few milliseconds, so a status poll and a kill race it. The processor is frozen
+      // (SIGSTOP) and its rows read directly: killed only while it holds a claimed trip, thawed and frozen again
+      // otherwise; another batch is posted should it finish every trip before it was caught holding one.
+      let caught = false;
+      for (let batch = 0; batch < 3 && !caught; batch++) {
+        await postTrips(first, `queue-first-${batch}`);
+        accepted += TRIPS;
+        const deadline = Date.now() + 120_000;
+        while (!caught && Date.now() < deadline) {
+          first.child.kill('SIGSTOP');
+          const [rows] = await sql`select count(*) filter (where status = 'processing')::int as held, count(*) filter (where status in ('done', 'failed'))::int as finished from traffic_trips`;
+          if (rows!.held > 0) caught = true;
+          else if (rows!.finished === accepted) break;
+          else {
+            first.child.kill('SIGCONT');
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+        }
+        if (!caught) first.child.kill('SIGCONT');
+      }
+      expect(caught, 'the first processor was caught holding a claimed trip').toBe(true);
+    } finally {
+      await sql.end();
     }
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
     const second = await startServerProcess(deployment);
     servers.push(second);
-    const status = await waitForIngestion(apiClient(second.baseUrl), TRIPS);
-    expect(status.trips.done).toBe(TRIPS);
+    const status = await waitForIngestion(apiClient(second.baseUrl), accepted);
+    expect(status.trips.done).toBe(accepted);
     expect(status.trips.failed).toBe(0);
-    const sql = postgres(realServices.databaseUrl, { max: 1, connection: { search_path: deployment['DATABASE_SCHEMA']! } });
+    const check = postgres(realServices.databaseUrl, { max: 1, connection: { search_path: deployment['DATABASE_SCHEMA']! } });
     try {
-      const [trips] = await sql`select count(*)::int as done, coalesce(sum((outcome->>'segments')::int), 0)::int as segments, max(attempts)::int as most_attempts from traffic_trips where status = 'done'`;
-      const [profiles] = await sql`select coalesce(sum(sample_count), 0)::int as samples from traffic_profiles`;
-      const [holdout] = await sql`select count(*)::int as traversals from traffic_holdout`;
-      expect(trips!.done).toBe(TRIPS);
-      expect(trips!.segments).toBeGreaterThan(TRIPS * 10);
+      const [trips] = await check`select count(*)::int as done, coalesce(sum((outcome->>'segments')::int), 0)::int as segments, max(attempts)::int as most_attempts from traffic_trips where status = 'done'`;
+      const [profiles] = await check`select coalesce(sum(sample_count), 0)::int as samples from traffic_profiles`;
+      const [holdout] = await check`select count(*)::int as traversals from traffic_holdout`;
+      expect(trips!.done).toBe(accepted);
+      expect(trips!.segments).toBeGreaterThan(accepted * 10);
       // every timed segment of every trip is one observation: none lost, none filed twice
       expect(profiles!.samples + holdout!.traversals).toBe(trips!.segments);
       // the killed process held at least one trip: it was claimed again after its lease
       expect(trips!.most_attempts).toBeGreaterThanOrEqual(2);
     } finally {
-      await sql.end();
+      await check.end();
     }
   }, 400_000);
 });
