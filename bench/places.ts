@@ -22,6 +22,7 @@ import { httpLoad } from './wrk.js';
 import { pino } from 'pino';
 import type { PlacesService } from '../src/services/places/places-service.js';
 import { CategoryWords, ConceptIndex } from '../src/services/search/concept-index.js';
+import type { LiveSearchIndex } from '../src/services/search/live-search-index.js';
 import { SearchService } from '../src/services/search/search-service.js';
 import { PlaceSearchRepository } from '../src/store/pg/place-search.js';
 import { PlaceRepository } from '../src/store/pg/places.js';
@@ -204,6 +205,8 @@ async function explainSearch(databaseUrl: string, schema: string): Promise<strin
       places: { openNowFilter: async () => ({ zones: [], openIrregularIds: [] }), shapeList: async () => [] } as unknown as PlacesService,
       placeRepository: places,
       repository: search,
+      // the SQL store's plans: it answers while the in-memory index loads (docs/places.md)
+      index: { candidates: (filter, cap) => search.candidates(filter, cap) } as Pick<LiveSearchIndex, 'candidates'> as LiveSearchIndex,
       concepts: ConceptIndex.standard(),
       categoryWords: new CategoryWords(),
       retentionDays: 30,

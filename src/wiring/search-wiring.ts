@@ -8,6 +8,7 @@ import type { PlacesService } from '../services/places/places-service.js';
 import { PLACE_CATEGORIES } from '../services/places/place-taxonomy.js';
 import { CategoryWords, ConceptIndex } from '../services/search/concept-index.js';
 import { EmbeddingSignal, EmbeddingsClient } from '../services/search/embeddings.js';
+import { LiveSearchIndex } from '../services/search/live-search-index.js';
 import { SearchService } from '../services/search/search-service.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
@@ -32,6 +33,7 @@ export async function wireSearch(deps: {
 }): Promise<SearchWiring> {
   const { config, logger } = deps;
   const repository = new PlaceSearchRepository(deps.backends.sql, deps.placeRepository);
+  const index = new LiveSearchIndex(repository, logger);
   let embeddings: EmbeddingSignal | undefined;
   if (config.EMBEDDINGS_URL) {
     const client = new EmbeddingsClient({ url: config.EMBEDDINGS_URL, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, timeoutMs: config.EMBEDDINGS_TIMEOUT_MS });
@@ -47,6 +49,7 @@ export async function wireSearch(deps: {
     places: deps.places,
     placeRepository: deps.placeRepository,
     repository,
+    index,
     concepts: ConceptIndex.standard(),
     categoryWords: new CategoryWords(),
     embeddings,
@@ -56,6 +59,8 @@ export async function wireSearch(deps: {
   const started = performance.now();
   const indexed = await search.reindex();
   if (indexed > 0) logger.info({ places: indexed, ms: Math.round(performance.now() - started) }, 'search: place documents indexed');
+  // loaded in the background: until it has, searches are answered by the SQL store
+  void index.catchUp().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'search: loading the candidate index failed'));
   search.startRetention();
   return { search, routes: searchRoutes(search, deps.sponsoredPlaces), stop: () => search.stop() };
 }

@@ -16,6 +16,7 @@ import { ATTRIBUTION, type PlacesService } from '../places/places-service.js';
 import { PLACE_CATEGORIES, categoryBySlug } from '../places/place-taxonomy.js';
 import { type CategoryWords, type ConceptAnalysis, ConceptIndex } from './concept-index.js';
 import type { EmbeddingSignal, EmbeddingStatus } from './embeddings.js';
+import type { LiveSearchIndex } from './live-search-index.js';
 import { type RankQuery, type RankedCandidate, rank, scoreCandidate } from './search-ranking.js';
 import type { SearchEventBody, SearchQuery, SuggestionsQuery } from './search-queries.js';
 import { MAX_SEARCH_WINDOW } from './search-queries.js';
@@ -40,6 +41,8 @@ export interface SearchServiceDeps {
   places: PlacesService;
   placeRepository: PlaceRepository;
   repository: PlaceSearchRepository;
+  /** Candidates of a search: the in-memory index, kept up to date with the catalogue before each search. */
+  index: LiveSearchIndex;
   concepts: ConceptIndex;
   categoryWords: CategoryWords;
   embeddings?: EmbeddingSignal;
@@ -231,7 +234,7 @@ export class SearchService {
     filter.plan = await this.planOf(filter);
     // a query of punctuation only names nothing: no match rather than the whole catalogue
     const unsearchable = query.q !== '' && analyzed.tokens.length === 0;
-    const found = unsearchable ? { candidates: [], total: 0, totalCapped: false } : await this.deps.repository.candidates(filter, TOTAL_CAP);
+    const found = unsearchable ? { candidates: [], total: 0, totalCapped: false } : await this.deps.index.candidates(filter, TOTAL_CAP);
     const rankQuery: RankQuery = {
       tokens: textTokens,
       typeahead,
@@ -321,7 +324,7 @@ export class SearchService {
     if (!query.q) {
       const categories = EVERYDAY_CATEGORIES.slice(0, Math.ceil(query.limit / 2));
       const landmarkCount = query.limit - categories.length;
-      const landmarks = await this.deps.repository.landmarks(LANDMARK_CATEGORIES, 50);
+      const landmarks = (await this.deps.index.candidates({ words: [], typeahead: true, anyCategory: LANDMARK_CATEGORIES, order: 'prominence', plan: 'dense', limit: 50 }, 50)).candidates;
       const priority = (place: SearchCandidate) => {
         const index = LANDMARK_CATEGORIES.findIndex((slug) => place.categories.includes(slug));
         return index < 0 ? LANDMARK_CATEGORIES.length : index;

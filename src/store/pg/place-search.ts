@@ -108,6 +108,26 @@ const ORDERS = {
   popularity: 'p.popularity desc, p.review_count desc, p.slug',
 } as const;
 
+function toCandidate(row: CandidateRow): SearchCandidate {
+  return {
+    id: row.id,
+    slug: row.slug,
+    doc: row.search_doc ?? '',
+    names: row.search_names ?? [],
+    categories: row.categories,
+    amenities: row.amenities,
+    nameEn: row.name_en,
+    nameAr: row.name_ar,
+    canonicalCategory: row.canonical_category,
+    lat: Number(row.lat),
+    lng: Number(row.lng),
+    reviewCount: Number(row.review_count),
+    popularity: Number(row.popularity),
+    rating: Number(row.rating),
+    priceLevel: row.price_level === null ? null : Number(row.price_level),
+  };
+}
+
 /**
  * The first `filter.limit` rows in the store's order (exact names first, then the filter's order, ties by
  * slug bytewise), each place once: the sparse pool merged with the order walk.
@@ -132,6 +152,31 @@ function bestOf(rows: readonly CandidateRow[], filter: SearchCandidateFilter): C
   });
   return sortable.slice(0, filter.limit).map((entry) => entry.row);
 }
+
+/** A place as the in-memory candidate index holds it (docs/places.md "In-memory candidate index"). */
+export interface SearchIndexRecord extends SearchCandidate {
+  prefixes: string[];
+  timeZone: string;
+  hoursWeekStable: boolean | null;
+  /** Open intervals of its week, [start, end) minutes from Monday 00:00 local. */
+  intervals: [number, number][];
+}
+
+interface SearchIndexRow extends CandidateRow {
+  search_prefixes: string[] | null;
+  time_zone: string;
+  hours_week_stable: boolean | null;
+  intervals: [number, number][];
+}
+
+/** What a read of the index saw: transactions from `xmax` on, and those `running`, had not committed. */
+export interface IndexSnapshot {
+  xmax: string;
+  running: string[];
+}
+
+/** Places read per statement when the index loads or catches up. */
+const INDEX_PAGE = 10_000;
 
 /** Places indexed per statement. */
 const INDEX_BATCH = 1_000;
@@ -283,23 +328,7 @@ export class PlaceSearchRepository {
       total = counted;
     }
     return {
-      candidates: rows.map((row) => ({
-        id: row.id,
-        slug: row.slug,
-        doc: row.search_doc ?? '',
-        names: row.search_names ?? [],
-        categories: row.categories,
-        amenities: row.amenities,
-        nameEn: row.name_en,
-        nameAr: row.name_ar,
-        canonicalCategory: row.canonical_category,
-        lat: Number(row.lat),
-        lng: Number(row.lng),
-        reviewCount: Number(row.review_count),
-        popularity: Number(row.popularity),
-        rating: Number(row.rating),
-        priceLevel: row.price_level === null ? null : Number(row.price_level),
-      })),
+      candidates: rows.map(toCandidate),
       total: Math.min(total, countCap),
       totalCapped: total > countCap,
     };
@@ -318,6 +347,44 @@ export class PlaceSearchRepository {
   private async countOf(clause: string, params: readonly unknown[], cap: number): Promise<number> {
     const rows = await this.sql.query<{ total: number | string }>(`select count(*) as total from (select 1 from places p ${clause} limit ${cap + 1}) as matches`, params);
     return Number(rows[0]!.total);
+  }
+
+  /**
+   * The places written by transactions the snapshot `since` did not see (those that began after it, and those
+   * running then; every place without one), each with the transaction that last wrote it, and the snapshot
+   * they were read in: passed as the next `since`, no committed write is missed or read twice. Why a snapshot
+   * and not a counter or a time: a write that commits late may carry an older number than one already read,
+   * and a long transaction elsewhere must not send every read back to where it began.
+   */
+  async indexChanges(since: IndexSnapshot | undefined): Promise<{ changes: { id: string; xid: string }[]; snapshot: IndexSnapshot }> {
+    const rows = await this.sql.query<{ changes: string | null; snapshot: string }>(
+      `select (select json_agg(json_build_array(p.id, p.search_xid::text))::text from places p
+           where p.search_xid >= $1::xid8 or p.search_xid = any($2::xid8[])) as changes,
+         pg_current_snapshot()::text as snapshot`,
+      [since?.xmax ?? '0', since?.running ?? []],
+    );
+    const changes = rows[0]!.changes ? (JSON.parse(rows[0]!.changes) as [string, string][]) : [];
+    // xmin:xmax:running,running (pg_snapshot's text form)
+    const [, xmax, running] = rows[0]!.snapshot.split(':');
+    return { changes: changes.map(([id, xid]) => ({ id, xid })), snapshot: { xmax: xmax!, running: running ? running.split(',') : [] } };
+  }
+
+  /** Places as the in-memory index holds them, with the transaction that last wrote each (INDEX_PAGE a statement). */
+  async indexRecords(ids: readonly string[]): Promise<(SearchIndexRecord & { xid: string })[]> {
+    const records: (SearchIndexRecord & { xid: string })[] = [];
+    for (let start = 0; start < ids.length; start += INDEX_PAGE) {
+      const rows = await this.jsonRows<SearchIndexRow & { xid: string }>(
+        this.sql,
+        `select ${CANDIDATE_COLUMNS}, p.search_prefixes, p.time_zone, p.hours_week_stable, p.search_xid::text as xid,
+           coalesce((select json_agg(json_build_array(i.start_minute, i.end_minute)) from place_open_intervals i where i.place_id = p.id), '[]') as intervals
+         from places p where p.id = any($1::uuid[])`,
+        [ids.slice(start, start + INDEX_PAGE)],
+      );
+      for (const row of rows) {
+        records.push({ ...toCandidate(row), prefixes: row.search_prefixes ?? [], timeZone: row.time_zone, hoursWeekStable: row.hours_week_stable, intervals: row.intervals, xid: row.xid });
+      }
+    }
+    return records;
   }
 
   /** Places per category (the service's estimate of how many a category or meaning filter keeps). */
@@ -368,11 +435,5 @@ export class PlaceSearchRepository {
       );
       return Number(clicks[0]!.n) + Number(searches[0]!.n);
     });
-  }
-
-  /** Landmarks for empty suggestions: places of these categories, most prominent first, then by slug. */
-  async landmarks(categories: readonly string[], limit: number): Promise<SearchCandidate[]> {
-    const found = await this.candidates({ words: [], typeahead: true, anyCategory: categories, order: 'prominence', plan: 'dense', limit }, limit);
-    return found.candidates;
   }
 }

@@ -1,0 +1,391 @@
+/**
+ * The search's candidate index in memory (docs/places.md "In-memory candidate index"): every place's search
+ * document, names, prefixes, categories, amenities, position, hours and ranking fields, with postings per
+ * document word, prefix, name, category and amenity. It answers `candidates` with the contract of the SQL
+ * store (PlaceSearchRepository.candidates: every query word, Arabic-aware, the meaning and the filters; the
+ * first `limit` in the store's order, exact names first, ties by slug bytewise) — but exactly: every match is
+ * counted and ordered, with no bounded pool. Why: at 100 000 places the SQL read cost 10–40 ms a search on this
+ * machine (a transaction of four round trips, a wide pool read, JSON of the pool), the index a fraction of a
+ * millisecond.
+ *
+ * The words of a query match as the SQL LIKE patterns do on the document ` w1 w2 ~k1 `: `% tok%` is a
+ * document word starting with the token (a range of the sorted vocabulary), `%tok%` a word containing it
+ * (a scan of the vocabulary, not of the places), `% ~key %` the word `~key`.
+ */
+import type { SearchCandidate, SearchCandidateFilter, SearchIndexRecord } from '../../store/pg/place-search.js';
+import { haversineMeters } from '../../solvers/graph/geodesy.js';
+
+type Postings = Map<string, number[]>;
+
+function addPosting(postings: Postings, key: string, slot: number): void {
+  const list = postings.get(key);
+  if (list) list.push(slot);
+  else postings.set(key, [slot]);
+}
+
+function removePosting(postings: Postings, key: string, slot: number): void {
+  const list = postings.get(key);
+  if (!list) return;
+  const at = list.indexOf(slot);
+  if (at < 0) return;
+  list[at] = list[list.length - 1]!;
+  list.pop();
+  if (list.length === 0) postings.delete(key);
+}
+
+/** The words of a search document (` w1 w2 ~k1 `), each once. */
+function wordsOf(doc: string): string[] {
+  return [...new Set(doc.split(' ').filter(Boolean))];
+}
+
+const codePoints = (text: string) => [...text].length;
+
+/** Fields the postings are built from: a change elsewhere (rating, popularity) leaves them as they are. */
+function sameText(a: SearchIndexRecord, b: SearchIndexRecord): boolean {
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((value, index) => value === y[index]);
+  return a.doc === b.doc && same(a.names, b.names) && same(a.prefixes, b.prefixes) && same(a.categories, b.categories) && same(a.amenities, b.amenities);
+}
+
+export class PlaceSearchIndex {
+  private readonly slotOf = new Map<string, number>();
+  private readonly records: SearchIndexRecord[] = [];
+  private readonly words: Postings = new Map();
+  /** The distinct document words, sorted (code units): word-start matches are a range of it. */
+  private vocabulary: string[] = [];
+  private vocabularySorted = true;
+  private readonly prefixes: Postings = new Map();
+  private readonly names: Postings = new Map();
+  private readonly categories: Postings = new Map();
+  private readonly amenities: Postings = new Map();
+  /** Per query: slot → stamp of the last set it was marked in (no clearing between sets). */
+  private marks = new Uint32Array(0);
+  /** Per slot, the fields every match is ordered or filtered by, as columns (a scan reads no record). */
+  private columns = newColumns(0);
+  /** Per slot, its slug's place in bytewise order (ties of every order), computed again after a slug changes. */
+  private slugRanks = new Int32Array(0);
+  private slugRanksValid = true;
+  private stamp = 0;
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  /** Adds new places and replaces known ones (by id). */
+  apply(records: readonly SearchIndexRecord[]): void {
+    if (this.marks.length < this.records.length + records.length) {
+      const capacity = Math.max(1_024, (this.records.length + records.length) * 2);
+      const marks = new Uint32Array(capacity);
+      marks.set(this.marks);
+      this.marks = marks;
+      const columns = newColumns(capacity);
+      for (const name of Object.keys(columns) as (keyof Columns)[]) columns[name].set(this.columns[name]);
+      this.columns = columns;
+    }
+    for (const record of records) {
+      let slot = this.slotOf.get(record.id);
+      if (slot === undefined) {
+        slot = this.records.length;
+        this.records.push(record);
+        this.slotOf.set(record.id, slot);
+        this.slugRanksValid = false;
+        this.post(record, slot, true);
+      } else {
+        const previous = this.records[slot]!;
+        this.records[slot] = record;
+        if (previous.slug !== record.slug) this.slugRanksValid = false;
+        if (!sameText(previous, record)) {
+          this.post(previous, slot, false);
+          this.post(record, slot, true);
+        }
+      }
+      const { lat, lng, popularity, reviewCount, rating } = this.columns;
+      lat[slot] = record.lat;
+      lng[slot] = record.lng;
+      popularity[slot] = record.popularity;
+      reviewCount[slot] = record.reviewCount;
+      rating[slot] = record.rating;
+    }
+  }
+
+  private rankedSlugs(): Int32Array {
+    if (!this.slugRanksValid || this.slugRanks.length < this.records.length) {
+      const order = this.records.map((_, slot) => slot);
+      order.sort((a, b) => {
+        const x = this.records[a]!.slug;
+        const y = this.records[b]!.slug;
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+      this.slugRanks = new Int32Array(this.records.length);
+      order.forEach((slot, rank) => (this.slugRanks[slot] = rank));
+      this.slugRanksValid = true;
+    }
+    return this.slugRanks;
+  }
+
+  private post(record: SearchIndexRecord, slot: number, add: boolean): void {
+    const change = add ? addPosting : removePosting;
+    for (const word of wordsOf(record.doc)) {
+      if (add && !this.words.has(word)) {
+        this.vocabulary.push(word);
+        this.vocabularySorted = false;
+      }
+      change(this.words, word, slot);
+      if (!add && !this.words.has(word)) this.vocabulary = this.vocabulary.filter((known) => known !== word);
+    }
+    for (const prefix of new Set(record.prefixes)) change(this.prefixes, prefix, slot);
+    for (const name of new Set(record.names)) change(this.names, name, slot);
+    for (const category of new Set(record.categories)) change(this.categories, category, slot);
+    for (const amenity of new Set(record.amenities)) change(this.amenities, amenity, slot);
+  }
+
+  private sortedVocabulary(): string[] {
+    if (!this.vocabularySorted) {
+      this.vocabulary.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.vocabularySorted = true;
+    }
+    return this.vocabulary;
+  }
+
+  /** Vocabulary words starting with `token`: a range of the sorted vocabulary. */
+  private wordsStartingWith(token: string): string[] {
+    const vocabulary = this.sortedVocabulary();
+    let low = 0;
+    let high = vocabulary.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (vocabulary[middle]! < token) low = middle + 1;
+      else high = middle;
+    }
+    const found: string[] = [];
+    for (let index = low; index < vocabulary.length && vocabulary[index]!.startsWith(token); index++) found.push(vocabulary[index]!);
+    return found;
+  }
+
+  /** Marks with a new stamp every slot of the given postings; returns the stamp. */
+  private markAll(lists: Iterable<readonly number[] | undefined>): number {
+    const stamp = this.nextStamp();
+    for (const list of lists) if (list) for (const slot of list) this.marks[slot] = stamp;
+    return stamp;
+  }
+
+  private nextStamp(): number {
+    if (this.stamp === 0xffffffff) {
+      this.marks.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+
+  /** The postings a query word matches through (any of them). */
+  private wordLists(word: SearchCandidateFilter['words'][number], typeahead: boolean): (readonly number[] | undefined)[] {
+    const lists: (readonly number[] | undefined)[] = [];
+    if (codePoints(word.token) < 3) lists.push(this.prefixes.get(word.nameStart ? `^${word.token}` : word.token));
+    else for (const found of this.wordsStartingWith(word.token)) lists.push(this.words.get(found));
+    if (!typeahead) {
+      if (codePoints(word.token) >= 4) for (const found of this.vocabulary) if (found.includes(word.token)) lists.push(this.words.get(found));
+      for (const key of word.keys) lists.push(this.words.get(`~${key}`));
+    }
+    for (const category of word.categories) lists.push(this.categories.get(category));
+    return lists;
+  }
+
+  /** Slots matching the text and meaning of a filter (undefined: no text or meaning condition, every place). */
+  private matching(filter: SearchCandidateFilter): number[] | undefined {
+    const meaningLists = [
+      ...(filter.meaning?.categories ?? []).map((category) => this.categories.get(category)),
+      ...(filter.meaning?.amenities ?? []).map((amenity) => this.amenities.get(amenity)),
+    ];
+    if (filter.words.length === 0 && meaningLists.length === 0) return undefined;
+    let text: number[] = [];
+    if (filter.words.length > 0) {
+      // every word: the slots of the first, kept while each next word marks them too
+      text = this.collect(this.wordLists(filter.words[0]!, filter.typeahead));
+      for (const word of filter.words.slice(1)) {
+        if (text.length === 0) break;
+        const stamp = this.markAll(this.wordLists(word, filter.typeahead));
+        text = text.filter((slot) => this.marks[slot] === stamp);
+      }
+    }
+    return meaningLists.length === 0 ? text : this.collect([text, ...meaningLists]);
+  }
+
+  /** The slots of any of the postings, each once. */
+  private collect(lists: Iterable<readonly number[] | undefined>): number[] {
+    const stamp = this.nextStamp();
+    const slots: number[] = [];
+    for (const list of lists) {
+      if (!list) continue;
+      for (const slot of list) {
+        if (this.marks[slot] === stamp) continue;
+        this.marks[slot] = stamp;
+        slots.push(slot);
+      }
+    }
+    return slots;
+  }
+
+  /** The filters that are not text: category, price, open now, radius. */
+  private passes(filter: SearchCandidateFilter, irregularOpen: ReadonlySet<string> | undefined, categoryStamp: number | undefined): ((slot: number) => boolean) | undefined {
+    if (categoryStamp === undefined && !filter.priceLevels?.length && !filter.openNow && !(filter.origin && filter.radiusKm !== undefined)) return undefined;
+    const prices = filter.priceLevels?.length ? new Set(filter.priceLevels) : undefined;
+    const minutes = filter.openNow ? new Map(filter.openNow.zones.map((zone) => [zone.timeZone, zone.minuteOfWeek])) : undefined;
+    const origin = filter.origin;
+    const radiusKm = origin ? filter.radiusKm : undefined;
+    return (slot) => {
+      const record = this.records[slot]!;
+      if (categoryStamp !== undefined && this.marks[slot] !== categoryStamp) return false;
+      if (prices && (record.priceLevel === null || !prices.has(record.priceLevel))) return false;
+      if (minutes) {
+        const minute = record.hoursWeekStable ? minutes.get(record.timeZone) : undefined;
+        const open = minute !== undefined && record.intervals.some(([start, end]) => start <= minute && end > minute);
+        if (!open && !irregularOpen!.has(record.id)) return false;
+      }
+      if (radiusKm !== undefined && haversineMeters(origin!.lat, origin!.lng, this.columns.lat[slot]!, this.columns.lng[slot]!) / 1000 > radiusKm) return false;
+      return true;
+    };
+  }
+
+  /** At most `filter.limit` candidates in the store's order, and how many match (counted up to `countCap`). */
+  candidates(filter: SearchCandidateFilter, countCap: number): { candidates: SearchCandidate[]; total: number; totalCapped: boolean } {
+    let matched = this.matching(filter);
+    // the category filter: with text, as marks computed after the text's (they share the mark array); without,
+    // the places of those categories are the ones looked at
+    let categoryStamp: number | undefined;
+    if (filter.anyCategory?.length) {
+      const lists = filter.anyCategory.map((category) => this.categories.get(category));
+      if (matched) categoryStamp = this.markAll(lists);
+      else matched = this.collect(lists);
+    }
+    const keep = this.passes(filter, filter.openNow ? new Set(filter.openNow.openIrregularIds) : undefined, categoryStamp);
+    const best = new BestOf(filter, this.columns, this.rankedSlugs(), new Set(filter.exactName === undefined ? [] : (this.names.get(filter.exactName) ?? [])));
+    let total = 0;
+    const consider = (slot: number) => {
+      if (keep && !keep(slot)) return;
+      total++;
+      best.offer(slot);
+    };
+    if (matched) for (const slot of matched) consider(slot);
+    else for (let slot = 0; slot < this.records.length; slot++) consider(slot);
+    return { candidates: best.sorted().map((slot) => candidateOf(this.records[slot]!)), total: Math.min(total, countCap), totalCapped: total > countCap };
+  }
+}
+
+interface Columns {
+  lat: Float64Array;
+  lng: Float64Array;
+  popularity: Float64Array;
+  reviewCount: Float64Array;
+  rating: Float64Array;
+}
+
+function newColumns(capacity: number): Columns {
+  return { lat: new Float64Array(capacity), lng: new Float64Array(capacity), popularity: new Float64Array(capacity), reviewCount: new Float64Array(capacity), rating: new Float64Array(capacity) };
+}
+
+function candidateOf(record: SearchIndexRecord): SearchCandidate {
+  const { prefixes: _prefixes, timeZone: _timeZone, hoursWeekStable: _stable, intervals: _intervals, ...candidate } = record;
+  return candidate;
+}
+
+/**
+ * The first `limit` slots in the store's order: exact names first, then nearest (planar, as the SQL `<->`), or
+ * most prominent, best rated or most popular; ties by the next fields, then slug. A bounded heap with the worst
+ * kept entry on top; each offered slot's exactness and first key are computed once, so a slot that cannot enter
+ * (most of them) costs one comparison of two numbers.
+ */
+class BestOf {
+  private readonly slots: number[] = [];
+  /** Per heap entry: 0 for an exact name, 1 otherwise, then the order's first key (smaller first). */
+  private readonly ranks: number[] = [];
+  private readonly keys: number[] = [];
+  private readonly limit: number;
+  private readonly keyOf: (slot: number) => number;
+  private readonly tieBreak: (a: number, b: number) => number;
+
+  constructor(
+    filter: SearchCandidateFilter,
+    columns: Columns,
+    slugRanks: Int32Array,
+    private readonly exact: ReadonlySet<number>,
+  ) {
+    this.limit = filter.limit;
+    const origin = filter.order === 'distance' ? filter.origin : undefined;
+    const { lat, lng, popularity, reviewCount, rating } = columns;
+    const bySlug = (a: number, b: number) => slugRanks[a]! - slugRanks[b]!;
+    if (origin) {
+      // the squared planar distance orders as the SQL `<->` does
+      this.keyOf = (slot) => (lng[slot]! - origin.lng) ** 2 + (lat[slot]! - origin.lat) ** 2;
+      this.tieBreak = bySlug;
+    } else if (filter.order === 'rating') {
+      this.keyOf = (slot) => -rating[slot]!;
+      this.tieBreak = (a, b) => reviewCount[b]! - reviewCount[a]! || bySlug(a, b);
+    } else if (filter.order === 'popularity') {
+      this.keyOf = (slot) => -popularity[slot]!;
+      this.tieBreak = (a, b) => reviewCount[b]! - reviewCount[a]! || bySlug(a, b);
+    } else {
+      this.keyOf = (slot) => -popularity[slot]!;
+      this.tieBreak = (a, b) => reviewCount[b]! - reviewCount[a]! || rating[b]! - rating[a]! || bySlug(a, b);
+    }
+  }
+
+  private compare(slotA: number, rankA: number, keyA: number, slotB: number, rankB: number, keyB: number): number {
+    return rankA - rankB || keyA - keyB || this.tieBreak(slotA, slotB);
+  }
+
+  /** Heap entries i and j compared. */
+  private entries(i: number, j: number): number {
+    return this.compare(this.slots[i]!, this.ranks[i]!, this.keys[i]!, this.slots[j]!, this.ranks[j]!, this.keys[j]!);
+  }
+
+  offer(slot: number): void {
+    const rank = this.exact.size > 0 && this.exact.has(slot) ? 0 : 1;
+    const key = this.keyOf(slot);
+    if (this.slots.length < this.limit) {
+      this.slots.push(slot);
+      this.ranks.push(rank);
+      this.keys.push(key);
+      this.up(this.slots.length - 1);
+    } else if (this.limit > 0 && this.compare(slot, rank, key, this.slots[0]!, this.ranks[0]!, this.keys[0]!) < 0) {
+      this.slots[0] = slot;
+      this.ranks[0] = rank;
+      this.keys[0] = key;
+      this.down(0);
+    }
+  }
+
+  sorted(): number[] {
+    const order = this.slots.map((_, index) => index);
+    order.sort((i, j) => this.entries(i, j));
+    return order.map((index) => this.slots[index]!);
+  }
+
+  private swap(i: number, j: number): void {
+    [this.slots[i], this.slots[j]] = [this.slots[j]!, this.slots[i]!];
+    [this.ranks[i], this.ranks[j]] = [this.ranks[j]!, this.ranks[i]!];
+    [this.keys[i], this.keys[j]] = [this.keys[j]!, this.keys[i]!];
+  }
+
+  // a max-heap under the order: the worst kept entry at the root
+  private up(index: number): void {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (this.entries(index, parent) <= 0) return;
+      this.swap(index, parent);
+      index = parent;
+    }
+  }
+
+  private down(index: number): void {
+    const size = this.slots.length;
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let worst = index;
+      if (left < size && this.entries(left, worst) > 0) worst = left;
+      if (right < size && this.entries(right, worst) > 0) worst = right;
+      if (worst === index) return;
+      this.swap(index, worst);
+      index = worst;
+    }
+  }
+}
