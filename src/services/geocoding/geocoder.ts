@@ -13,7 +13,7 @@ import { queryWasRewritten, rewriteQuery } from './arabic-text.js';
 import { isLocality, type GeoEntry } from './geo-entries.js';
 import { GeoIndex, type IndexStats } from './geo-index.js';
 import { geocodeResult, localName, suggestion, type GeocodeResult } from './result-format.js';
-import { matchText, rankMatches, searchIndex } from './search.js';
+import { matchText, rankMatchIds, searchIndex, type RankedId } from './search.js';
 
 /** Reverse lookups: an address point or building this close wins over the street. */
 const ADDRESS_REACH_METRES = 30;
@@ -21,6 +21,9 @@ const ADDRESS_REACH_METRES = 30;
 const ADDRESS_POINT_METRES = 12;
 const STREET_REACH_METRES = 250;
 const GEOGRAPHY = ['admin', 'place', 'street', 'address', 'building'] as const;
+/** The text options of the geocoder's searches: the last word unfinished (search, autocomplete) or whole (batch). */
+const OPEN_GEOGRAPHY = { open: true, kinds: GEOGRAPHY };
+const WHOLE_GEOGRAPHY = { open: false, kinds: GEOGRAPHY };
 
 export type Bbox = [number, number, number, number];
 
@@ -106,16 +109,17 @@ export class Geocoder {
     }
   }
 
-  private find(index: GeoIndex, query: string, options: ForwardOptions & { open: boolean }) {
-    const textOptions = { open: options.open, kinds: GEOGRAPHY };
+  /** The best matches of `query`, as entry ids (see rankMatchIds: not to be kept). */
+  private rankedIds(index: GeoIndex, query: string, open: boolean, options: ForwardOptions): readonly RankedId[] {
+    const textOptions = open ? OPEN_GEOGRAPHY : WHOLE_GEOGRAPHY;
     const matches = this.textMatches.get(query, textOptions, () => matchText(index, query, textOptions));
-    return rankMatches(index, matches, options);
+    return rankMatchIds(index, matches, options);
   }
 
   /** Ranked results; the answer is shared with later identical calls (do not mutate it). */
   search(query: string, options: ForwardOptions): readonly GeocodeResult[] {
     return this.run((index) =>
-      this.answers.get('search', query, options, () => this.find(index, query, { ...options, open: true }).map(({ entry }) => geocodeResult({ index, locales: options.locales }, entry))),
+      this.answers.get('search', query, options, () => this.rankedIds(index, query, true, options).map(({ id }) => geocodeResult({ index, locales: options.locales }, index.entries[id]!))),
     );
   }
 
@@ -136,17 +140,17 @@ export class Geocoder {
       prepared = { normalizedQuery: queryWasRewritten(query, rewritten) ? rewritten : undefined };
       this.preparedQueries.set(query, prepared);
     }
-    const found = this.find(index, query, { ...options, open: true });
+    const ranked = this.rankedIds(index, query, true, options);
     const localesKey = options.locales.join(',');
     let kept = this.suggestions.get(localesKey);
     if (kept === undefined) {
       kept = new Array<Suggestion | undefined>(index.entries.length);
       this.suggestions.set(localesKey, kept);
     }
-    const suggestions = new Array<Suggestion>(found.length);
-    for (let at = 0; at < found.length; at++) {
-      const entry = found[at]!.entry;
-      suggestions[at] = kept[entry.id] ??= suggestion({ index, locales: options.locales }, entry);
+    const suggestions = new Array<Suggestion>(ranked.length);
+    for (let at = 0; at < ranked.length; at++) {
+      const id = ranked[at]!.id;
+      suggestions[at] = kept[id] ??= suggestion({ index, locales: options.locales }, index.entries[id]!);
     }
     return prepared.normalizedQuery === undefined ? { query, suggestions } : { query, normalizedQuery: prepared.normalizedQuery, suggestions };
   }
@@ -177,9 +181,9 @@ export class Geocoder {
   batch(queries: readonly string[], options: ForwardOptions) {
     return this.run((index) =>
       queries.map((query) => {
-        const [top] = typeof query === 'string' && query.trim() ? this.find(index, query, { ...options, limit: 1, open: false }) : [];
+        const [top] = typeof query === 'string' && query.trim() ? this.rankedIds(index, query, false, { ...options, limit: 1 }) : [];
         if (!top) return { query, found: false, lat: null, lng: null, displayName: null, type: null, category: null };
-        const result = geocodeResult({ index, locales: options.locales }, top.entry);
+        const result = geocodeResult({ index, locales: options.locales }, index.entries[top.id]!);
         return { query, found: true, lat: Number(result.lat), lng: Number(result.lon), displayName: result.display_name, type: result.type, category: result.category };
       }),
     );
