@@ -8,7 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { Logger } from '../../shared/logger.js';
-import { AnswerCache, TextMatchCache } from './answer-cache.js';
+import { AnswerCache, TextMatchCache, type PreparedQuery } from './answer-cache.js';
 import { queryWasRewritten, rewriteQuery } from './arabic-text.js';
 import { isLocality, type GeoEntry } from './geo-entries.js';
 import { GeoIndex, type IndexStats } from './geo-index.js';
@@ -36,8 +36,6 @@ export interface ForwardOptions {
 
 /** Locale lists whose suggestions are kept per entry (a list is what `?locale=` parses to: few in practice). */
 const SUGGESTION_LOCALE_LISTS = 16;
-/** Query texts whose rewriting (`normalizedQuery`) is kept. */
-const PREPARED_QUERIES = 10_000;
 
 export type Suggestion = ReturnType<typeof suggestion>;
 
@@ -60,8 +58,8 @@ export class Geocoder {
   private readonly textMatches = new TextMatchCache();
   /** An entry's suggestion depends on the entry and the locales only, not on the query or the bias point. */
   private readonly suggestions = new LRUCache<string, (Suggestion | undefined)[]>({ max: SUGGESTION_LOCALE_LISTS });
-  /** The bias-free head of an autocomplete answer per query text: `normalizedQuery` when the input was rewritten. */
-  private readonly preparedQueries = new LRUCache<string, { normalizedQuery: string | undefined }>({ max: PREPARED_QUERIES });
+  /** The locale list asked for last and its suggestions: nearly every call asks for the one list (no key made). */
+  private lastSuggestions: { locales: readonly string[]; kept: (Suggestion | undefined)[] } | undefined;
 
   private constructor(
     private readonly index: GeoIndex | undefined,
@@ -109,11 +107,18 @@ export class Geocoder {
     }
   }
 
+  /** The words' matches of `query` and its rewriting, kept (see TextMatchCache). */
+  private prepared(index: GeoIndex, query: string, open: boolean): PreparedQuery {
+    const textOptions = open ? OPEN_GEOGRAPHY : WHOLE_GEOGRAPHY;
+    return this.textMatches.get(query, textOptions, () => {
+      const rewritten = rewriteQuery(query);
+      return { matches: matchText(index, query, textOptions), normalizedQuery: queryWasRewritten(query, rewritten) ? rewritten : undefined };
+    });
+  }
+
   /** The best matches of `query`, as entry ids (see rankMatchIds: not to be kept). */
   private rankedIds(index: GeoIndex, query: string, open: boolean, options: ForwardOptions): readonly RankedId[] {
-    const textOptions = open ? OPEN_GEOGRAPHY : WHOLE_GEOGRAPHY;
-    const matches = this.textMatches.get(query, textOptions, () => matchText(index, query, textOptions));
-    return rankMatchIds(index, matches, options);
+    return rankMatchIds(index, this.prepared(index, query, open).matches, options);
   }
 
   /** Ranked results; the answer is shared with later identical calls (do not mutate it). */
@@ -134,25 +139,26 @@ export class Geocoder {
   }
 
   private autocompleteAnswer(index: GeoIndex, query: string, options: ForwardOptions): AutocompleteAnswer {
-    let prepared = this.preparedQueries.get(query);
-    if (prepared === undefined) {
-      const rewritten = rewriteQuery(query);
-      prepared = { normalizedQuery: queryWasRewritten(query, rewritten) ? rewritten : undefined };
-      this.preparedQueries.set(query, prepared);
-    }
-    const ranked = this.rankedIds(index, query, true, options);
-    const localesKey = options.locales.join(',');
-    let kept = this.suggestions.get(localesKey);
-    if (kept === undefined) {
-      kept = new Array<Suggestion | undefined>(index.entries.length);
-      this.suggestions.set(localesKey, kept);
-    }
+    const { matches, normalizedQuery } = this.prepared(index, query, true);
+    const ranked = rankMatchIds(index, matches, options);
+    const kept = this.keptSuggestions(index, options.locales);
     const suggestions = new Array<Suggestion>(ranked.length);
     for (let at = 0; at < ranked.length; at++) {
       const id = ranked[at]!.id;
       suggestions[at] = kept[id] ??= suggestion({ index, locales: options.locales }, index.entries[id]!);
     }
-    return prepared.normalizedQuery === undefined ? { query, suggestions } : { query, normalizedQuery: prepared.normalizedQuery, suggestions };
+    return normalizedQuery === undefined ? { query, suggestions } : { query, normalizedQuery, suggestions };
+  }
+
+  /** The kept suggestions (a slot per entry) of a locale list. */
+  private keptSuggestions(index: GeoIndex, locales: readonly string[]): (Suggestion | undefined)[] {
+    const last = this.lastSuggestions;
+    if (last !== undefined && last.locales.length === locales.length && last.locales.every((locale, at) => locale === locales[at])) return last.kept;
+    const key = locales.join(',');
+    let kept = this.suggestions.get(key);
+    if (kept === undefined) this.suggestions.set(key, (kept = new Array<Suggestion | undefined>(index.entries.length)));
+    this.lastSuggestions = { locales: [...locales], kept };
+    return kept;
   }
 
   /** Street or building detail at a point (zoom 18), else the smallest enclosing area; undefined when nothing is near. */
