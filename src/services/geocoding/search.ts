@@ -214,11 +214,15 @@ class TopScores {
   offer(id: number, score: number, importance: number): void {
     const items = this.items;
     // most candidates fall short of a full list: they are turned away before an item is made for them
-    if (items.length === this.limit && !before(id, score, importance, items[items.length - 1]!)) return;
-    let position = items.length;
-    while (position > 0 && before(id, score, importance, items[position - 1]!)) position--;
-    items.splice(position, 0, { id, score, importance });
-    if (items.length > this.limit) items.pop();
+    const full = items.length === this.limit;
+    if (full && !before(id, score, importance, items[items.length - 1]!)) return;
+    // the slot it frees (a full list drops its last item) or adds; the items it ranks before move down one
+    let at = full ? items.length - 1 : items.length;
+    while (at > 0 && before(id, score, importance, items[at - 1]!)) {
+      items[at] = items[at - 1]!;
+      at--;
+    }
+    items[at] = { id, score, importance };
   }
 
   sorted() {
