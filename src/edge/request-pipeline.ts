@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../shared/errors.js';
-import { JsonText } from '../shared/json-text.js';
+import { JsonText, jsonString } from '../shared/json-text.js';
 import { infoLineWriter, serializerOf, type Logger } from '../shared/logger.js';
 import { corsHeaders } from './cors.js';
 import { toErrorResponse } from './error-response.js';
@@ -166,8 +166,9 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
       const durationMs = Math.round(seconds * 1e6) / 1e3;
       if (writeInfoLine) {
         // the same line pino writes for these fields, built without its generic walk (see infoLineWriter)
+        const shownUrl = urlSerializer ? urlSerializer(logged) : logged;
         writeInfoLine(
-          `,"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(incoming.method)},"url":${JSON.stringify(urlSerializer ? urlSerializer(logged) : logged)}${routeMember},"status":${response.status},"durationMs":${durationMs},"remoteAddress":${JSON.stringify(incoming.remoteAddress)}`,
+          `,"requestId":${jsonString(requestId)},"method":${jsonString(incoming.method)},"url":${typeof shownUrl === 'string' ? jsonString(shownUrl) : JSON.stringify(shownUrl)}${routeMember},"status":${response.status},"durationMs":${durationMs},"remoteAddress":${jsonString(incoming.remoteAddress)}`,
           'request',
         );
       } else {
