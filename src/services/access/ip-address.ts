@@ -153,7 +153,7 @@ export class ClientResolver {
     return resolved;
   }
 
-  /** Room for one more answer: past MEMO_ENTRIES, every answer is forgotten first (and true said). */
+  /** Makes room for one more answer: past MEMO_ENTRIES every answer is forgotten first (then true). */
   private makeRoom(): boolean {
     const cleared = this.kept >= MEMO_ENTRIES;
     if (cleared) {

@@ -15,7 +15,7 @@ export const ATTRIBUTION = 'Data © OpenStreetMap contributors, ODbL 1.0. https:
 export function parseLocales(value: string | undefined, fallback: readonly string[] = ['ar', 'en']): string[] {
   // most calls give none: no split, no regular expressions
   if (!value) return [...fallback];
-  const locales = (value ?? '')
+  const locales = value
     .split(',')
     .map((part) => part.split(';')[0]!.trim().toLowerCase().split(/[-_]/)[0]!)
     .filter((part) => /^[a-z]{2,3}$/.test(part));
