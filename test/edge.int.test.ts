@@ -336,6 +336,18 @@ describe('large responses and aborted clients', () => {
     expect(received.equals(bigPayload)).toBe(true);
   });
 
+  it('survives a client that disconnects while a large answer waits for the socket to drain', async () => {
+    const socket = connect(edge.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // never read: the answer (written inside the handler) stops at a full socket and waits for it to drain
+    socket.write('GET /api/v1/big HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const response = await fetch(url('/things/a/parts/1'));
+    expect(response.status).toBe(200);
+  });
+
   it('survives a client that disconnects mid-request and keeps serving', async () => {
     const socket = connect(edge.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));

@@ -117,6 +117,7 @@ class UwsExchange implements IncomingRequest {
   private finished = false;
   /** Most handlers never look at the signal, so the controller is made on first use. */
   private abortController: AbortController | undefined;
+  private watchingAbort = false;
 
   constructor(
     readonly res: HttpResponse,
@@ -148,6 +149,17 @@ class UwsExchange implements IncomingRequest {
       if (this.aborted) this.abortController.abort();
     }
     return this.abortController.signal;
+  }
+
+  /**
+   * Asks uWS to say when the client goes away (`onAborted`), once. uWS requires it of every response still open when
+   * the handler returns (an answer that waits, a body still to read, a write waiting for the socket to drain); an
+   * answer written whole inside the handler needs none, and registering it costs a closure and a V8 global handle.
+   */
+  watchAbort(): void {
+    if (this.watchingAbort) return;
+    this.watchingAbort = true;
+    this.res.onAborted(() => this.abort());
   }
 
   abort(): void {
@@ -201,8 +213,8 @@ export function uwsHandler(
       writeRefusal(exchange, process.refuse?.(exchange, exchange.refusal) ?? bareRefusal(exchange.refusal));
       return;
     }
-    res.onAborted(() => exchange.abort());
     if (body.read) {
+      exchange.watchAbort();
       exchange.body = readBody(res, exchange.headers['content-length'], body.limitBytes);
       // The pipeline may answer before reading the body (an early 401, say); keep a rejection from going unhandled.
       exchange.body.catch(() => undefined);
@@ -218,6 +230,7 @@ export function uwsHandler(
       writeResponse(exchange, answer, tracker.draining || answer === BUG_RESPONSE, true);
       return;
     }
+    exchange.watchAbort();
     answer.then(
       (response) => writeResponse(exchange, response, tracker.draining),
       () => writeResponse(exchange, BUG_RESPONSE, true),
@@ -341,7 +354,8 @@ function streamWithBackpressure(exchange: UwsExchange, body: Buffer): void {
     exchange.finish();
     return;
   }
-  // The socket is full: resume from where it stopped each time it drains.
+  // The socket is full: resume from where it stopped each time it drains (and stop if the client goes away).
+  exchange.watchAbort();
   res.onWritable((offset) => {
     if (exchange.aborted) return true;
     const [ok, finished] = res.tryEnd(body.subarray(offset - startOffset), total);

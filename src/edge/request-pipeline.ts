@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../shared/errors.js';
-import { JsonText } from '../shared/json-text.js';
+import { JsonText, jsonString } from '../shared/json-text.js';
 import { infoLineWriter, serializerOf, type Logger } from '../shared/logger.js';
 import { corsHeaders } from './cors.js';
 import { toErrorResponse } from './error-response.js';
 import type { IncomingRequest, OutgoingResponse, RequestProcessor } from './http.js';
 import { decodeBody, parseQueryString, validate } from './input.js';
+import { RequestIds } from './request-ids.js';
 import type { HttpMetrics, RouteSeries } from './metrics.js';
 import { effectiveBodyKind, HttpReply, successStatusOf, type BoundRoute, type HttpMethod, type RequestContext } from './route.js';
 import type { Principal } from '../domain/principal.js';
@@ -38,6 +39,8 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: HttpMetrics;
   guards: readonly RequestGuard[];
+  /** Request ids for the processors of one edge; a processor makes its own when absent. */
+  requestIds?: RequestIds;
 }
 
 const NO_BODY = Buffer.alloc(0);
@@ -47,9 +50,9 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const LOGGED_URL_CHARS = 2048;
 
 /** A caller-supplied x-request-id is kept when sane, so traces join up across services. */
-function requestIdOf(headers: Record<string, string>): string {
+function requestIdOf(headers: Record<string, string>, ids: RequestIds): string {
   const given = headers['x-request-id'];
-  return given && REQUEST_ID.test(given) ? given : randomUUID();
+  return given && REQUEST_ID.test(given) ? given : ids.next();
 }
 
 function paramsObject(names: readonly string[], values: readonly string[]): Record<string, string> {
@@ -135,6 +138,7 @@ function errorResponseOf(error: unknown, requestId: string, log: Logger): Outgoi
 export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps): RequestProcessor {
   const { route, label, paramNames } = target;
   const log = deps.logger;
+  const requestIds = deps.requestIds ?? new RequestIds();
   const writeInfoLine = infoLineWriter(log);
   const urlSerializer = serializerOf(log, 'url');
   const routeMember = `,"route":${JSON.stringify(label)}`;
@@ -166,8 +170,9 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
       const durationMs = Math.round(seconds * 1e6) / 1e3;
       if (writeInfoLine) {
         // the same line pino writes for these fields, built without its generic walk (see infoLineWriter)
+        const shownUrl = urlSerializer ? urlSerializer(logged) : logged;
         writeInfoLine(
-          `,"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(incoming.method)},"url":${JSON.stringify(urlSerializer ? urlSerializer(logged) : logged)}${routeMember},"status":${response.status},"durationMs":${durationMs},"remoteAddress":${JSON.stringify(incoming.remoteAddress)}`,
+          `,"requestId":${jsonString(requestId)},"method":${jsonString(incoming.method)},"url":${typeof shownUrl === 'string' ? jsonString(shownUrl) : JSON.stringify(shownUrl)}${routeMember},"status":${response.status},"durationMs":${durationMs},"remoteAddress":${jsonString(incoming.remoteAddress)}`,
           'request',
         );
       } else {
@@ -183,7 +188,7 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
    */
   const processor: RequestProcessor = (incoming: IncomingRequest): OutgoingResponse | Promise<OutgoingResponse> => {
     const startedAt = process.hrtime.bigint();
-    const requestId = requestIdOf(incoming.headers);
+    const requestId = requestIdOf(incoming.headers, requestIds);
     let request: PipelineRequest | undefined;
     let response: OutgoingResponse | Promise<OutgoingResponse>;
     try {
@@ -206,7 +211,7 @@ export function createRouteProcessor(target: PipelineRoute, deps: PipelineDeps):
   };
   processor.refuse = (incoming, error) => {
     const startedAt = process.hrtime.bigint();
-    const requestId = requestIdOf(incoming.headers);
+    const requestId = requestIdOf(incoming.headers, requestIds);
     return finish(incoming, requestId, undefined, { ...errorResponseOf(error, requestId, log), closeConnection: true }, startedAt);
   };
   return processor;

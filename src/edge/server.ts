@@ -4,6 +4,7 @@ import { preflightHeaders } from './cors.js';
 import { InFlightTracker, uwsHandler, type RequestProcessor } from './http.js';
 import type { HttpMetrics } from './metrics.js';
 import { createRouteProcessor, type RequestGuard } from './request-pipeline.js';
+import { RequestIds } from './request-ids.js';
 import type { EndpointTable } from '../services/access/endpoint-table.js';
 import { effectiveBodyKind, mountedPath, type BoundRoute, type RouteDefinition } from './route.js';
 import { bindRoute } from './route-binding.js';
@@ -67,7 +68,7 @@ export class EdgeServer {
     this.webSocketRoutes = (options.webSockets ?? []).map((endpoint) => bindRoute(endpoint.route, options.endpoints));
     this.routes = options.routes.map((route) => bindRoute(route, options.endpoints));
     this.app = uWS.App();
-    const deps = { logger: options.logger, metrics: options.metrics, guards: options.guards ?? [] };
+    const deps = { logger: options.logger, metrics: options.metrics, guards: options.guards ?? [], requestIds: new RequestIds() };
     const seen = new Set<string>();
     for (const endpoint of options.webSockets ?? []) {
       const { pattern } = toUwsPattern(mountedPath(endpoint.route));

@@ -33,22 +33,43 @@ function decodedName(raw: string): string {
   return raw;
 }
 
+/**
+ * The shortest secret name. A parameter name written with fewer characters is none, however it is encoded: decoding
+ * only shortens a name, and lower-casing lengthens none but `İ`, into a non-ASCII pair no secret name holds.
+ */
+const SHORTEST_SECRET_NAME = Math.min(...[...SECRET_NAMES].map((name) => name.length));
+
 /** `url` (a path with an optional query) with the value of every secret query parameter masked. */
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');
-  if (mark < 0) return url;
+  if (mark < 0 || !holdsSecretName(url, mark + 1)) return url;
   const pairs = url.slice(mark + 1).split('&');
-  let masked = false;
   for (let index = 0; index < pairs.length; index++) {
     const pair = pairs[index]!;
     const equals = pair.indexOf('=');
     const rawName = equals < 0 ? pair : pair.slice(0, equals);
-    if (isSecretName(decodedName(rawName))) {
-      pairs[index] = `${rawName}=${REDACTED}`;
-      masked = true;
-    }
+    if (isSecretName(decodedName(rawName))) pairs[index] = `${rawName}=${REDACTED}`;
   }
-  return masked ? `${url.slice(0, mark + 1)}${pairs.join('&')}` : url;
+  return `${url.slice(0, mark + 1)}${pairs.join('&')}`;
+}
+
+/**
+ * Whether a parameter of the query starting at `start` has a secret name. Every request's URL is logged and few hold
+ * a secret, so the names are looked at in place (one scan, nothing sliced for names too short to be secret).
+ */
+function holdsSecretName(url: string, start: number): boolean {
+  let equals = -1;
+  while (start <= url.length) {
+    let end = url.indexOf('&', start);
+    if (end < 0) end = url.length;
+    // the first `=` at or after `start`, found again only once passed: one scan of the text, however many pairs
+    if (equals < start && equals !== Infinity) equals = url.indexOf('=', start);
+    if (equals < 0) equals = Infinity;
+    const nameEnd = Math.min(equals, end);
+    if (nameEnd - start >= SHORTEST_SECRET_NAME && isSecretName(decodedName(url.slice(start, nameEnd)))) return true;
+    start = end + 1;
+  }
+  return false;
 }
 
 /** A copy of `headers` with the value of every credential header masked. */

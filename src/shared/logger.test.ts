@@ -137,6 +137,23 @@ describe('infoLineWriter', () => {
     }
   });
 
+  it('follows the clock and the message from line to line', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info', base: { pid: 42 } }, { write: (line: string) => lines.push(line) });
+    const write = infoLineWriter(logger)!;
+    const fixedTime = Date.now;
+    try {
+      for (const [nowMs, msg] of [[1_700_000_000_000, 'request'], [1_700_000_000_000, 'request'], [1_700_000_000_001, 'other "one"'], [1_700_000_000_000, 'request']] as const) {
+        Date.now = () => nowMs;
+        logger.info({ status: 200 }, msg);
+        write(',"status":200', msg);
+      }
+    } finally {
+      Date.now = fixedTime;
+    }
+    for (let at = 0; at < lines.length; at += 2) expect(lines[at + 1]).toBe(lines[at]);
+  });
+
   it('declines loggers whose lines it could not repeat', () => {
     const sink = { write: () => undefined };
     expect(infoLineWriter(pino({ mixin: () => ({ extra: 1 }) }, sink))).toBeUndefined();

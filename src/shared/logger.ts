@@ -153,11 +153,36 @@ export function infoLineWriter(logger: Logger): InfoLineWriter | undefined {
   ) {
     return undefined;
   }
-  const time = internals[symbols.timeSym] as () => string;
+  const configuredTime = internals[symbols.timeSym] as () => string;
+  const time = configuredTime === pino.stdTimeFunctions.epochTime ? epochTimeMember() : configuredTime;
+  // callers log the same message line after line: its JSON and the line's end are made once per message
+  let lastMsg: string | undefined;
+  let end = '';
   return (members, msg) => {
     // read per line: a child logger's bindings (chindings) are fixed, but setBindings may change them
     const bindings = internals[symbols.chindingsSym] as string;
-    stream.write(`{"level":30${time()}${bindings}${members},"msg":${JSON.stringify(msg)}}\n`);
+    if (msg !== lastMsg) {
+      lastMsg = msg;
+      end = `,"msg":${JSON.stringify(msg)}}\n`;
+    }
+    stream.write(`{"level":30${time()}${bindings}${members}${end}`);
+  };
+}
+
+/**
+ * pino's default `,"time":<epoch ms>` member, made once per millisecond: an epoch in milliseconds is no small
+ * integer, so each line paid a number-to-text conversion (in a busy second, most lines share their millisecond).
+ */
+function epochTimeMember(): () => string {
+  let madeAtMs = NaN;
+  let member = '';
+  return () => {
+    const nowMs = Date.now();
+    if (nowMs !== madeAtMs) {
+      madeAtMs = nowMs;
+      member = `,"time":${nowMs}`;
+    }
+    return member;
   };
 }
 

@@ -3,7 +3,7 @@ import type { EndpointRow } from '../../services/access/endpoint-access.js';
 import { ClientResolver, type AddressSet } from '../../services/access/ip-address.js';
 import type { KeyDirectory, KeyGrant } from '../../services/access/key-directory.js';
 import { requestSite } from '../../services/access/referrer-matcher.js';
-import { decide, planCounters, type LimitDecision, type LimitRequest } from '../../services/limits/request-limits.js';
+import { decide, planCounters, ThrottleKeys, type LimitDecision, type LimitRequest } from '../../services/limits/request-limits.js';
 import type { WindowCounters } from '../../services/limits/window-counters.js';
 import type { GuardContext, RequestGuard } from '../request-pipeline.js';
 import type { BoundRoute } from '../route.js';
@@ -49,6 +49,7 @@ function assertKeyAllowed(key: KeyGrant, row: EndpointRow, context: GuardContext
 export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const now = deps.now ?? Date.now;
   const clients = new ClientResolver(deps.trustedProxies);
+  const throttleKeys = new ThrottleKeys();
   let lastOutageLogMs = 0;
   /** The throttle's endpoint name, made once per route rather than once per request (or stream message). */
   const endpointNames = new WeakMap<BoundRoute, string>();
@@ -75,7 +76,7 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
    * restrictions are still checked, and /ready reports the outage).
    */
   const countLimits = async (request: LimitRequest, context: GuardContext): Promise<LimitDecision | undefined> => {
-    const planned = planCounters(request);
+    const planned = planCounters(request, throttleKeys);
     try {
       const counts = planned.length ? await deps.counters.incrementWindows(planned.map((counter) => counter.hit)) : [];
       return decide(request, planned, counts);
@@ -99,7 +100,7 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
   const countAndAdmit = (request: LimitRequest, key: KeyGrant | undefined, route: BoundRoute, context: GuardContext): void | Promise<void> => {
     const incrementNow = deps.counters.incrementWindowsNow;
     if (!incrementNow) return countLimits(request, context).then((decision) => admit(decision, key, route, context));
-    const planned = planCounters(request);
+    const planned = planCounters(request, throttleKeys);
     let decision: LimitDecision | undefined;
     try {
       decision = decide(request, planned, planned.length ? incrementNow.call(deps.counters, planned.map((counter) => counter.hit)) : []);

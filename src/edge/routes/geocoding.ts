@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GeocoderUnavailable, type AutocompleteAnswer, type ForwardOptions, type Geocoder } from '../../services/geocoding/geocoder.js';
 import { parseLocales } from '../../services/geocoding/result-format.js';
+import { jsonString } from '../../shared/json-text.js';
 import { memoizedJson, sharedJsonBytes } from '../json-memo.js';
 import { defineRoute, HttpReply, type RouteDefinition } from '../route.js';
 import { latitude, longitude } from '../../domain/geo.js';
@@ -66,8 +67,8 @@ const AUTOCOMPLETE_TAIL = Buffer.from(']}');
  */
 export function autocompleteReply(found: AutocompleteAnswer, kept: boolean): HttpReply {
   if (kept) return memoizedJson(found, (value) => ({ provider: GEOCODE, ...value }));
-  let head = AUTOCOMPLETE_HEAD + JSON.stringify(found.query);
-  if (found.normalizedQuery !== undefined) head += `,"normalizedQuery":${JSON.stringify(found.normalizedQuery)}`;
+  let head = AUTOCOMPLETE_HEAD + jsonString(found.query);
+  if (found.normalizedQuery !== undefined) head += `,"normalizedQuery":${jsonString(found.normalizedQuery)}`;
   const suggestions = found.suggestions;
   const parts: Buffer[] = [Buffer.from(`${head},"suggestions":[`)];
   let length = parts[0]!.length + AUTOCOMPLETE_TAIL.length;

@@ -113,25 +113,56 @@ export interface ResolvedClient {
 const MEMO_HEADER_CHARS = 256;
 
 export class ClientResolver {
-  private readonly memo = new Map<string, ResolvedClient>();
+  /**
+   * Answers by peer alone (no header counted), and by trusted proxy and then header: two levels rather than one key
+   * made of both, since such a key would be a new text to hash and compare in full on every request.
+   */
+  private readonly direct = new Map<string, ResolvedClient>();
+  private readonly proxied = new Map<string, Map<string, ResolvedClient>>();
+  private kept = 0;
 
   constructor(private readonly trustedProxies: AddressSet) {}
 
   of(peer: string, forwardedFor: string | undefined): ResolvedClient {
+    // a peer kept with headers is a trusted proxy (no other is), so a header it sent before is answered at once
+    if (forwardedFor !== undefined) {
+      const kept = this.proxied.get(peer)?.get(forwardedFor);
+      if (kept !== undefined) return kept;
+    }
     // The header counts only from a trusted proxy; any other peer is keyed on its own address, so a client cannot
     // fill the memo with header text of its choosing (up to 16 KiB a request). Behind a proxy the forgeable part is
-    // bounded: a longer header is resolved without being kept.
-    const header = forwardedFor !== undefined && this.trustedProxies.size > 0 && this.trustedProxies.has(normalizeIp(peer)) ? forwardedFor : undefined;
-    if (header !== undefined && header.length > MEMO_HEADER_CHARS) return this.resolve(peer, header);
-    // header values hold no line break, so the key is unambiguous
-    const key = header === undefined ? peer : `${peer}\n${header}`;
-    let resolved = this.memo.get(key);
+    // bounded: a longer header is resolved without being kept. (`has` normalizes the address itself.)
+    const header = forwardedFor !== undefined && this.trustedProxies.size > 0 && this.trustedProxies.has(peer) ? forwardedFor : undefined;
+    if (header === undefined) {
+      let resolved = this.direct.get(peer);
+      if (resolved === undefined) {
+        resolved = this.resolve(peer, undefined);
+        this.makeRoom();
+        this.direct.set(peer, resolved);
+      }
+      return resolved;
+    }
+    if (header.length > MEMO_HEADER_CHARS) return this.resolve(peer, header);
+    let byHeader = this.proxied.get(peer);
+    let resolved = byHeader?.get(header);
     if (resolved === undefined) {
       resolved = this.resolve(peer, header);
-      if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
-      this.memo.set(key, resolved);
+      if (this.makeRoom() || byHeader === undefined) this.proxied.set(peer, (byHeader = new Map()));
+      byHeader.set(header, resolved);
     }
     return resolved;
+  }
+
+  /** Makes room for one more answer: past MEMO_ENTRIES every answer is forgotten first (then true). */
+  private makeRoom(): boolean {
+    const cleared = this.kept >= MEMO_ENTRIES;
+    if (cleared) {
+      this.direct.clear();
+      this.proxied.clear();
+      this.kept = 0;
+    }
+    this.kept++;
+    return cleared;
   }
 
   private resolve(peer: string, forwardedFor: string | undefined): ResolvedClient {

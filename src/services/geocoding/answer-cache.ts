@@ -40,25 +40,44 @@ export const TEXT_MATCH_CACHE_ENTRIES = 10_000;
 /** What an entry costs beside its arrays: the two typed arrays' objects, the LRU's slots, the key's header. */
 const ENTRY_OVERHEAD_BYTES = 400;
 
+/** The bias-free part of a search for one query text (see TextMatchCache). */
+export interface PreparedQuery {
+  /** `matchText`'s answer. */
+  readonly matches: TextMatches;
+  /** The query's rewriting, when the input was rewritten (autocomplete's `normalizedQuery`). */
+  readonly normalizedQuery: string | undefined;
+}
+
 /**
- * The bias-free part of searches (`matchText`), kept by query text, open last word and kinds. An answer kept by
- * its exact bias point rarely serves anyone else, since every phone sends its own position; the words' matches
- * serve them all, and ranking them for a new point is a distance per match. Least recently used out first.
+ * The bias-free part of searches (`matchText`, and the query's rewriting), kept by query text, open last word and
+ * kinds. An answer kept by its exact bias point rarely serves anyone else, since every phone sends its own position;
+ * the words' matches serve them all, and ranking them for a new point is a distance per match. Least recently used
+ * out first. The rewriting is kept with the matches so that an autocomplete call costs one look-up, not two.
  */
 export class TextMatchCache {
-  private readonly matches = new LRUCache<string, TextMatches>({
+  private readonly prepared = new LRUCache<string, PreparedQuery>({
     max: TEXT_MATCH_CACHE_ENTRIES,
     maxSize: TEXT_MATCH_CACHE_BYTES,
-    // a key is the query text (up to 256 characters, two bytes each at worst)
-    sizeCalculation: (kept, key) => kept.ids.byteLength + kept.scores.byteLength + 2 * key.length + ENTRY_OVERHEAD_BYTES,
+    // a key is the query text (up to 256 characters, two bytes each at worst), and so is a rewriting
+    sizeCalculation: ({ matches, normalizedQuery }, key) =>
+      matches.ids.byteLength + matches.scores.byteLength + 2 * (key.length + (normalizedQuery?.length ?? 0)) + ENTRY_OVERHEAD_BYTES,
   });
+  /** Each kinds list's part of the key, joined once (callers pass the same few lists). */
+  private readonly kindsTexts = new WeakMap<readonly string[], string>();
 
-  get(query: string, options: Pick<SearchOptions, 'open' | 'kinds'>, compute: () => TextMatches): TextMatches {
-    return keptOrComputed(this.matches, `${options.open ? 1 : 0}\u0000${options.kinds?.join(',') ?? ''}\u0000${query}`, compute);
+  get(query: string, options: Pick<SearchOptions, 'open' | 'kinds'>, compute: () => PreparedQuery): PreparedQuery {
+    return keptOrComputed(this.prepared, `${options.open ? 1 : 0}\u0000${this.kindsText(options.kinds)}\u0000${query}`, compute);
   }
 
   get size(): number {
-    return this.matches.size;
+    return this.prepared.size;
+  }
+
+  private kindsText(kinds: readonly string[] | undefined): string {
+    if (kinds === undefined) return '';
+    let text = this.kindsTexts.get(kinds);
+    if (text === undefined) this.kindsTexts.set(kinds, (text = kinds.join(',')));
+    return text;
   }
 }
 

@@ -33,6 +33,14 @@ export interface IndexStats {
 
 export class GeoIndex {
   readonly entries: GeoEntry[];
+  /**
+   * Each entry's representative point and importance by entry id, for ranking (search.ts `rankMatchIds`): the
+   * entries are objects of many shapes (an address, a street, a building each carry fields of their own), so reading
+   * these from the objects was a megamorphic property load per match.
+   */
+  readonly entryLon: Float64Array;
+  readonly entryLat: Float64Array;
+  readonly entryImportance: Float64Array;
   readonly names = new NameIndex();
   /** entry id → token ids of its parents' names and address tags (query words that only narrow down) */
   readonly context: Set<number>[] = [];
@@ -54,6 +62,9 @@ export class GeoIndex {
     const read = readEntries(pack);
     this.entries = read.entries;
     this.streetOfWay = read.streetOfWay;
+    this.entryLon = Float64Array.from(this.entries, (entry) => entry.lon);
+    this.entryLat = Float64Array.from(this.entries, (entry) => entry.lat);
+    this.entryImportance = Float64Array.from(this.entries, (entry) => entry.importance);
     for (const entry of this.entries) {
       this.names.add(entry.id, this.spellingsOf(entry));
       if (entry.rings) this.areaGrid.add(entry.id, ...entry.bbox);

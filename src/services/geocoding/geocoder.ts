@@ -8,12 +8,12 @@
 import { LRUCache } from 'lru-cache';
 import type { MapPack } from '../../datapack/map-pack.js';
 import type { Logger } from '../../shared/logger.js';
-import { AnswerCache, TextMatchCache } from './answer-cache.js';
+import { AnswerCache, TextMatchCache, type PreparedQuery } from './answer-cache.js';
 import { queryWasRewritten, rewriteQuery } from './arabic-text.js';
 import { isLocality, type GeoEntry } from './geo-entries.js';
 import { GeoIndex, type IndexStats } from './geo-index.js';
 import { geocodeResult, localName, suggestion, type GeocodeResult } from './result-format.js';
-import { matchText, rankMatches, searchIndex } from './search.js';
+import { matchText, rankMatchIds, searchIndex, type RankedId } from './search.js';
 
 /** Reverse lookups: an address point or building this close wins over the street. */
 const ADDRESS_REACH_METRES = 30;
@@ -21,6 +21,9 @@ const ADDRESS_REACH_METRES = 30;
 const ADDRESS_POINT_METRES = 12;
 const STREET_REACH_METRES = 250;
 const GEOGRAPHY = ['admin', 'place', 'street', 'address', 'building'] as const;
+/** The text options of the geocoder's searches: the last word unfinished (search, autocomplete) or whole (batch). */
+const OPEN_GEOGRAPHY = { open: true, kinds: GEOGRAPHY };
+const WHOLE_GEOGRAPHY = { open: false, kinds: GEOGRAPHY };
 
 export type Bbox = [number, number, number, number];
 
@@ -33,8 +36,6 @@ export interface ForwardOptions {
 
 /** Locale lists whose suggestions are kept per entry (a list is what `?locale=` parses to: few in practice). */
 const SUGGESTION_LOCALE_LISTS = 16;
-/** Query texts whose rewriting (`normalizedQuery`) is kept. */
-const PREPARED_QUERIES = 10_000;
 
 export type Suggestion = ReturnType<typeof suggestion>;
 
@@ -57,8 +58,8 @@ export class Geocoder {
   private readonly textMatches = new TextMatchCache();
   /** An entry's suggestion depends on the entry and the locales only, not on the query or the bias point. */
   private readonly suggestions = new LRUCache<string, (Suggestion | undefined)[]>({ max: SUGGESTION_LOCALE_LISTS });
-  /** The bias-free head of an autocomplete answer per query text: `normalizedQuery` when the input was rewritten. */
-  private readonly preparedQueries = new LRUCache<string, { normalizedQuery: string | undefined }>({ max: PREPARED_QUERIES });
+  /** The locale list asked for last and its suggestions: nearly every call asks for the one list (no key made). */
+  private lastSuggestions: { locales: readonly string[]; kept: (Suggestion | undefined)[] } | undefined;
 
   private constructor(
     private readonly index: GeoIndex | undefined,
@@ -106,16 +107,24 @@ export class Geocoder {
     }
   }
 
-  private find(index: GeoIndex, query: string, options: ForwardOptions & { open: boolean }) {
-    const textOptions = { open: options.open, kinds: GEOGRAPHY };
-    const matches = this.textMatches.get(query, textOptions, () => matchText(index, query, textOptions));
-    return rankMatches(index, matches, options);
+  /** The words' matches of `query` and its rewriting, kept (see TextMatchCache). */
+  private prepared(index: GeoIndex, query: string, open: boolean): PreparedQuery {
+    const textOptions = open ? OPEN_GEOGRAPHY : WHOLE_GEOGRAPHY;
+    return this.textMatches.get(query, textOptions, () => {
+      const rewritten = rewriteQuery(query);
+      return { matches: matchText(index, query, textOptions), normalizedQuery: queryWasRewritten(query, rewritten) ? rewritten : undefined };
+    });
+  }
+
+  /** The best matches of `query`, as entry ids (see rankMatchIds: not to be kept). */
+  private rankedIds(index: GeoIndex, query: string, open: boolean, options: ForwardOptions): readonly RankedId[] {
+    return rankMatchIds(index, this.prepared(index, query, open).matches, options);
   }
 
   /** Ranked results; the answer is shared with later identical calls (do not mutate it). */
   search(query: string, options: ForwardOptions): readonly GeocodeResult[] {
     return this.run((index) =>
-      this.answers.get('search', query, options, () => this.find(index, query, { ...options, open: true }).map(({ entry }) => geocodeResult({ index, locales: options.locales }, entry))),
+      this.answers.get('search', query, options, () => this.rankedIds(index, query, true, options).map(({ id }) => geocodeResult({ index, locales: options.locales }, index.entries[id]!))),
     );
   }
 
@@ -130,25 +139,26 @@ export class Geocoder {
   }
 
   private autocompleteAnswer(index: GeoIndex, query: string, options: ForwardOptions): AutocompleteAnswer {
-    let prepared = this.preparedQueries.get(query);
-    if (prepared === undefined) {
-      const rewritten = rewriteQuery(query);
-      prepared = { normalizedQuery: queryWasRewritten(query, rewritten) ? rewritten : undefined };
-      this.preparedQueries.set(query, prepared);
+    const { matches, normalizedQuery } = this.prepared(index, query, true);
+    const ranked = rankMatchIds(index, matches, options);
+    const kept = this.keptSuggestions(index, options.locales);
+    const suggestions = new Array<Suggestion>(ranked.length);
+    for (let at = 0; at < ranked.length; at++) {
+      const id = ranked[at]!.id;
+      suggestions[at] = kept[id] ??= suggestion({ index, locales: options.locales }, index.entries[id]!);
     }
-    const found = this.find(index, query, { ...options, open: true });
-    const localesKey = options.locales.join(',');
-    let kept = this.suggestions.get(localesKey);
-    if (kept === undefined) {
-      kept = new Array<Suggestion | undefined>(index.entries.length);
-      this.suggestions.set(localesKey, kept);
-    }
-    const suggestions = new Array<Suggestion>(found.length);
-    for (let at = 0; at < found.length; at++) {
-      const entry = found[at]!.entry;
-      suggestions[at] = kept[entry.id] ??= suggestion({ index, locales: options.locales }, entry);
-    }
-    return prepared.normalizedQuery === undefined ? { query, suggestions } : { query, normalizedQuery: prepared.normalizedQuery, suggestions };
+    return normalizedQuery === undefined ? { query, suggestions } : { query, normalizedQuery, suggestions };
+  }
+
+  /** The kept suggestions (a slot per entry) of a locale list. */
+  private keptSuggestions(index: GeoIndex, locales: readonly string[]): (Suggestion | undefined)[] {
+    const last = this.lastSuggestions;
+    if (last !== undefined && last.locales.length === locales.length && last.locales.every((locale, at) => locale === locales[at])) return last.kept;
+    const key = locales.join(',');
+    let kept = this.suggestions.get(key);
+    if (kept === undefined) this.suggestions.set(key, (kept = new Array<Suggestion | undefined>(index.entries.length)));
+    this.lastSuggestions = { locales: [...locales], kept };
+    return kept;
   }
 
   /** Street or building detail at a point (zoom 18), else the smallest enclosing area; undefined when nothing is near. */
@@ -177,9 +187,9 @@ export class Geocoder {
   batch(queries: readonly string[], options: ForwardOptions) {
     return this.run((index) =>
       queries.map((query) => {
-        const [top] = typeof query === 'string' && query.trim() ? this.find(index, query, { ...options, limit: 1, open: false }) : [];
+        const [top] = typeof query === 'string' && query.trim() ? this.rankedIds(index, query, false, { ...options, limit: 1 }) : [];
         if (!top) return { query, found: false, lat: null, lng: null, displayName: null, type: null, category: null };
-        const result = geocodeResult({ index, locales: options.locales }, top.entry);
+        const result = geocodeResult({ index, locales: options.locales }, index.entries[top.id]!);
         return { query, found: true, lat: Number(result.lat), lng: Number(result.lon), displayName: result.display_name, type: result.type, category: result.category };
       }),
     );

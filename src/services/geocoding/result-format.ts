@@ -13,7 +13,9 @@ export const ATTRIBUTION = 'Data © OpenStreetMap contributors, ODbL 1.0. https:
 
 /** Parses `ar,en`, `en-US;q=0.8, ar` … into primary language subtags, first preferred. */
 export function parseLocales(value: string | undefined, fallback: readonly string[] = ['ar', 'en']): string[] {
-  const locales = (value ?? '')
+  // most calls give none: no split, no regular expressions
+  if (!value) return [...fallback];
+  const locales = value
     .split(',')
     .map((part) => part.split(';')[0]!.trim().toLowerCase().split(/[-_]/)[0]!)
     .filter((part) => /^[a-z]{2,3}$/.test(part));

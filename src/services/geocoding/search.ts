@@ -131,20 +131,37 @@ export function matchText(index: GeoIndex, text: string, options: Pick<SearchOpt
 
 /** The best `limit` of the matches inside the bbox, with closeness to the bias point added. */
 export function rankMatches(index: GeoIndex, matches: TextMatches, options: Pick<SearchOptions, 'limit' | 'near' | 'bbox'>): ScoredEntry[] {
+  return rankMatchIds(index, matches, options).map(({ id, score }) => ({ entry: index.entries[id]!, score }));
+}
+
+/** A ranked match: its entry id and score (see rankMatchIds). */
+export interface RankedId {
+  readonly id: number;
+  readonly score: number;
+}
+
+/**
+ * `rankMatches` as entry ids, best first (the caller must not keep or change the array). Points and importance come
+ * from the index's typed arrays, not the entry objects (see GeoIndex.entryLon).
+ */
+export function rankMatchIds(index: GeoIndex, matches: TextMatches, options: Pick<SearchOptions, 'limit' | 'near' | 'bbox'>): readonly RankedId[] {
   const { near, bbox } = options;
+  const { ids, scores } = matches;
+  const { entryLon, entryLat, entryImportance } = index;
   const top = new TopScores(options.limit);
-  for (let at = 0; at < matches.ids.length; at++) {
-    const entryId = matches.ids[at]!;
-    const entry = index.entries[entryId]!;
-    if (bbox && !inside(entry, bbox)) continue;
-    let score = matches.scores[at]!;
+  for (let at = 0; at < ids.length; at++) {
+    const entryId = ids[at]!;
+    const lon = entryLon[entryId]!;
+    const lat = entryLat[entryId]!;
+    if (bbox && !(lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3])) continue;
+    let score = scores[at]!;
     if (near) {
-      const kilometres = distanceMetres(near.lon, near.lat, entry.lon, entry.lat) / 1000;
+      const kilometres = distanceMetres(near.lon, near.lat, lon, lat) / 1000;
       score += WEIGHT.proximity / (1 + kilometres / 2);
     }
-    top.offer(entryId, score, entry.importance);
+    top.offer(entryId, score, entryImportance[entryId]!);
   }
-  return top.sorted().map(({ id, score }) => ({ entry: index.entries[id]!, score }));
+  return top.sorted();
 }
 
 /**
@@ -197,11 +214,15 @@ class TopScores {
   offer(id: number, score: number, importance: number): void {
     const items = this.items;
     // most candidates fall short of a full list: they are turned away before an item is made for them
-    if (items.length === this.limit && !before(id, score, importance, items[items.length - 1]!)) return;
-    let position = items.length;
-    while (position > 0 && before(id, score, importance, items[position - 1]!)) position--;
-    items.splice(position, 0, { id, score, importance });
-    if (items.length > this.limit) items.pop();
+    const full = items.length === this.limit;
+    if (full && !before(id, score, importance, items[items.length - 1]!)) return;
+    // the slot it frees (a full list drops its last item) or adds; the items it ranks before move down one
+    let at = full ? items.length - 1 : items.length;
+    while (at > 0 && before(id, score, importance, items[at - 1]!)) {
+      items[at] = items[at - 1]!;
+      at--;
+    }
+    items[at] = { id, score, importance };
   }
 
   sorted() {
@@ -250,8 +271,4 @@ function contextQuality(index: GeoIndex, entryId: number, tokens: Map<number, nu
     if (value !== undefined && value > quality) quality = value;
   }
   return quality;
-}
-
-function inside(entry: GeoEntry, [west, south, east, north]: [number, number, number, number]): boolean {
-  return entry.lon >= west && entry.lon <= east && entry.lat >= south && entry.lat <= north;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCounterStore } from '../../store/counters/memory-counter-store.js';
-import { decide, planCounters, type LimitRequest } from './request-limits.js';
+import { decide, planCounters, ThrottleKeys, type LimitRequest } from './request-limits.js';
 
 const AT = Date.UTC(2026, 10, 22, 10, 15, 30); // 10:15:30 UTC
 const key = { id: 'k1', unlimited: false, quotaPerMinute: 100, quotaPerDay: 5000 };
@@ -99,5 +99,17 @@ describe('request limits', () => {
       const account = { ...unlimited, endpoint: 'POST /auth/login', scoped: false, scope: undefined };
       expect(planCounters(account).find((counter) => counter.role === 'throttle')?.limit).toBe(3000);
     });
+  });
+
+  it('plans the same counters with kept throttle keys, across minutes and back', () => {
+    const keys = new ThrottleKeys();
+    const requests = [base, { ...base, key: undefined, scoped: false }, { ...base, clientIp: '2001:db8::7' }, { ...base, endpoint: 'GET /geocode/autocomplete' }];
+    for (const nowMs of [AT, AT + 1_000, AT + 60_000, AT]) {
+      for (const request of requests) {
+        const plain = planCounters({ ...request, nowMs });
+        const kept = planCounters({ ...request, nowMs }, keys);
+        expect(kept).toEqual(plain);
+      }
+    }
   });
 });
