@@ -125,6 +125,21 @@ describe('TrafficRepository', () => {
     expect(await repository.contributorsInBox({ minLng: 31.98, minLat: 30.01, maxLng: 31.99, maxLat: 30.02 }, 10)).toEqual([{ lat: 30.0123456789, lng: 31.9876543211, contributor: 'c-held' }]);
   });
 
+  it('the claim and the filing commit without waiting for the WAL flush, and only they: the session keeps its setting', async () => {
+    // one connection, so the statements after the claim and the filing run on the session that ran them
+    const single = databaseUrl ? createPostgresClient({ url: databaseUrl, schema, maxConnections: 1 }) : sql;
+    const own = new TrafficRepository(single);
+    const setting = async () => (await single.query<{ value: string }>(`select current_setting('synchronous_commit') as value`))[0]!.value;
+    const queued = trip();
+    await own.insertTrip(queued);
+    const claimed = await own.claimTrip(queued.id, 60_000);
+    if (!('trip' in claimed)) throw new Error('not claimed');
+    expect(await setting()).toBe('on');
+    expect(await own.fileTrip(claimed.trip, [observation], {})).toBe(true);
+    expect(await setting()).toBe('on');
+    if (databaseUrl) await single.close();
+  });
+
   it('sums one trip\'s observations per profile key and keeps the exact values', async () => {
     const queued = trip();
     await repository.insertTrip(queued);
