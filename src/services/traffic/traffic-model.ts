@@ -53,18 +53,24 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 /**
  * Every UTC offset and every offset change falls on a quarter hour, so the local weekday, hour and date are the
- * same for every instant of one UTC quarter hour. The last quarter read per zone is kept: a trip's traversals
- * fall in one or two quarters, and formatToParts (about 20 µs) was the costliest step of filing them.
+ * same for every instant of one UTC quarter hour. The quarters read are kept per zone (the newest
+ * QUARTERS_KEPT of them, about five days): a trip's traversals fall in one or two quarters, and formatToParts
+ * (about 20 µs) was the costliest step of filing them. Keeping only the last quarter of each zone missed on
+ * every trip whenever trips of different times were filed in turn (trips uploaded late, or several
+ * contributors at once; the intake bench's trips are 32 different hours).
  */
 const QUARTER_HOUR_MS = 900_000;
-const lastQuarter = new Map<string, { quarter: number; clock: LocalClock }>();
+const QUARTERS_KEPT = 512;
+const quarters = new Map<string, Map<number, LocalClock>>();
 
 /** The weekday, hour and date at an instant in a country's timezone. */
 export function localClock(country: CountryCode, atMs: number): LocalClock {
   const timeZone = COUNTRY_PROFILES[country].timeZone;
   const quarter = Math.floor(atMs / QUARTER_HOUR_MS);
-  const known = lastQuarter.get(timeZone);
-  if (known && known.quarter === quarter) return { ...known.clock };
+  let kept = quarters.get(timeZone);
+  if (!kept) quarters.set(timeZone, (kept = new Map()));
+  const known = kept.get(quarter);
+  if (known) return { dow: known.dow, hour: known.hour, date: known.date };
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
@@ -73,8 +79,10 @@ export function localClock(country: CountryCode, atMs: number): LocalClock {
   const parts: Record<string, string> = {};
   for (const part of format.formatToParts(atMs)) parts[part.type] = part.value;
   const clock = { dow: WEEKDAYS[parts.weekday!]!, hour: Number(parts.hour) % 24, date: `${parts.year}-${parts.month}-${parts.day}` };
-  lastQuarter.set(timeZone, { quarter, clock });
-  return { ...clock };
+  // the oldest read goes first (a Map iterates in insertion order)
+  if (kept.size >= QUARTERS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(quarter, clock);
+  return { dow: clock.dow, hour: clock.hour, date: clock.date };
 }
 
 /** The type an observation is filed under: the most specific of the day's calendar flags. */
