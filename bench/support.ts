@@ -62,7 +62,10 @@ export function pinLoadGenerator(): string {
   // BENCH_PIN=0: the server's threads may use every core, as a deployment's would (the load generator shares them)
   if (process.env.BENCH_PIN === '0') return 'not pinned (BENCH_PIN=0): server and load generator share every core';
   try {
-    execFileSync('taskset', ['-cp', String(LOAD_CPU), String(process.pid)], { stdio: 'ignore' });
+    // -a: every thread of this process, not only the main one; V8's GC and compiler threads and libuv's pool
+    // were started before this call and would otherwise keep running on the server's CPU (concurrent marking
+    // of the generator's heap then took the server's core for milliseconds at a time: docs/benchmarks.md)
+    execFileSync('taskset', ['-a', '-cp', String(LOAD_CPU), String(process.pid)], { stdio: 'ignore' });
     pinning = true;
     return `server pinned to CPU ${SERVER_CPU}, load generator to CPU ${LOAD_CPU} (taskset)`;
   } catch {
