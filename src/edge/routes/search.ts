@@ -1,3 +1,4 @@
+import { withFields } from '../../shared/objects.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { languageOf } from '../../services/places/places-service.js';
 import type { SearchService } from '../../services/search/search-service.js';
@@ -24,7 +25,7 @@ export function searchRoutes(search: SearchService, sponsoredPlaces?: (placeIds:
         // places with a live promoted placement are marked (never moved): sponsored, and the campaign to record a click on
         const promoted = await sponsoredPlaces(result.items.map((item) => item.id));
         if (promoted.size === 0) return result;
-        return { ...result, items: result.items.map((item) => (promoted.has(item.id) ? { ...item, sponsored: true, adId: promoted.get(item.id)! } : item)) };
+        return { ...result, items: result.items.map((item) => (promoted.has(item.id) ? withFields(item, { sponsored: true, adId: promoted.get(item.id)! }) : item)) };
       },
     }),
     defineRoute({

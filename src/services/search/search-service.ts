@@ -7,6 +7,7 @@
  */
 import { ApiError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
+import { withFields } from '../../shared/objects.js';
 import { roundTo } from '../../shared/rounding.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import type { SearchCandidate, SearchCandidateFilter, PlaceSearchRepository } from '../../store/pg/place-search.js';
@@ -252,7 +253,7 @@ export class SearchService {
   }
 
   private rankCandidate(candidate: SearchCandidate, origin: { lat: number; lng: number } | undefined): Candidate {
-    return origin ? { ...candidate, distanceKm: haversineMeters(origin.lat, origin.lng, candidate.lat, candidate.lng) / 1000 } : candidate;
+    return origin ? withFields(candidate, { distanceKm: haversineMeters(origin.lat, origin.lng, candidate.lat, candidate.lng) / 1000 }) : candidate;
   }
 
   private order(sort: SearchQuery['sort'], query: RankQuery, candidates: readonly Candidate[]): RankedCandidate<Candidate>[] {
@@ -273,18 +274,17 @@ export class SearchService {
     for (const entry of page) {
       const record = byId.get(entry.candidate.id);
       if (!record) continue; // deleted between the two reads
-      listed.push(entry.candidate.distanceKm === undefined ? record : { ...record, distanceKm: entry.candidate.distanceKm });
+      listed.push(entry.candidate.distanceKm === undefined ? record : withFields(record, { distanceKm: entry.candidate.distanceKm }));
       kept.push(entry);
     }
     const shaped = await this.deps.places.shapeList(listed, atMs, language);
     return shaped.map((item, index) => {
       const entry = kept[index]!;
-      return {
-        ...item,
+      return withFields(item, {
         priceLevel: entry.candidate.priceLevel,
         popularity: entry.candidate.popularity,
         match: { kind: entry.kind, score: roundTo(entry.score, 2), text: roundTo(entry.text, 2), meaning: roundTo(entry.meaning, 3), prominent: entry.prominent },
-      };
+      });
     });
   }
 
