@@ -166,6 +166,8 @@ export class AdCampaignRepository {
       `select ${COLUMNS} from ad_campaigns where ${SERVABLE} and place_id in (select jsonb_array_elements_text($2::text::jsonb))
        order by cost_per_click_minor desc, id limit 100`,
       [at, JSON.stringify(placeIds)],
+      // every search page: one round trip, not two
+      { prepared: true },
     );
     return rows.map(toRecord);
   }

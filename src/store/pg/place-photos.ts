@@ -111,6 +111,8 @@ export class PlacePhotoRepository {
       `select distinct on (f.place_id) ${PHOTO_COLUMNS} from ${PHOTO_FROM}
        where f.place_id = any($1::uuid[]) and f.status = 'approved' order by f.place_id, ${PHOTO_ORDER}`,
       [placeIds],
+      // every list and search page: one round trip, not two
+      { prepared: true },
     );
     return rows.map(toPhoto);
   }

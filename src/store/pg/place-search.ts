@@ -7,6 +7,7 @@
  */
 import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
 import { type OpenNowFilter, type PlaceRepository, boxAround, distanceSql, likeLiteral } from './places.js';
+import { withFields } from '../../shared/objects.js';
 
 export interface IndexablePlace {
   id: string;
@@ -362,6 +363,8 @@ export class PlaceSearchRepository {
            where p.search_xid >= $1::xid8 or p.search_xid = any($2::xid8[])) as changes,
          pg_current_snapshot()::text as snapshot`,
       [since?.xmax ?? '0', since?.running ?? []],
+      // before every search: one round trip, not two
+      { prepared: true },
     );
     const changes = rows[0]!.changes ? (JSON.parse(rows[0]!.changes) as [string, string][]) : [];
     // xmin:xmax:running,running (pg_snapshot's text form)
@@ -381,7 +384,7 @@ export class PlaceSearchRepository {
         [ids.slice(start, start + INDEX_PAGE)],
       );
       for (const row of rows) {
-        records.push({ ...toCandidate(row), prefixes: row.search_prefixes ?? [], timeZone: row.time_zone, hoursWeekStable: row.hours_week_stable, intervals: row.intervals, xid: row.xid });
+        records.push(withFields(toCandidate(row), { prefixes: row.search_prefixes ?? [], timeZone: row.time_zone, hoursWeekStable: row.hours_week_stable, intervals: row.intervals, xid: row.xid }));
       }
     }
     return records;
