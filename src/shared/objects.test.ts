@@ -42,5 +42,4 @@ describe('withFields', () => {
     expect(base).toEqual(record(1));
     expect(extra).toEqual({ distanceKm: 2 });
   });
-
 });

@@ -5,9 +5,9 @@
  * store returns at most `limit` candidates in an order an index can serve (distance from the origin,
  * else prominence), with the filters applied.
  */
+import { withFields } from '../../shared/objects.js';
 import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
 import { type OpenNowFilter, type PlaceRepository, boxAround, distanceSql, likeLiteral } from './places.js';
-import { withFields } from '../../shared/objects.js';
 
 export interface IndexablePlace {
   id: string;
