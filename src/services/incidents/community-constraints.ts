@@ -31,7 +31,7 @@ export class CommunityConstraints implements PlanConstraintSource {
     const corridor = corridorOf(points.map((point) => [point.lat, point.lng] as LatLng));
     const margin = 0.001;
     const box = { west: corridor.west - margin, south: corridor.south - margin, east: corridor.east + margin, north: corridor.north + margin };
-    const found = (await this.incidents.blockingIn(box)).find((incident) => !known.has(incident.id) && nearCorridor(corridor, incident.lat, incident.lng, POINT_CORRIDOR_METERS));
+    const found = (await this.incidents.recentBlockingIn(box)).find((incident) => !known.has(incident.id) && nearCorridor(corridor, incident.lat, incident.lng, POINT_CORRIDOR_METERS));
     return found ? { id: found.id, incidentType: found.incidentType, lat: found.lat, lng: found.lng } : undefined;
   }
 

@@ -13,6 +13,7 @@ import { roundTo } from '../../shared/rounding.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import type { IncidentRecord, IncidentRepository } from '../../store/pg/incidents.js';
 import { boxAround, voiceOf, type LatLngBox } from './voice.js';
+import { BlockingIncidentSnapshot } from './blocking-incident-snapshot.js';
 
 const HOUR = 3_600_000;
 /** How long an incident lives after its last report or confirmation; null = until cleared. */
@@ -48,11 +49,24 @@ export interface IncidentView {
   clearedAt: string | null;
 }
 
+const WHOLE_WORLD: LatLngBox = { west: -180, south: -90, east: 180, north: 90 };
+
 export class IncidentService {
+  private readonly blockingSnapshot: BlockingIncidentSnapshot;
+
   constructor(
     private readonly incidents: IncidentRepository,
     private readonly now: Clock,
-  ) {}
+  ) {
+    const blockingTypes = [...BLOCKING_INCIDENT_TYPES];
+    this.blockingSnapshot = new BlockingIncidentSnapshot(
+      {
+        liveBlocking: (at, limit) => incidents.liveIn(WHOLE_WORLD, at, limit, blockingTypes),
+        liveBlockingIn: (box, at, limit) => incidents.liveIn(box, at, limit, blockingTypes),
+      },
+      now,
+    );
+  }
 
   /** POST /incidents: a new incident, or a confirmation of the live one of its type within 100 m. */
   async report(principal: Principal | undefined, input: { incidentType: IncidentType; lat: number; lng: number; description?: string }): Promise<IncidentView & { merged: boolean }> {
@@ -75,6 +89,7 @@ export class IncidentService {
       await tx.create({ id: created, incidentType: input.incidentType, lat: input.lat, lng: input.lng, description: input.description ?? '', at, expiresAt }, voice);
       return { id: created, merged: false };
     });
+    this.blockingSnapshot.invalidate();
     return { ...(await this.view(id)), merged };
   }
 
@@ -99,6 +114,7 @@ export class IncidentService {
       const after = (await tx.find(id))!;
       if (after.clears >= Math.max(1, after.supports)) await tx.clear(id, at);
     });
+    this.blockingSnapshot.invalidate();
     return this.view(id);
   }
 
@@ -111,6 +127,15 @@ export class IncidentService {
   /** Live road-blocking incidents in a box (routing's avoidances). */
   async blockingIn(box: LatLngBox): Promise<IncidentView[]> {
     return this.live(box, [...BLOCKING_INCIDENT_TYPES], 5_000);
+  }
+
+  /**
+   * The same from a shared copy at most a second old (changes made in this process at once): for the look that
+   * every navigation session takes at its route ahead every few seconds.
+   */
+  async recentBlockingIn(box: LatLngBox): Promise<IncidentView[]> {
+    const now = this.now();
+    return (await this.blockingSnapshot.within(box, 5_000)).map((record) => toView(record, now));
   }
 }
 

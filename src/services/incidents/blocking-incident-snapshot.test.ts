@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { IncidentRecord } from '../../store/pg/incidents.js';
+import { BlockingIncidentSnapshot, type BlockingIncidentSource } from './blocking-incident-snapshot.js';
+
+const T0 = Date.parse('2026-11-29T12:00:00Z');
+const NASR_CITY = { west: 31.3, south: 30.04, east: 31.36, north: 30.09 };
+
+function incident(id: string, lat: number, lng: number, expiresAt: string | null = null, clearedAt: string | null = null): IncidentRecord {
+  const at = new Date(T0 - 60_000).toISOString();
+  return { id, incidentType: 'closure', lat, lng, description: '', reportedAt: at, lastConfirmedAt: at, expiresAt, clearedAt, supports: 1, clears: 0 };
+}
+
+/** A store of live blocking incidents that counts its queries; `release` lets a held query answer. */
+function fakeSource(initial: IncidentRecord[]) {
+  const state = { records: [...initial], wholeQueries: 0, boxQueries: 0, hold: undefined as Promise<void> | undefined };
+  const live = (at: Date) => state.records.filter((record) => record.clearedAt === null && (record.expiresAt === null || Date.parse(record.expiresAt) > at.getTime()));
+  const source: BlockingIncidentSource = {
+    async liveBlocking(at, limit) {
+      state.wholeQueries++;
+      const answer = live(at).slice(0, limit);
+      await state.hold;
+      return answer;
+    },
+    async liveBlockingIn(box, at, limit) {
+      state.boxQueries++;
+      return live(at).filter((record) => record.lat >= box.south && record.lat <= box.north && record.lng >= box.west && record.lng <= box.east).slice(0, limit);
+    },
+  };
+  return { state, source };
+}
+
+function clocks() {
+  const time = { wall: T0, monotonic: 1_000 };
+  return { time, now: () => time.wall, monotonic: () => time.monotonic };
+}
+
+describe('BlockingIncidentSnapshot', () => {
+  it('answers the incidents inside the box from one query for many looks within its age', async () => {
+    const { state, source } = fakeSource([incident('in', 30.06, 31.33), incident('outside', 30.2, 31.5)]);
+    const { time, now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    const looks = await Promise.all(Array.from({ length: 50 }, () => snapshot.within(NASR_CITY, 10)));
+    for (const found of looks) expect(found.map((record) => record.id)).toEqual(['in']);
+    time.monotonic += 999;
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['in']);
+    expect(state.wholeQueries).toBe(1);
+    // older than its age: read again, and a new incident from another process appears
+    state.records.push(incident('new', 30.05, 31.31));
+    time.monotonic += 2;
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['in', 'new']);
+    expect(state.wholeQueries).toBe(2);
+    expect(state.boxQueries).toBe(0);
+  });
+
+  it('drops an incident whose expiry passed since the copy was taken, by the service clock', async () => {
+    const { source } = fakeSource([incident('accident', 30.06, 31.33, new Date(T0 + 500).toISOString())]);
+    const { time, now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    expect(await snapshot.within(NASR_CITY, 10)).toHaveLength(1);
+    time.wall += 500;
+    expect(await snapshot.within(NASR_CITY, 10)).toEqual([]);
+  });
+
+  it('reads the store again at the next look after a change made in this process', async () => {
+    const { state, source } = fakeSource([incident('closure', 30.06, 31.33)]);
+    const { now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    expect(await snapshot.within(NASR_CITY, 10)).toHaveLength(1);
+    state.records[0] = { ...state.records[0]!, clearedAt: new Date(T0).toISOString() };
+    snapshot.invalidate();
+    expect(await snapshot.within(NASR_CITY, 10)).toEqual([]);
+    expect(state.wholeQueries).toBe(2);
+  });
+
+  it('does not keep a copy whose query ran across a change', async () => {
+    const { state, source } = fakeSource([incident('closure', 30.06, 31.33)]);
+    const { now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    let release!: () => void;
+    state.hold = new Promise((resolve) => (release = resolve));
+    const during = snapshot.within(NASR_CITY, 10);
+    // the query has read the store; the incident is cleared here before it answers
+    await Promise.resolve();
+    state.records[0] = { ...state.records[0]!, clearedAt: new Date(T0).toISOString() };
+    snapshot.invalidate();
+    release();
+    await during;
+    state.hold = undefined;
+    expect(await snapshot.within(NASR_CITY, 10)).toEqual([]);
+    expect(state.wholeQueries).toBe(2);
+  });
+
+  it('asks the store per box when the live incidents outnumber the copy', async () => {
+    const many = Array.from({ length: 2_001 }, (_, index) => incident(`far-${index}`, 24 + index * 1e-4, 46));
+    const { state, source } = fakeSource([...many, incident('here', 30.06, 31.33)]);
+    const { now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['here']);
+    expect(state.boxQueries).toBe(1);
+  });
+
+  it('answers at most `limit`', async () => {
+    const { source } = fakeSource(Array.from({ length: 5 }, (_, index) => incident(`c${index}`, 30.06, 31.33 + index * 1e-3)));
+    const { now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    expect((await snapshot.within(NASR_CITY, 3)).map((record) => record.id)).toEqual(['c0', 'c1', 'c2']);
+  });
+});
