@@ -134,11 +134,15 @@ export class TrafficRepository {
     return held ? { state: 'leased', leaseLeftMs: Number(held.left_ms) } : { state: 'finished' };
   }
 
-  /** Trips received more than `olderThanMs` ago and not finished, oldest first: the ones a lost enqueue may have stranded. */
+  /**
+   * Trips received at least `olderThanMs` ago and not finished, oldest first: the ones a lost enqueue may have
+   * stranded. At least, not more than: PGlite's clock ticks in whole milliseconds, so a trip received in the same
+   * millisecond as the sweep is 0 ms old there, and `0` must still take it.
+   */
   async unfinishedTripIds(olderThanMs: number, limit: number): Promise<string[]> {
     const rows = await this.sql.query<{ id: string }>(
       `select id from traffic_trips
-        where (fix_data is not null or fixes is not null) and received_at < clock_timestamp() - ($1::integer * interval '1 millisecond')
+        where (fix_data is not null or fixes is not null) and received_at <= clock_timestamp() - ($1::integer * interval '1 millisecond')
           and (status = 'queued' or (status = 'processing' and lease_expires_at < clock_timestamp()))
         order by received_at limit $2`,
       [olderThanMs, limit],
