@@ -90,13 +90,57 @@ describe('BlockingIncidentSnapshot', () => {
     expect(state.wholeQueries).toBe(2);
   });
 
-  it('asks the store per box when the live incidents outnumber the copy', async () => {
-    const many = Array.from({ length: 2_001 }, (_, index) => incident(`far-${index}`, 24 + index * 1e-4, 46));
-    const { state, source } = fakeSource([...many, incident('here', 30.06, 31.33)]);
+  it('starts a new query for a look that begins after a change while an older query runs', async () => {
+    const { state, source } = fakeSource([incident('old', 30.06, 31.33)]);
     const { now, monotonic } = clocks();
     const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    let release!: () => void;
+    state.hold = new Promise((resolve) => (release = resolve));
+    const before = snapshot.within(NASR_CITY, 10);
+    await Promise.resolve();
+    // a closure reported in this process while that query runs: the next look must see it
+    state.records.push(incident('reported', 30.07, 31.34));
+    snapshot.invalidate();
+    const after = snapshot.within(NASR_CITY, 10);
+    release();
+    expect((await before).map((record) => record.id)).toEqual(['old']);
+    expect((await after).map((record) => record.id)).toEqual(['old', 'reported']);
+    state.hold = undefined;
+    // the copy kept is the later one
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['old', 'reported']);
+    expect(state.wholeQueries).toBe(2);
+  });
+
+  it('reads again at the next look after a failed read', async () => {
+    const { state, source } = fakeSource([incident('closure', 30.06, 31.33)]);
+    const { now, monotonic } = clocks();
+    let failures = 1;
+    const flaky: BlockingIncidentSource = {
+      liveBlocking: (at, limit) => (failures-- > 0 ? Promise.reject(new Error('connection reset')) : source.liveBlocking(at, limit)),
+      liveBlockingIn: source.liveBlockingIn,
+    };
+    const snapshot = new BlockingIncidentSnapshot(flaky, now, 1_000, monotonic);
+    await expect(snapshot.within(NASR_CITY, 10)).rejects.toThrow('connection reset');
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['closure']);
+    expect(state.wholeQueries).toBe(1);
+  });
+
+  it('asks the store per box when the live incidents outnumber the copy, and reads the whole only now and then', async () => {
+    const many = Array.from({ length: 2_001 }, (_, index) => incident(`far-${index}`, 24 + index * 1e-4, 46));
+    const { state, source } = fakeSource([...many, incident('here', 30.06, 31.33)]);
+    const { time, now, monotonic } = clocks();
+    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
     expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['here']);
-    expect(state.boxQueries).toBe(1);
+    time.monotonic += 5_000;
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['here']);
+    expect(state.boxQueries).toBe(2);
+    expect(state.wholeQueries).toBe(1);
+    // fewer again: after the recheck period the copy serves the looks once more
+    state.records.splice(0, 2_000);
+    time.monotonic += 30_001;
+    expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['here']);
+    expect(state.wholeQueries).toBe(2);
+    expect(state.boxQueries).toBe(2);
   });
 
   it('answers at most `limit`', async () => {
