@@ -143,7 +143,7 @@ export class TripIngestion {
     if (purged.trips + purged.holdout + purged.contributors > 0) this.options.logger.info(purged, 'traffic retention purge');
   }
 
-  /** Queues again the trips received more than `olderThanMs` ago and still unfinished. */
+  /** Queues again the trips received at least `olderThanMs` ago and still unfinished. */
   async sweep(olderThanMs: number): Promise<number> {
     const ids = await this.options.repository.unfinishedTripIds(olderThanMs, INGESTION.sweepLimit);
     for (const id of ids) await this.options.queue.enqueue(id);
