@@ -34,11 +34,26 @@ function clocks() {
   return { time, now: () => time.wall, monotonic: () => time.monotonic };
 }
 
+/** A copy (1 s old at most) over a fake store holding `records`, with clocks the test moves. */
+function snapshotOver(records: IncidentRecord[]) {
+  const { state, source } = fakeSource(records);
+  const { time, now, monotonic } = clocks();
+  return { state, source, time, snapshot: new BlockingIncidentSnapshot(source, now, 1_000, monotonic) };
+}
+
+/** Holds the store's answers until the returned function is called (each read has looked at the store by then). */
+function holdReads(state: ReturnType<typeof fakeSource>['state']): () => void {
+  let release!: () => void;
+  state.hold = new Promise((resolve) => (release = resolve));
+  return () => {
+    release();
+    state.hold = undefined;
+  };
+}
+
 describe('BlockingIncidentSnapshot', () => {
   it('answers the incidents inside the box from one query for many looks within its age', async () => {
-    const { state, source } = fakeSource([incident('in', 30.06, 31.33), incident('outside', 30.2, 31.5)]);
-    const { time, now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    const { state, time, snapshot } = snapshotOver([incident('in', 30.06, 31.33), incident('outside', 30.2, 31.5)]);
     const looks = await Promise.all(Array.from({ length: 50 }, () => snapshot.within(NASR_CITY, 10)));
     for (const found of looks) expect(found.map((record) => record.id)).toEqual(['in']);
     time.monotonic += 999;
@@ -53,18 +68,14 @@ describe('BlockingIncidentSnapshot', () => {
   });
 
   it('drops an incident whose expiry passed since the copy was taken, by the service clock', async () => {
-    const { source } = fakeSource([incident('accident', 30.06, 31.33, new Date(T0 + 500).toISOString())]);
-    const { time, now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    const { time, snapshot } = snapshotOver([incident('accident', 30.06, 31.33, new Date(T0 + 500).toISOString())]);
     expect(await snapshot.within(NASR_CITY, 10)).toHaveLength(1);
     time.wall += 500;
     expect(await snapshot.within(NASR_CITY, 10)).toEqual([]);
   });
 
   it('reads the store again at the next look after a change made in this process', async () => {
-    const { state, source } = fakeSource([incident('closure', 30.06, 31.33)]);
-    const { now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    const { state, snapshot } = snapshotOver([incident('closure', 30.06, 31.33)]);
     expect(await snapshot.within(NASR_CITY, 10)).toHaveLength(1);
     state.records[0] = { ...state.records[0]!, clearedAt: new Date(T0).toISOString() };
     snapshot.invalidate();
@@ -73,11 +84,8 @@ describe('BlockingIncidentSnapshot', () => {
   });
 
   it('does not keep a copy whose query ran across a change', async () => {
-    const { state, source } = fakeSource([incident('closure', 30.06, 31.33)]);
-    const { now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
-    let release!: () => void;
-    state.hold = new Promise((resolve) => (release = resolve));
+    const { state, snapshot } = snapshotOver([incident('closure', 30.06, 31.33)]);
+    const release = holdReads(state);
     const during = snapshot.within(NASR_CITY, 10);
     // the query has read the store; the incident is cleared here before it answers
     await Promise.resolve();
@@ -85,17 +93,13 @@ describe('BlockingIncidentSnapshot', () => {
     snapshot.invalidate();
     release();
     await during;
-    state.hold = undefined;
     expect(await snapshot.within(NASR_CITY, 10)).toEqual([]);
     expect(state.wholeQueries).toBe(2);
   });
 
   it('starts a new query for a look that begins after a change while an older query runs', async () => {
-    const { state, source } = fakeSource([incident('old', 30.06, 31.33)]);
-    const { now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
-    let release!: () => void;
-    state.hold = new Promise((resolve) => (release = resolve));
+    const { state, snapshot } = snapshotOver([incident('old', 30.06, 31.33)]);
+    const release = holdReads(state);
     const before = snapshot.within(NASR_CITY, 10);
     await Promise.resolve();
     // a closure reported in this process while that query runs: the next look must see it
@@ -105,7 +109,6 @@ describe('BlockingIncidentSnapshot', () => {
     release();
     expect((await before).map((record) => record.id)).toEqual(['old']);
     expect((await after).map((record) => record.id)).toEqual(['old', 'reported']);
-    state.hold = undefined;
     // the copy kept is the later one
     expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['old', 'reported']);
     expect(state.wholeQueries).toBe(2);
@@ -127,9 +130,7 @@ describe('BlockingIncidentSnapshot', () => {
 
   it('asks the store per box when the live incidents outnumber the copy, and reads the whole only now and then', async () => {
     const many = Array.from({ length: 2_001 }, (_, index) => incident(`far-${index}`, 24 + index * 1e-4, 46));
-    const { state, source } = fakeSource([...many, incident('here', 30.06, 31.33)]);
-    const { time, now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    const { state, time, snapshot } = snapshotOver([...many, incident('here', 30.06, 31.33)]);
     expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['here']);
     time.monotonic += 5_000;
     expect((await snapshot.within(NASR_CITY, 10)).map((record) => record.id)).toEqual(['here']);
@@ -144,9 +145,7 @@ describe('BlockingIncidentSnapshot', () => {
   });
 
   it('answers at most `limit`', async () => {
-    const { source } = fakeSource(Array.from({ length: 5 }, (_, index) => incident(`c${index}`, 30.06, 31.33 + index * 1e-3)));
-    const { now, monotonic } = clocks();
-    const snapshot = new BlockingIncidentSnapshot(source, now, 1_000, monotonic);
+    const { snapshot } = snapshotOver(Array.from({ length: 5 }, (_, index) => incident(`c${index}`, 30.06, 31.33 + index * 1e-3)));
     expect((await snapshot.within(NASR_CITY, 3)).map((record) => record.id)).toEqual(['c0', 'c1', 'c2']);
   });
 });
