@@ -6,6 +6,7 @@
  * made in this process is seen by every look that starts after it, one made elsewhere within `maxAgeMs`.
  */
 import type { IncidentRecord } from '../../store/pg/incidents.js';
+import { incidentStatusAt } from './incident-status.js';
 import type { LatLngBox } from './voice.js';
 
 export interface BlockingIncidentSource {
@@ -52,7 +53,7 @@ export class BlockingIncidentSnapshot {
       if (found.length >= limit) break;
       if (record.lat < box.south || record.lat > box.north || record.lng < box.west || record.lng > box.east) continue;
       // live at the look, not only at the copy: an expiry may have passed since
-      if (record.clearedAt !== null || (record.expiresAt !== null && Date.parse(record.expiresAt) <= nowMs)) continue;
+      if (incidentStatusAt(record, nowMs) !== 'active') continue;
       found.push(record);
     }
     return found;

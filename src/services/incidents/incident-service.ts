@@ -14,6 +14,7 @@ import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import type { IncidentRecord, IncidentRepository } from '../../store/pg/incidents.js';
 import { boxAround, voiceOf, type LatLngBox } from './voice.js';
 import { BlockingIncidentSnapshot } from './blocking-incident-snapshot.js';
+import { incidentStatusAt, type IncidentStatus } from './incident-status.js';
 
 const HOUR = 3_600_000;
 /** How long an incident lives after its last report or confirmation; null = until cleared. */
@@ -39,7 +40,7 @@ export interface IncidentView {
   lng: number;
   description: string;
   blocking: boolean;
-  status: 'active' | 'cleared' | 'expired';
+  status: IncidentStatus;
   confidence: number;
   reports: number;
   clears: number;
@@ -107,7 +108,7 @@ export class IncidentService {
     await this.incidents.transaction(async (tx) => {
       const record = await tx.find(id);
       if (!record) throw new ApiError('NOT_FOUND', { message: 'No such incident' });
-      const status = statusOf(record, at.getTime());
+      const status = incidentStatusAt(record, at.getTime());
       if (status !== 'active') throw new ApiError('STATE_CONFLICT', { message: `The incident is ${status}: it takes no more votes`, details: { status } });
       await tx.vote(id, voice, vote, at);
       if (vote === 'confirm') await tx.refresh(id, at, expiryFrom(record.incidentType, at));
@@ -144,12 +145,6 @@ function expiryFrom(type: IncidentType, at: Date): Date | null {
   return lifetime === null ? null : new Date(at.getTime() + lifetime);
 }
 
-function statusOf(record: IncidentRecord, now: number): IncidentView['status'] {
-  if (record.clearedAt) return 'cleared';
-  if (record.expiresAt && Date.parse(record.expiresAt) <= now) return 'expired';
-  return 'active';
-}
-
 /** 1 − ½^reports, scaled by the share of voices that did not clear it: one report 0.5, two 0.75, three 0.88. */
 export function incidentConfidence(supports: number, clears: number): number {
   if (supports === 0) return 0;
@@ -164,7 +159,7 @@ function toView(record: IncidentRecord, now: number): IncidentView {
     lng: record.lng,
     description: record.description,
     blocking: BLOCKING_INCIDENT_TYPES.has(record.incidentType),
-    status: statusOf(record, now),
+    status: incidentStatusAt(record, now),
     confidence: incidentConfidence(record.supports, record.clears),
     reports: record.supports,
     clears: record.clears,
