@@ -12,7 +12,7 @@ import type { Clock } from '../../shared/offset-clock.js';
 import { roundTo } from '../../shared/rounding.js';
 import { haversineMeters } from '../../solvers/graph/geodesy.js';
 import type { IncidentRecord, IncidentRepository } from '../../store/pg/incidents.js';
-import { boxAround, voiceOf, type LatLngBox } from './voice.js';
+import { WHOLE_WORLD, boxAround, voiceOf, type LatLngBox } from './voice.js';
 import { BlockingIncidentSnapshot } from './blocking-incident-snapshot.js';
 import { incidentStatusAt, type IncidentStatus } from './incident-status.js';
 
@@ -50,7 +50,9 @@ export interface IncidentView {
   clearedAt: string | null;
 }
 
-const WHOLE_WORLD: LatLngBox = { west: -180, south: -90, east: 180, north: 90 };
+const BLOCKING_TYPES = [...BLOCKING_INCIDENT_TYPES];
+/** At most this many blocking incidents in one box (routing's avoidances, a session's look ahead). */
+const MAX_BLOCKING_INCIDENTS = 5_000;
 
 export class IncidentService {
   private readonly blockingSnapshot: BlockingIncidentSnapshot;
@@ -59,11 +61,10 @@ export class IncidentService {
     private readonly incidents: IncidentRepository,
     private readonly now: Clock,
   ) {
-    const blockingTypes = [...BLOCKING_INCIDENT_TYPES];
     this.blockingSnapshot = new BlockingIncidentSnapshot(
       {
-        liveBlocking: (at, limit) => incidents.liveIn(WHOLE_WORLD, at, limit, blockingTypes),
-        liveBlockingIn: (box, at, limit) => incidents.liveIn(box, at, limit, blockingTypes),
+        liveBlocking: (at, limit) => incidents.liveIn(WHOLE_WORLD, at, limit, BLOCKING_TYPES),
+        liveBlockingIn: (box, at, limit) => incidents.liveIn(box, at, limit, BLOCKING_TYPES),
       },
       now,
     );
@@ -127,7 +128,7 @@ export class IncidentService {
 
   /** Live road-blocking incidents in a box (routing's avoidances). */
   async blockingIn(box: LatLngBox): Promise<IncidentView[]> {
-    return this.live(box, [...BLOCKING_INCIDENT_TYPES], 5_000);
+    return this.live(box, BLOCKING_TYPES, MAX_BLOCKING_INCIDENTS);
   }
 
   /**
@@ -136,7 +137,7 @@ export class IncidentService {
    */
   async recentBlockingIn(box: LatLngBox): Promise<IncidentView[]> {
     const now = this.now();
-    return (await this.blockingSnapshot.within(box, 5_000)).map((record) => toView(record, now));
+    return (await this.blockingSnapshot.within(box, MAX_BLOCKING_INCIDENTS)).map((record) => toView(record, now));
   }
 }
 

@@ -15,6 +15,9 @@ export interface LatLngBox {
   north: number;
 }
 
+/** Every incident's box: the whole-map reads (the copy of blocking ones, whether any is live at all). */
+export const WHOLE_WORLD: LatLngBox = { west: -180, south: -90, east: 180, north: 90 };
+
 const METERS_PER_DEGREE_LAT = 111_320;
 
 /** The box of points within `meters` of a point (a little larger than the circle). */

@@ -9,6 +9,7 @@ import type { LogisticsZone } from '../../domain/logistics-zone.js';
 import type { SolverPool } from '../../solvers/solver-pool.js';
 import type { TransitRoute, TransitStation } from '../transit/transit-network.js';
 import type { IncidentService } from '../incidents/incident-service.js';
+import { WHOLE_WORLD } from '../incidents/voice.js';
 import type { TrafficService } from '../traffic/traffic-service.js';
 import type { WeatherLayer } from './weather-layer.js';
 import { OVERLAY_LAYERS, OVERLAY_LAYER_TYPES, isOverlayLayerType, type OverlayLayerType } from './overlay-layers.js';
@@ -31,7 +32,6 @@ export const OSM_ATTRIBUTION = '© OpenStreetMap contributors, ODbL';
 /** Traffic congestion colours, light to severe. */
 const CONGESTION_COLORS: Record<string, string> = { light: '#43a047', moderate: '#fdd835', heavy: '#fb8c00', severe: '#e53935', unknown: '#9e9e9e' };
 const TRANSIT_MODES: Record<string, string> = { bus: 'bus', metro: 'metro', tram: 'tram', rail: 'rail' };
-const WORLD = { west: -180, south: -90, east: 180, north: 90 };
 /** Incidents routing goes around (closures, accidents) are red; the rest take the layer's orange. */
 const BLOCKING_INCIDENT_COLOR = '#c62828';
 /** Share of a tile's width added on each side when selecting its features (lines crossing the edge). */
@@ -96,7 +96,7 @@ export class MapOverlays {
       case 'logistics_zones':
         return ((await this.sources.zones?.activeZones())?.length ?? 0) > 0;
       case 'incidents':
-        return ((await this.sources.incidents?.live(WORLD, undefined, 1))?.length ?? 0) > 0;
+        return ((await this.sources.incidents?.live(WHOLE_WORLD, undefined, 1))?.length ?? 0) > 0;
       case 'weather':
         return this.sources.weather?.hasData() ?? false;
       default:
@@ -305,7 +305,7 @@ export class MapOverlays {
   /** Live incidents in the box (the incident store filters and caps them), newest first. */
   private async incidentFeatures(bbox: Bbox | undefined, limit: number): Promise<IndexedFeature[]> {
     if (!this.sources.incidents) return [];
-    const [west, south, east, north] = bbox ?? [WORLD.west, WORLD.south, WORLD.east, WORLD.north];
+    const [west, south, east, north] = bbox ?? [WHOLE_WORLD.west, WHOLE_WORLD.south, WHOLE_WORLD.east, WHOLE_WORLD.north];
     const box = { west: Math.max(-180, west), south: Math.max(-90, south), east: Math.min(180, east), north: Math.min(90, north) };
     // one more than asked, so `truncated` can say more met the box
     const incidents = await this.sources.incidents.live(box, undefined, Math.min(limit + 1, MAX_OVERLAY_LIMIT));
