@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../runtime/bus/bus.js';
 import type { FrameListener } from '../runtime/actor-feed.js';
 import { ActorDirectory } from '../runtime/actor-directory.js';
+import { newCommandId } from '../runtime/command-id.js';
 import type { Subjects } from '../runtime/subjects.js';
 import type { Logger } from '../../shared/logger.js';
 import type { FleetRepository } from '../../store/pg/fleets.js';
@@ -55,7 +56,7 @@ export class FleetHost {
       isFenced: (error) => error instanceof FleetFencedError,
       load: (id) => options.repository.load(id),
       claim: (id, revision, processId) => options.repository.claim(id, revision, processId),
-      watchCommand: (caller) => ({ op: 'watch', caller, commandId: randomUUID() }),
+      watchCommand: (caller) => ({ op: 'watch', caller, commandId: newCommandId() }),
       createActor: (record, feed) => {
         const actor = new FleetActor(record, {
           optimize: options.optimize,
@@ -83,7 +84,7 @@ export class FleetHost {
   }
 
   /** Runs a command on the fleet wherever it lives; answers its reply or throws ApiError. */
-  send<B extends FleetCommandBody>(id: string, caller: FleetOwner, body: B, commandId: string = randomUUID()): Promise<FleetReply<B>> {
+  send<B extends FleetCommandBody>(id: string, caller: FleetOwner, body: B, commandId: string = newCommandId()): Promise<FleetReply<B>> {
     return this.directory.send(id, { ...body, caller, commandId });
   }
 

@@ -6,11 +6,11 @@
  * died, or let the session go idle), this process loads the session from the
  * store, claims it with a fenced write, and serves it from then on.
  */
-import { randomUUID } from 'node:crypto';
 import type { Bus } from '../runtime/bus/bus.js';
 import type { Subjects } from '../runtime/subjects.js';
 import type { FrameListener } from '../runtime/actor-feed.js';
 import { ActorDirectory } from '../runtime/actor-directory.js';
+import { newCommandId } from '../runtime/command-id.js';
 import type { Logger } from '../../shared/logger.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import type { NavigationSessionRepository, SessionWrite } from '../../store/pg/navigation-sessions.js';
@@ -84,7 +84,7 @@ export class NavigationSessionHost {
           now: this.now,
         }),
       ...(options.onLost ? { onLost: options.onLost } : {}),
-      watchCommand: (caller) => ({ op: 'watch', caller, commandId: randomUUID() }),
+      watchCommand: (caller) => ({ op: 'watch', caller, commandId: newCommandId() }),
     });
     this.sweepTimer = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
@@ -105,7 +105,7 @@ export class NavigationSessionHost {
   }
 
   /** Runs a command on the session wherever it lives; answers its reply or throws ApiError. */
-  send<B extends SessionCommandBody>(id: string, caller: SessionOwner, body: B, commandId: string = randomUUID()): Promise<SessionReply<B>> {
+  send<B extends SessionCommandBody>(id: string, caller: SessionOwner, body: B, commandId: string = newCommandId()): Promise<SessionReply<B>> {
     return this.directory.send(id, { ...body, caller, commandId });
   }
 
