@@ -85,7 +85,8 @@ export class FleetHost {
 
   /** Runs a command on the fleet wherever it lives; answers its reply or throws ApiError. */
   send<B extends FleetCommandBody>(id: string, caller: FleetOwner, body: B, commandId: string = newCommandId()): Promise<FleetReply<B>> {
-    return this.directory.send(id, { ...body, caller, commandId });
+    // assigned, not spread: `{ ...body, caller, commandId }` made a new hidden class per command (see withFields)
+    return this.directory.send(id, Object.assign({}, body, { caller, commandId }));
   }
 
   /** Streams the fleet's plan frames to `listener` until the returned function is called. */

@@ -106,7 +106,8 @@ export class NavigationSessionHost {
 
   /** Runs a command on the session wherever it lives; answers its reply or throws ApiError. */
   send<B extends SessionCommandBody>(id: string, caller: SessionOwner, body: B, commandId: string = newCommandId()): Promise<SessionReply<B>> {
-    return this.directory.send(id, { ...body, caller, commandId });
+    // assigned, not spread: `{ ...body, caller, commandId }` made a new hidden class per command (see withFields)
+    return this.directory.send(id, Object.assign({}, body, { caller, commandId }));
   }
 
   /**
