@@ -9,6 +9,9 @@
  *
  * LOAD_NAV_SESSIONS=1000,5000 LOAD_NAV_BACKENDS=embedded,nats LOAD_DURATION_SECONDS=30 narrow a run;
  * BENCH_SERVER_SCRIPT runs another build's server (A/B runs against a reference build started the same way).
+ * LOAD_NAV_SIDE_BY_SIDE=dist-a/main.js,dist/main.js runs one server process per build at the same time, both pinned
+ * to the server's CPU and given every other session, and prints each one's CPU per fix: an A/B that meets the
+ * machine's noise at the same moment instead of in turn (paths from the repository root; real services only).
  * Server CPU per fix is the server processes' own CPU (/proc) over the fixes answered in the window; the
  * generator's CPU is reported apart (its own process.cpuUsage()).
  */
@@ -34,6 +37,7 @@ const TARGET_P99_MS = 50;
 /** Concurrent session creations and socket openings while setting up. */
 const SETUP_CONCURRENCY = 64;
 const MAIN = process.env.BENCH_SERVER_SCRIPT || fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const SIDE_BY_SIDE = (process.env.LOAD_NAV_SIDE_BY_SIDE ?? '').split(',').filter(Boolean).map((path) => fileURLToPath(new URL(`../../${path}`, import.meta.url)));
 
 type Backend = 'embedded' | 'nats';
 
@@ -107,6 +111,8 @@ interface RunResult {
   serverCpuPercent: number;
   /** Server CPU (all threads of the server processes) per fix answered in the window, µs. */
   serverCpuPerFixMicros: number;
+  /** Per server process, in start order (LOAD_NAV_SIDE_BY_SIDE). */
+  cpuPerFixMicrosByServer: number[];
   /** The load generator's own CPU (this process), % of one core. */
   generatorCpuPercent: number;
   machineCpuPercent: number;
@@ -137,7 +143,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
   // the first creates the schema; the others start on it. Several processes share both cores, as the OS places them.
   for (let index = 0; index < processes; index++) {
     const port = await freePort();
-    servers.push(await startProcess(MAIN, [], port, { ...shared, PORT: String(port) }, processes > 1 ? '0,1' : '0'));
+    const script = SIDE_BY_SIDE.length > 0 ? SIDE_BY_SIDE[index]! : MAIN;
+    servers.push(await startProcess(script, [], port, { ...shared, PORT: String(port) }, processes > 1 && SIDE_BY_SIDE.length === 0 ? '0,1' : '0'));
   }
   const pids = servers.map((server) => server.child.pid!);
   const bases = servers.map((server) => `http://127.0.0.1:${server.port}/api/v1`);
@@ -185,7 +192,10 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
           if (!text.includes('"status":"active"')) client.ended = true;
           if (fixSeq > client.progressSeen) {
             // fixes the server answered in the window (a coalesced progress frame answers those it replaced too)
-            if (measuring) fixesAnswered += fixSeq - client.progressSeen;
+            if (measuring) {
+              fixesAnswered += fixSeq - client.progressSeen;
+              answeredBy[index % processes] = answeredBy[index % processes]! + fixSeq - client.progressSeen;
+            }
             client.progressSeen = fixSeq;
             if (measuring && fixSeq <= client.sent) {
               const latency = performance.now() - client.sentAt[fixSeq % RING]!;
@@ -222,6 +232,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     let measuring = false;
     let fixesSent = 0;
     let fixesAnswered = 0;
+    const answeredBy = new Array<number>(processes).fill(0);
     const TICK_MS = 10;
     const slices = 1000 / TICK_MS;
     let tick = 0;
@@ -253,7 +264,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     // the generator shares a core with NATS, Redis and Postgres: its own stalls show up as latency, so report them
     const generatorDelay = monitorEventLoopDelay({ resolution: 5 });
     generatorDelay.enable();
-    const cpuStart = sum(pids.map(cpuSeconds));
+    const cpuStartBy = pids.map(cpuSeconds);
+    const cpuStart = sum(cpuStartBy);
     const generatorStart = process.cpuUsage();
     const machineStart = machineTicks();
     const startedAt = performance.now();
@@ -261,7 +273,8 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     measuring = false;
     generatorDelay.disable();
     const elapsed = (performance.now() - startedAt) / 1000;
-    const cpuUsed = sum(pids.map(cpuSeconds)) - cpuStart;
+    const cpuUsedBy = pids.map((pid, index) => cpuSeconds(pid) - cpuStartBy[index]!);
+    const cpuUsed = sum(cpuUsedBy);
     const generatorUsage = process.cpuUsage(generatorStart);
     const loadAverage = loadavg()[0]!;
     const machineEnd = machineTicks();
@@ -292,6 +305,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
       serverCpuPercent: (cpuUsed / elapsed) * 100,
       // per fix answered: a saturated server that falls behind has not done the work of the fixes still queued
       serverCpuPerFixMicros: fixesAnswered > 0 ? (cpuUsed * 1e6) / fixesAnswered : NaN,
+      cpuPerFixMicrosByServer: cpuUsedBy.map((used, index) => (answeredBy[index]! > 0 ? (used * 1e6) / answeredBy[index]! : NaN)),
       generatorCpuPercent: ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100,
       loadAverage,
       machineCpuPercent: ((machineEnd.busy - machineStart.busy) / (machineEnd.total - machineStart.total)) * 100,
@@ -315,12 +329,13 @@ export async function runNavigationLoad(): Promise<boolean> {
       scenario: 'navigation sessions: N WebSocket sessions, one fix per second each along real Nasr City routes (8 origin/destination pairs)',
       load: `${DURATION_SECONDS} s measured after 5 s warm-up; bearer-token user, one X-Forwarded-For address per session`,
       server: MAIN,
-      cpus: `${pinned}; with processes > 1 the servers run on CPUs 0 and 1 (unpinned between them), server_cpu_pct sums them`,
+      cpus: `${pinned}; with processes > 1 the servers run on CPUs 0 and 1 (unpinned between them), server_cpu_pct sums them${SIDE_BY_SIDE.length > 0 ? '; side by side: every build on CPU 0' : ''}`,
     }),
   );
   console.log('backend,processes,sessions,connected,fixes_per_s,p50_ms,p99_ms,max_ms,generator_loop_delay_p99_ms,server_cpu_pct,server_cpu_us_per_fix,generator_cpu_pct,machine_cpu_pct,load_avg_1m,kib_per_session,dropped_progress,lost_events,duplicate_events,errors,verdict');
   let met = true;
-  const runs = BACKENDS.flatMap((backend) => (backend === 'nats' ? PROCESSES : [1]).map((processes) => ({ backend, processes })));
+  const processCounts = SIDE_BY_SIDE.length > 0 ? [SIDE_BY_SIDE.length] : PROCESSES;
+  const runs = BACKENDS.flatMap((backend) => (backend === 'nats' ? processCounts : [1]).map((processes) => ({ backend, processes })));
   for (const { backend, processes } of runs) {
     for (const sessions of SESSIONS) {
       const result = await runOnce(backend, sessions, processes);
@@ -350,6 +365,9 @@ export async function runNavigationLoad(): Promise<boolean> {
           ok ? (sessions >= TARGET_SESSIONS ? 'met (p99 <= 50 ms, 0 lost)' : 'met (0 lost)') : 'missed',
         ].join(','),
       );
+      if (backend === 'nats' && SIDE_BY_SIDE.length > 0) {
+        SIDE_BY_SIDE.forEach((script, index) => console.log(`# side by side: ${script} server_cpu_us_per_fix=${round(result.cpuPerFixMicrosByServer[index]!, 1)}`));
+      }
     }
   }
   return met;
