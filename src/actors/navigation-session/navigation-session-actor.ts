@@ -8,6 +8,7 @@
 import type { RouteLine } from '../../solvers/navigation/route-line.js';
 import type { NavigationRoute } from '../../domain/navigation-route.js';
 import { ApiError } from '../../shared/errors.js';
+import { isoTimeAt } from '../../shared/iso-time.js';
 import { Mailbox } from '../../shared/mailbox.js';
 import { applyFix, applyReroute, isStaleFix, routeLineOf, travelHeading, type RawEvent } from './session-machine.js';
 import { adoptTracking, copyProgress } from './tracking-adoption.js';
@@ -279,7 +280,7 @@ export class NavigationSessionActor {
   /** Applies the fixes; answers what was applied and the events they raised. */
   private async acceptFixes(inputs: FixInput[], commandId: string): Promise<{ applied: AppliedCommand; newEvents: NavigationEvent[] }> {
     const nowMs = this.deps.now();
-    const at = new Date(nowMs).toISOString();
+    const at = isoTimeAt(nowMs);
     const draft = this.draft();
     const fromSeq = draft.eventSeq;
     let accepted = 0;
