@@ -160,7 +160,8 @@ export function createAccessGate(deps: AccessGateDeps): RequestGuard {
     const endpoint = endpointNameOf(route);
     const presented = presentedKeyOf(context.headers, context.rawQuery);
     if (context.actAsKeyId !== undefined || presented !== undefined) return keyed(route, context, endpoint, clientIp, clientBucket, presented);
-    if (route.endpoint.access === 'key-or-bearer' && !bearerTokenOf(context.headers)) {
+    // a user established on the socket presented a bearer token (its messages need not be searched for it again)
+    if (route.endpoint.access === 'key-or-bearer' && context.principal?.kind !== 'user' && !bearerTokenOf(context.headers)) {
       throw new ApiError('UNAUTHENTICATED', { message: 'An API key or a bearer token is required' });
     }
     return countAndAdmit(limitsOf(route, endpoint, clientIp, clientBucket, undefined), undefined, route, context);
