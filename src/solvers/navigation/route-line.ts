@@ -12,6 +12,8 @@ import { projectionParameter } from '../graph/planar.js';
 const RAD = Math.PI / 180;
 const CELL_METERS = 100;
 const MAX_REACH_CELLS = 20;
+/** A cell's key is row × stride + column: rows never overlap while columns stay within ± half the stride (50 000 km of 100 m cells). */
+const ROW_KEY_STRIDE = 1_000_003;
 
 export interface RouteManeuverMark {
   /** Metres from the route start where the maneuver begins. */
@@ -46,6 +48,11 @@ export class RouteLine {
   private readonly cellKeys: Float64Array;
   private readonly cellStart: Int32Array;
   private readonly cellSegments: Int32Array;
+  /**
+   * Each segment's lowest grid row and column (the corner of its box; row at 2s, column at 2s + 1), for
+   * `segmentsNear`'s once-only rule: worked out per segment and fix, they were most of its cost.
+   */
+  private readonly segmentCorners: Int32Array;
   private readonly originLat: number;
   private readonly originLng: number;
 
@@ -71,11 +78,14 @@ export class RouteLine {
     this.originLng = this.lng[0]!;
     this.metersPerDegreeLng = EARTH_RADIUS_M * RAD * Math.cos(this.originLat * RAD);
     const entries: { key: number; segment: number }[] = [];
+    this.segmentCorners = new Int32Array(2 * (count - 1));
     for (let segment = 0; segment + 1 < count; segment++) {
       const [r0, c0] = this.cell(this.lat[segment]!, this.lng[segment]!);
       const [r1, c1] = this.cell(this.lat[segment + 1]!, this.lng[segment + 1]!);
+      this.segmentCorners[2 * segment] = Math.min(r0, r1);
+      this.segmentCorners[2 * segment + 1] = Math.min(c0, c1);
       for (let r = Math.min(r0, r1); r <= Math.max(r0, r1); r++) {
-        for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) entries.push({ key: r * 1_000_003 + c, segment });
+        for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) entries.push({ key: r * ROW_KEY_STRIDE + c, segment });
       }
     }
     entries.sort((a, b) => a.key - b.key || a.segment - b.segment);
@@ -128,17 +138,21 @@ export class RouteLine {
     const reach = Math.min(Math.ceil(radiusMeters / CELL_METERS), MAX_REACH_CELLS);
     const firstRow = row - reach;
     const firstColumn = column - reach;
+    const keys = this.cellKeys;
     const found: number[] = [];
     for (let r = firstRow; r <= row + reach; r++) {
-      for (let c = firstColumn; c <= column + reach; c++) {
-        const cell = this.cellIndex(r * 1_000_003 + c);
-        if (cell < 0) continue;
+      // a row's cells have consecutive keys: one search for the row's first, then the occupied cells in order
+      // (a search per cell of the window, occupied or not, was the tracker's largest cost)
+      const rowKey = r * ROW_KEY_STRIDE;
+      const lastKey = rowKey + column + reach;
+      for (let cell = this.firstCellFrom(rowKey + firstColumn); cell < keys.length && keys[cell]! <= lastKey; cell++) {
+        const c = keys[cell]! - rowKey;
         for (let at = this.cellStart[cell]!; at < this.cellStart[cell + 1]!; at++) {
           const segment = this.cellSegments[at]!;
           // the first scanned cell of the segment's box: its lowest row and column inside the search window
-          const boxRow = Math.min(this.rowOf(this.lat[segment]!), this.rowOf(this.lat[segment + 1]!));
+          const boxRow = this.segmentCorners[2 * segment]!;
           if (r !== (boxRow > firstRow ? boxRow : firstRow)) continue;
-          const boxColumn = Math.min(this.columnOf(this.lng[segment]!), this.columnOf(this.lng[segment + 1]!));
+          const boxColumn = this.segmentCorners[2 * segment + 1]!;
           if (c === (boxColumn > firstColumn ? boxColumn : firstColumn)) found.push(segment);
         }
       }
@@ -206,18 +220,17 @@ export class RouteLine {
     return this.secondsLeft[segment]! + t * (this.secondsLeft[segment + 1]! - this.secondsLeft[segment]!);
   }
 
-  /** Position of `key` in the sorted cell keys, or -1. */
-  private cellIndex(key: number): number {
+  /** Position of the first cell key at or above `key` (the number of keys when there is none). */
+  private firstCellFrom(key: number): number {
+    const keys = this.cellKeys;
     let low = 0;
-    let high = this.cellKeys.length - 1;
-    while (low <= high) {
+    let high = keys.length;
+    while (low < high) {
       const middle = (low + high) >> 1;
-      const value = this.cellKeys[middle]!;
-      if (value === key) return middle;
-      if (value < key) low = middle + 1;
-      else high = middle - 1;
+      if (keys[middle]! < key) low = middle + 1;
+      else high = middle;
     }
-    return -1;
+    return low;
   }
 
   private cell(lat: number, lng: number): [number, number] {
