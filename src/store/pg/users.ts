@@ -45,7 +45,8 @@ export class UserRepository {
   }
 
   async findById(id: string): Promise<UserRecord | null> {
-    const rows = await this.sql.query<UserRow>(`select ${COLUMNS} from users where id = $1`, [id]);
+    // prepared: read by every bearer-authenticated request beside the session (sessions.ts findOwned)
+    const rows = await this.sql.query<UserRow>(`select ${COLUMNS} from users where id = $1`, [id], { prepared: true });
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
