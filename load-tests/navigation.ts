@@ -11,7 +11,8 @@
  * BENCH_SERVER_SCRIPT runs another build's server (A/B runs against a reference build started the same way).
  * LOAD_NAV_SIDE_BY_SIDE=dist-a/main.js,dist/main.js runs one server process per build at the same time, both pinned
  * to the server's CPU and given every other session, and prints each one's CPU per fix: an A/B that meets the
- * machine's noise at the same moment instead of in turn (paths from the repository root; real services only).
+ * machine's noise at the same moment instead of in turn (paths from the repository root; real services only). A
+ * fix counts for the build its socket is on: right while each session stays where it was created (no takeovers).
  * Server CPU per fix is the server processes' own CPU (/proc) over the fixes answered in the window; the
  * generator's CPU is reported apart (its own process.cpuUsage()).
  */
@@ -24,7 +25,9 @@ import WebSocket from 'ws';
 import { clientAddress, conditions, freePort, pinLoadGenerator, round, sharedDeploymentEnv, startProcess, type StartedProcess } from '../bench/support.js';
 
 const SESSIONS = (process.env.LOAD_NAV_SESSIONS ?? '1000,5000,10000').split(',').map(Number);
-const BACKENDS = (process.env.LOAD_NAV_BACKENDS ?? 'embedded,nats').split(',') as Backend[];
+const SIDE_BY_SIDE = (process.env.LOAD_NAV_SIDE_BY_SIDE ?? '').split(',').filter(Boolean).map((path) => fileURLToPath(new URL(`../../${path}`, import.meta.url)));
+// side by side is a deployment of two processes: the real services only
+const BACKENDS = (SIDE_BY_SIDE.length > 0 ? ['nats'] : (process.env.LOAD_NAV_BACKENDS ?? 'embedded,nats').split(',')) as Backend[];
 const DURATION_SECONDS = Number(process.env.LOAD_DURATION_SECONDS ?? 30);
 /**
  * Server processes on the real services (NATS, Postgres, Redis), e.g. LOAD_NAV_PROCESSES=1,2: with 2, one
@@ -37,7 +40,6 @@ const TARGET_P99_MS = 50;
 /** Concurrent session creations and socket openings while setting up. */
 const SETUP_CONCURRENCY = 64;
 const MAIN = process.env.BENCH_SERVER_SCRIPT || fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-const SIDE_BY_SIDE = (process.env.LOAD_NAV_SIDE_BY_SIDE ?? '').split(',').filter(Boolean).map((path) => fileURLToPath(new URL(`../../${path}`, import.meta.url)));
 
 type Backend = 'embedded' | 'nats';
 
@@ -328,7 +330,7 @@ export async function runNavigationLoad(): Promise<boolean> {
     conditions({
       scenario: 'navigation sessions: N WebSocket sessions, one fix per second each along real Nasr City routes (8 origin/destination pairs)',
       load: `${DURATION_SECONDS} s measured after 5 s warm-up; bearer-token user, one X-Forwarded-For address per session`,
-      server: MAIN,
+      server: SIDE_BY_SIDE.length > 0 ? `side by side: ${SIDE_BY_SIDE.join(', ')}` : MAIN,
       cpus: `${pinned}; with processes > 1 the servers run on CPUs 0 and 1 (unpinned between them), server_cpu_pct sums them${SIDE_BY_SIDE.length > 0 ? '; side by side: every build on CPU 0' : ''}`,
     }),
   );
