@@ -194,10 +194,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
           if (!text.includes('"status":"active"')) client.ended = true;
           if (fixSeq > client.progressSeen) {
             // fixes the server answered in the window (a coalesced progress frame answers those it replaced too)
-            if (measuring) {
-              fixesAnswered += fixSeq - client.progressSeen;
-              answeredBy[index % processes] = answeredBy[index % processes]! + fixSeq - client.progressSeen;
-            }
+            if (measuring) answeredBy[index % processes] = answeredBy[index % processes]! + fixSeq - client.progressSeen;
             client.progressSeen = fixSeq;
             if (measuring && fixSeq <= client.sent) {
               const latency = performance.now() - client.sentAt[fixSeq % RING]!;
@@ -233,7 +230,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     }, 1000) : undefined;
     let measuring = false;
     let fixesSent = 0;
-    let fixesAnswered = 0;
+    /** Fixes answered in the window, per server process (of the sessions it was given). */
     const answeredBy = new Array<number>(processes).fill(0);
     const TICK_MS = 10;
     const slices = 1000 / TICK_MS;
@@ -267,7 +264,6 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     const generatorDelay = monitorEventLoopDelay({ resolution: 5 });
     generatorDelay.enable();
     const cpuStartBy = pids.map(cpuSeconds);
-    const cpuStart = sum(cpuStartBy);
     const generatorStart = process.cpuUsage();
     const machineStart = machineTicks();
     const startedAt = performance.now();
@@ -277,6 +273,7 @@ async function runOnce(backend: Backend, sessions: number, processes: number): P
     const elapsed = (performance.now() - startedAt) / 1000;
     const cpuUsedBy = pids.map((pid, index) => cpuSeconds(pid) - cpuStartBy[index]!);
     const cpuUsed = sum(cpuUsedBy);
+    const fixesAnswered = sum(answeredBy);
     const generatorUsage = process.cpuUsage(generatorStart);
     const loadAverage = loadavg()[0]!;
     const machineEnd = machineTicks();
