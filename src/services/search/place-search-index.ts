@@ -17,13 +17,13 @@ import { haversineMeters } from '../../solvers/graph/geodesy.js';
 
 type Postings = Map<string, number[]>;
 
-function addPosting(postings: Postings, key: string, slot: number): void {
+function addPosting<K>(postings: Map<K, number[]>, key: K, slot: number): void {
   const list = postings.get(key);
   if (list) list.push(slot);
   else postings.set(key, [slot]);
 }
 
-function removePosting(postings: Postings, key: string, slot: number): void {
+function removePosting<K>(postings: Map<K, number[]>, key: K, slot: number): void {
   const list = postings.get(key);
   if (!list) return;
   const at = list.indexOf(slot);
@@ -65,6 +65,13 @@ export class PlaceSearchIndex {
   private slugRanks = new Int32Array(0);
   private slugRanksValid = true;
   private stamp = 0;
+  /** Slots by grid cell (see PositionGrid): the nearest-first walk of a distance order. */
+  private readonly grid = new PositionGrid();
+  /** Per query: slot → stamp when it is among the matches (the category marks reuse `marks`). */
+  private matchMarks = new Uint32Array(0);
+  private matchStamp = 0;
+  /** Searches answered by the nearest-first walk (the rest scanned their matches). */
+  walks = 0;
 
   get size(): number {
     return this.records.length;
@@ -77,6 +84,9 @@ export class PlaceSearchIndex {
       const marks = new Uint32Array(capacity);
       marks.set(this.marks);
       this.marks = marks;
+      const matchMarks = new Uint32Array(capacity);
+      matchMarks.set(this.matchMarks);
+      this.matchMarks = matchMarks;
       const columns = newColumns(capacity);
       for (const name of Object.keys(columns) as (keyof Columns)[]) columns[name].set(this.columns[name]);
       this.columns = columns;
@@ -99,6 +109,7 @@ export class PlaceSearchIndex {
         }
       }
       const { lat, lng, popularity, reviewCount, rating } = this.columns;
+      this.grid.place(slot, record.lat, record.lng);
       lat[slot] = record.lat;
       lng[slot] = record.lng;
       popularity[slot] = record.popularity;
@@ -246,7 +257,7 @@ export class PlaceSearchIndex {
   }
 
   /** At most `filter.limit` candidates in the store's order, and how many match (counted up to `countCap`). */
-  candidates(filter: SearchCandidateFilter, countCap: number): { candidates: SearchCandidate[]; total: number; totalCapped: boolean } {
+  candidates(filter: SearchCandidateFilter, countCap: number, walk: 'auto' | 'never' = 'auto'): { candidates: SearchCandidate[]; total: number; totalCapped: boolean } {
     let matched = this.matching(filter);
     // the category filter: with text, as marks computed after the text's (they share the mark array); without,
     // the places of those categories are the ones looked at
@@ -257,7 +268,11 @@ export class PlaceSearchIndex {
       else matched = this.collect(lists);
     }
     const keep = this.passes(filter, filter.openNow ? new Set(filter.openNow.openIrregularIds) : undefined, categoryStamp);
-    const best = new BestOf(filter, this.columns, this.rankedSlugs(), new Set(filter.exactName === undefined ? [] : (this.names.get(filter.exactName) ?? [])));
+    const exact = new Set(filter.exactName === undefined ? [] : (this.names.get(filter.exactName) ?? []));
+    const slugRanks = this.rankedSlugs();
+    const walked = this.nearestFirst(filter, matched, keep, exact, slugRanks, countCap, walk);
+    if (walked) return { candidates: walked.sorted().map((slot) => candidateOf(this.records[slot]!)), ...walked.counted };
+    const best = new BestOf(filter, this.columns, slugRanks, exact);
     let total = 0;
     const consider = (slot: number) => {
       if (keep && !keep(slot)) return;
@@ -268,7 +283,143 @@ export class PlaceSearchIndex {
     else for (let slot = 0; slot < this.records.length; slot++) consider(slot);
     return { candidates: best.sorted().map((slot) => candidateOf(this.records[slot]!)), total: Math.min(total, countCap), totalCapped: total > countCap };
   }
+
+  /**
+   * The distance order over many matches, nearest cells first: a scan offers every match to the heap (tens of
+   * thousands for a meaning or a common category at 100 000 places), the walk only those of the cells around the
+   * origin, until no unvisited cell can hold a place nearer than the worst one kept. Same answer as the scan
+   * (a unit test holds it): undefined where the scan is chosen — exact names first (they outrank any distance),
+   * few matches, or a walk that grew costlier than the scan would have been.
+   */
+  private nearestFirst(
+    filter: SearchCandidateFilter,
+    matched: readonly number[] | undefined,
+    keep: ((slot: number) => boolean) | undefined,
+    exact: ReadonlySet<number>,
+    slugRanks: Int32Array,
+    countCap: number,
+    walk: 'auto' | 'never',
+  ): { sorted(): number[]; counted: { total: number; totalCapped: boolean } } | undefined {
+    const origin = filter.order === 'distance' ? filter.origin : undefined;
+    if (walk === 'never' || !origin || exact.size > 0 || filter.limit <= 0) return undefined;
+    const matches = matched ? matched.length : this.records.length;
+    // the walk looks at every place of the cells it visits, matching or not: about limit / (share matching)
+    if (matches * matches < WALK_WORTH * filter.limit * this.records.length) return undefined;
+    let isMatch: ((slot: number) => boolean) | undefined;
+    if (matched) {
+      const stamp = this.nextMatchStamp();
+      for (const slot of matched) this.matchMarks[slot] = stamp;
+      isMatch = (slot) => this.matchMarks[slot] === stamp;
+    }
+    const best = new BestOf(filter, this.columns, slugRanks, exact);
+    const finished = this.grid.walk(origin.lat, origin.lng, matches, (slot) => {
+      if ((isMatch && !isMatch(slot)) || (keep && !keep(slot))) return;
+      best.offer(slot);
+    }, () => best.worstKey());
+    if (!finished) return undefined;
+    this.walks++;
+    // the count: every match passing the filters, up to one past the cap
+    let total = 0;
+    if (!keep) total = matches;
+    else if (matched) {
+      for (const slot of matched) if (keep(slot) && ++total > countCap) break;
+    } else {
+      for (let slot = 0; slot < this.records.length; slot++) if (keep(slot) && ++total > countCap) break;
+    }
+    return { sorted: () => best.sorted(), counted: { total: Math.min(total, countCap), totalCapped: total > countCap } };
+  }
+
+  private nextMatchStamp(): number {
+    if (this.matchStamp === 0xffffffff) {
+      this.matchMarks.fill(0);
+      this.matchStamp = 0;
+    }
+    return ++this.matchStamp;
+  }
 }
+
+/** The walk is chosen when matches² ≥ WALK_WORTH × limit × places (it then visits about 1/WALK_WORTH of the matches). */
+const WALK_WORTH = 4;
+
+/**
+ * Slots by square cell of CELL_DEGREES (about 1.1 km): the walk visits cells ring by ring around an origin's cell.
+ * A place at ring r lies at least (r − 1) cells from the origin in planar degrees — the unit of the distance order.
+ */
+const CELL_DEGREES = 0.01;
+
+class PositionGrid {
+  private readonly cells = new Map<number, number[]>();
+  /** Per slot, its cell key (NaN: none yet). */
+  private cellOf = new Float64Array(0);
+  /** The bounds of every cell ever filled: rings stop there. */
+  private minX = Infinity;
+  private maxX = -Infinity;
+  private minY = Infinity;
+  private maxY = -Infinity;
+
+  place(slot: number, lat: number, lng: number): void {
+    if (this.cellOf.length <= slot) {
+      const grown = new Float64Array(Math.max(1_024, (slot + 1) * 2)).fill(Number.NaN);
+      grown.set(this.cellOf);
+      this.cellOf = grown;
+    }
+    const x = Math.floor(lng / CELL_DEGREES);
+    const y = Math.floor(lat / CELL_DEGREES);
+    const key = cellKey(x, y);
+    const previous = this.cellOf[slot]!;
+    if (previous === key) return;
+    if (!Number.isNaN(previous)) removePosting(this.cells, previous, slot);
+    addPosting(this.cells, key, slot);
+    this.cellOf[slot] = key;
+    this.minX = Math.min(this.minX, x);
+    this.maxX = Math.max(this.maxX, x);
+    this.minY = Math.min(this.minY, y);
+    this.maxY = Math.max(this.maxY, y);
+  }
+
+  /**
+   * Visits the slots of the cells around (lat, lng), ring by ring, while `worstKey` (the squared planar distance
+   * a place must beat to enter, Infinity while the page is not full) may still be beaten by the next ring.
+   * Answers false, having stopped, once cells and slots looked at exceed `budget` (the scan is then cheaper).
+   */
+  walk(lat: number, lng: number, budget: number, visit: (slot: number) => void, worstKey: () => number): boolean {
+    if (this.minX > this.maxX) return true;
+    const ox = Math.floor(lng / CELL_DEGREES);
+    const oy = Math.floor(lat / CELL_DEGREES);
+    // the first ring that reaches the filled bounds, and the last one needed to cover them
+    const first = Math.max(0, this.minX - ox, ox - this.maxX, this.minY - oy, oy - this.maxY);
+    const last = Math.max(ox - this.minX, this.maxX - ox, oy - this.minY, this.maxY - oy);
+    let spent = 0;
+    const visitCell = (x: number, y: number) => {
+      spent++;
+      const slots = this.cells.get(cellKey(x, y));
+      if (!slots) return;
+      spent += slots.length;
+      for (const slot of slots) visit(slot);
+    };
+    for (let ring = first; ring <= last; ring++) {
+      // (ring − 1) cells, less a hundredth of one for the rounding of a coordinate's cell on a boundary
+      const bound = Math.max(0, ring - 1.01) * CELL_DEGREES;
+      if (bound * bound > worstKey()) return true;
+      if (spent > budget) return false;
+      const x0 = Math.max(ox - ring, this.minX);
+      const x1 = Math.min(ox + ring, this.maxX);
+      const y0 = Math.max(oy - ring + 1, this.minY);
+      const y1 = Math.min(oy + ring - 1, this.maxY);
+      // the ring's top and bottom rows, then its left and right columns between them (within the filled bounds)
+      const inY = (y: number) => y >= this.minY && y <= this.maxY;
+      const inX = (x: number) => x >= this.minX && x <= this.maxX;
+      if (inY(oy - ring)) for (let x = x0; x <= x1; x++) visitCell(x, oy - ring);
+      if (ring > 0 && inY(oy + ring)) for (let x = x0; x <= x1; x++) visitCell(x, oy + ring);
+      if (inX(ox - ring)) for (let y = y0; y <= y1; y++) visitCell(ox - ring, y);
+      if (ring > 0 && inX(ox + ring)) for (let y = y0; y <= y1; y++) visitCell(ox + ring, y);
+    }
+    return true;
+  }
+}
+
+/** One number per cell (x within ±18 000 and y within ±9 000 cells on Earth). */
+const cellKey = (x: number, y: number) => (y + 20_000) * 40_000 + (x + 20_000);
 
 interface Columns {
   lat: Float64Array;
@@ -351,6 +502,11 @@ class BestOf {
       this.keys[0] = key;
       this.down(0);
     }
+  }
+
+  /** The first key a slot must be below (or tie and win on the next fields) to enter: Infinity while not full. */
+  worstKey(): number {
+    return this.slots.length < this.limit ? Infinity : this.keys[0]!;
   }
 
   sorted(): number[] {
