@@ -49,6 +49,8 @@ function sameText(a: SearchIndexRecord, b: SearchIndexRecord): boolean {
 export class PlaceSearchIndex {
   private readonly slotOf = new Map<string, number>();
   private readonly records: SearchIndexRecord[] = [];
+  /** Per slot, the candidate a search hands out (made once per version of the place, not per search). */
+  private readonly candidatesOf: SearchCandidate[] = [];
   private readonly words: Postings = new Map();
   /** The distinct document words, sorted (code units): word-start matches are a range of it. */
   private vocabulary: string[] = [];
@@ -96,12 +98,14 @@ export class PlaceSearchIndex {
       if (slot === undefined) {
         slot = this.records.length;
         this.records.push(record);
+        this.candidatesOf.push(candidateOf(record));
         this.slotOf.set(record.id, slot);
         this.slugRanksValid = false;
         this.post(record, slot, true);
       } else {
         const previous = this.records[slot]!;
         this.records[slot] = record;
+        this.candidatesOf[slot] = candidateOf(record);
         if (previous.slug !== record.slug) this.slugRanksValid = false;
         if (!sameText(previous, record)) {
           this.post(previous, slot, false);
@@ -271,7 +275,7 @@ export class PlaceSearchIndex {
     const exact = new Set(filter.exactName === undefined ? [] : (this.names.get(filter.exactName) ?? []));
     const slugRanks = this.rankedSlugs();
     const walked = this.nearestFirst(filter, matched, keep, exact, slugRanks, countCap, walk);
-    if (walked) return { candidates: walked.sorted().map((slot) => candidateOf(this.records[slot]!)), ...walked.counted };
+    if (walked) return { candidates: walked.sorted().map((slot) => this.candidatesOf[slot]!), ...walked.counted };
     const best = new BestOf(filter, this.columns, slugRanks, exact);
     let total = 0;
     const consider = (slot: number) => {
@@ -281,7 +285,7 @@ export class PlaceSearchIndex {
     };
     if (matched) for (const slot of matched) consider(slot);
     else for (let slot = 0; slot < this.records.length; slot++) consider(slot);
-    return { candidates: best.sorted().map((slot) => candidateOf(this.records[slot]!)), total: Math.min(total, countCap), totalCapped: total > countCap };
+    return { candidates: best.sorted().map((slot) => this.candidatesOf[slot]!), total: Math.min(total, countCap), totalCapped: total > countCap };
   }
 
   /**
@@ -433,9 +437,10 @@ function newColumns(capacity: number): Columns {
   return { lat: new Float64Array(capacity), lng: new Float64Array(capacity), popularity: new Float64Array(capacity), reviewCount: new Float64Array(capacity), rating: new Float64Array(capacity) };
 }
 
+/** Frozen: one object serves every search that hands the place out. */
 function candidateOf(record: SearchIndexRecord): SearchCandidate {
   const { prefixes: _prefixes, timeZone: _timeZone, hoursWeekStable: _stable, intervals: _intervals, ...candidate } = record;
-  return candidate;
+  return Object.freeze(candidate);
 }
 
 /**
