@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localMinuteOfWeek, openStatusAt, openTextOf, parseOpeningHours } from './opening-hours.js';
+import { evaluateStatus, localMinuteOfWeek, openStatusAt, openTextOf, parseOpeningHours } from './opening-hours.js';
 
 const CAIRO = 'Africa/Cairo';
 /** Cairo is UTC+2 in April 2026 (no DST in Egypt? it has summer time from the last Friday of April): use early April, UTC+2. */
@@ -49,6 +50,26 @@ describe('open state', () => {
     // the same instant in Amman (UTC+3) is an hour later on the wall clock
     expect(openStatusAt('Mo-Su 08:00-09:00', at('2026-04-06T06:30:00Z'), CAIRO)!.state).toBe('closing');
     expect(openStatusAt('Mo-Su 08:00-09:00', at('2026-04-06T06:30:00Z'), 'Asia/Amman')!.state).toBe('closed');
+  });
+
+  it('answers from its memo exactly what the evaluation gives, for any millisecond of any second', () => {
+    const values = ['Su-Th 09:00-17:00', 'Mo-Su 08:00-02:00', '24/7', 'Mo-Fr 08:00-12:00,13:00-17:30; Sa 10:00-14:00', 'Sa-Th 09:00-23:00; Fr 13:00-23:00'];
+    const zones = [CAIRO, 'Asia/Amman', 'Asia/Riyadh', 'Asia/Dubai'];
+    // instants near changes (xx:59:59.999 → xx:00:00.000) and anywhere in a fortnight, each asked again a few ms later
+    const instant = fc.oneof(
+      fc.integer({ min: 0, max: 14 * 24 }).map((hours) => at('2026-04-06T00:00:00Z') + hours * 3_600_000 - 1),
+      fc.integer({ min: 0, max: 14 * 86_400_000 }).map((ms) => at('2026-04-06T00:00:00Z') + ms),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...values), fc.constantFrom(...zones), instant, fc.array(fc.integer({ min: -1_500, max: 1_500 }), { maxLength: 4 }), (raw, zone, start, later) => {
+        for (const instantMs of [start, ...later.map((delta) => start + delta)]) {
+          expect(openStatusAt(raw, instantMs, zone)).toEqual(evaluateStatus(raw, instantMs, zone));
+        }
+      }),
+      { numRuns: 300, seed: 25 },
+    );
+    // shared between callers: not to be changed by one of them
+    expect(Object.isFrozen(openStatusAt('Su-Th 09:00-17:00', at('2026-04-06T07:30:00Z'), CAIRO))).toBe(true);
   });
 
   it('says it in English and Arabic, with the holiday suffix that never changes the state', () => {
