@@ -190,24 +190,30 @@ export class PlaceRepository {
   /**
    * Sizes of filtered sets (no `near`): `near` without a radius and every list answer `total` with them,
    * and counting 100 000 rows costs more than the page. Kept 5 s and dropped on this process's writes;
-   * another process's write (an operator's) shows within 5 s.
+   * another process's write (an operator's) shows within 5 s. Once counted, the number itself is handed out,
+   * not the (long-lived, settled) promise: while every `near` page awaited that promise, each request's page
+   * survived the next scavenge and was promoted (1.6–1.9 MB a scavenge against ~20 KB, scavenges 4.4 → 2 ms
+   * at 100 000 places; docs/benchmarks.md "Session 25"). How the await kept it alive was not isolated: a
+   * small program awaiting an old settled promise does not do it, with or without async hooks.
    */
-  private readonly totals = new Map<string, { at: number; total: Promise<number> }>();
+  private readonly totals = new Map<string, { at: number; total: Promise<number>; value?: number }>();
 
   constructor(private readonly sql: SqlClient) {}
 
-  private countFiltered(filter: PlaceListFilter): Promise<number> {
+  /** The filtered set's size: a number once counted (within TOTAL_TTL_MS), else the count under way. */
+  private countFiltered(filter: PlaceListFilter): Promise<number> | number {
     const { offset: _offset, limit: _limit, near: _near, radiusKm: _radius, sort: _sort, ...rest } = filter;
     const key = JSON.stringify(rest);
     const now = Date.now();
     const cached = this.totals.get(key);
-    if (cached && now - cached.at < TOTAL_TTL_MS) return cached.total;
+    if (cached && now - cached.at < TOTAL_TTL_MS) return cached.value ?? cached.total;
     const query = this.filterQuery(filter);
     const where = query.where.length ? `where ${query.where.join(' and ')}` : '';
     const total = this.sql.query<{ total: number | string }>(`select count(*) as total from places p ${where}`, query.params).then((rows) => Number(rows[0]!.total));
     if (this.totals.size >= TOTAL_CACHE_SIZE) this.totals.clear();
-    this.totals.set(key, { at: now, total });
-    total.catch(() => this.totals.delete(key));
+    const entry: { at: number; total: Promise<number>; value?: number } = { at: now, total };
+    this.totals.set(key, entry);
+    total.then((value) => (entry.value = value), () => this.totals.delete(key));
     return total;
   }
 
@@ -407,7 +413,7 @@ export class PlaceRepository {
       );
       if (!last && rows.length < wanted) continue;
       const items = (last ? rows : rows.slice(filter.offset)).map(toRecord);
-      if (totalPromise) return { items, total: await totalPromise };
+      if (totalPromise !== undefined) return { items, total: typeof totalPromise === 'number' ? totalPromise : await totalPromise };
       // within a given radius the set is the rows the window counted; an empty page past its end counts separately
       const total = rows[0] ? Number(rows[0].in_radius) : filter.offset === 0 ? 0 : await this.countNear(filter, near, radius!);
       return { items, total };
