@@ -159,8 +159,8 @@ async function explain(databaseUrl: string, schema: string): Promise<string[]> {
     const distance = `(6371.0088 * 2 * asin(least(1, sqrt(power(sin(radians(p.lat - 30.05) / 2), 2) + cos(radians(30.05)) * cos(radians(p.lat)) * power(sin(radians(p.lng - 31.3) / 2), 2)))))`;
     for (const text of [
       `select p.slug, ${distance} as distance_km, count(*) over () from places p where point(p.lng, p.lat) <@ box(point(31.279, 30.032), point(31.321, 30.068)) and ${distance} <= 2 order by distance_km, p.slug limit 50`,
-      `select p.slug from places p where (lower(p.name_en) like '%pharmacy%' or lower(p.name_ar) like '%pharmacy%') order by p.sponsored desc, p.rating desc, p.created_at desc, p.slug limit 20`,
-      `select count(*) from places p where (lower(p.name_en) like '%صيدلية%' or lower(p.name_ar) like '%صيدلية%')`,
+      `select p.slug from places p where (p.name_en_lower like '%pharmacy%' or p.name_ar_lower like '%pharmacy%') order by p.sponsored desc, p.rating desc, p.created_at desc, p.slug limit 20`,
+      `select count(*) from places p where (p.name_en_lower like '%صيدلية%' or p.name_ar_lower like '%صيدلية%')`,
     ]) {
       const rows = await sql.unsafe(`explain (analyze, costs off, timing on) ${text}`);
       plans.push(`${text.replace(/\s+/g, ' ').slice(0, 160)}…\n${rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`);

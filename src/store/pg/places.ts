@@ -337,7 +337,8 @@ export class PlaceRepository {
     const where = query.where;
     if (filter.q) {
       const pattern = query.add(`%${likeLiteral(filter.q.toLowerCase())}%`);
-      where.push(`(lower(p.name_en) like $${pattern} or lower(p.name_ar) like $${pattern})`);
+      // the names lower-cased on write (migration 030): lower() per tested row was most of a rare word's walk
+      where.push(`(p.name_en_lower like $${pattern} or p.name_ar_lower like $${pattern})`);
     }
     if (filter.sponsored !== undefined) where.push(`p.sponsored = $${query.add(filter.sponsored)}`);
     // the canonical slug is always one of `categories` (the seeder puts it first)

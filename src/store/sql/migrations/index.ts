@@ -27,9 +27,10 @@ import { placeGinWithoutPendingListMigration } from './026-place-gin-without-pen
 import { placeSearchNamesMigration } from './027-place-search-names.js';
 import { trafficFixDataMigration } from './028-traffic-fix-data.js';
 import { placeSearchChangesMigration } from './029-place-search-changes.js';
+import { placeLowerNamesMigration } from './030-place-lower-names.js';
 
 /**
  * The product's schema history, applied in order at start. Append only: a
  * released migration is never edited; fix forward with a new version.
  */
-export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, itinerariesMigration, incidentsFeedbackMigration, commutePushGeofencesMigration, assistantTurnsMigration, billingAndAdsMigration, logisticsZonesMigration, placeGinWithoutPendingListMigration, placeSearchNamesMigration, trafficFixDataMigration, placeSearchChangesMigration];
+export const migrations: readonly Migration[] = [accountsMigration, developerPortalMigration, notificationsMigration, userDataMigration, identitiesMigration, navigationMigration, webhookDeliveriesMigration, navigationHotUpdatesMigration, optimizationJobsMigration, fleetsMigration, keySuspensionMigration, hijriMonthStartsMigration, placesMigration, placeContentMigration, placeSearchMigration, transitMigration, trafficMigration, evMigration, itinerariesMigration, incidentsFeedbackMigration, commutePushGeofencesMigration, assistantTurnsMigration, billingAndAdsMigration, logisticsZonesMigration, placeGinWithoutPendingListMigration, placeSearchNamesMigration, trafficFixDataMigration, placeSearchChangesMigration, placeLowerNamesMigration];
