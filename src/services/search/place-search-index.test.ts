@@ -127,6 +127,19 @@ describe('the nearest-first walk of the candidate index', () => {
     expect(after.totalCapped).toBe(true);
   });
 
+  it('with a radius fewer places than the page hold, the walk stops at the radius instead of giving way to the scan', () => {
+    for (const radiusKm of [0.05, 0.1, 0.2]) {
+      const filter: SearchCandidateFilter = { words: [], typeahead: false, origin: { lat: 30.061, lng: 31.318 }, radiusKm, order: 'distance', plan: 'dense', limit: 400 };
+      const walksBefore = index.walks;
+      const walked = index.candidates(filter, 1_000);
+      const scanned = index.candidates(filter, 1_000, 'never');
+      expect(walked.candidates.length).toBeLessThan(400);
+      expect(walked.candidates.map((candidate) => candidate.slug)).toEqual(scanned.candidates.map((candidate) => candidate.slug));
+      expect(walked.total).toBe(scanned.total);
+      expect(index.walks).toBe(walksBefore + 1);
+    }
+  });
+
   it('an origin half a degree beyond every place still finds the nearest ones', () => {
     const filter: SearchCandidateFilter = { words: [], typeahead: false, origin: { lat: 31.1, lng: 31.4 }, order: 'distance', plan: 'dense', limit: 3 };
     const walksBefore = index.walks;

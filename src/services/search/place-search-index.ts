@@ -13,7 +13,7 @@
  * (a scan of the vocabulary, not of the places), `% ~key %` the word `~key`.
  */
 import type { SearchCandidate, SearchCandidateFilter, SearchIndexRecord } from '../../store/pg/place-search.js';
-import { haversineMeters } from '../../solvers/graph/geodesy.js';
+import { EARTH_RADIUS_M, haversineMeters } from '../../solvers/graph/geodesy.js';
 
 type Postings = Map<string, number[]>;
 
@@ -319,7 +319,7 @@ export class PlaceSearchIndex {
     const finished = this.grid.walk(origin.lat, origin.lng, matches, (slot) => {
       if ((isMatch && !isMatch(slot)) || (keep && !keep(slot))) return;
       best.offer(slot);
-    }, () => best.worstKey());
+    }, () => best.worstKey(), filter.radiusKm === undefined ? Infinity : planarReach(origin.lat, filter.radiusKm));
     if (!finished) return undefined;
     this.walks++;
     // the count: every match passing the filters, up to one past the cap
@@ -340,6 +340,20 @@ export class PlaceSearchIndex {
     }
     return ++this.matchStamp;
   }
+}
+
+/**
+ * The farthest a place within `radiusKm` (haversine) of a point at `lat` can be in planar degrees: the corner of the
+ * spherical cap's bounding box (latitude ± the radius's angle, longitude ± asin(sin(angle) / cos(lat))), with a
+ * margin for rounding. Infinity where the cap reaches a pole. A walk with a radius stops there even when fewer places
+ * than the page lie inside it (else it ran on until its budget, then the scan answered: twice the work).
+ */
+function planarReach(lat: number, radiusKm: number): number {
+  const angle = (radiusKm * 1000) / EARTH_RADIUS_M;
+  const sine = Math.sin(angle) / Math.cos((lat * Math.PI) / 180);
+  if (angle >= Math.PI / 2 || !(sine < 1)) return Infinity;
+  const degrees = 180 / Math.PI;
+  return Math.hypot(angle * degrees, Math.asin(sine) * degrees) * 1.000_001 + 1e-9;
 }
 
 /** The walk is chosen when matches² ≥ WALK_WORTH × limit × places (it then visits about 1/WALK_WORTH of the matches). */
@@ -385,8 +399,9 @@ class PositionGrid {
    * Visits the slots of the cells around (lat, lng), ring by ring, while `worstKey` (the squared planar distance
    * a place must beat to enter, Infinity while the page is not full) may still be beaten by the next ring.
    * Answers false, having stopped, once cells and slots looked at exceed `budget` (the scan is then cheaper).
+   * Places farther than `reach` (planar degrees) are not wanted: rings past it are not visited.
    */
-  walk(lat: number, lng: number, budget: number, visit: (slot: number) => void, worstKey: () => number): boolean {
+  walk(lat: number, lng: number, budget: number, visit: (slot: number) => void, worstKey: () => number, reach = Infinity): boolean {
     if (this.minX > this.maxX) return true;
     const ox = Math.floor(lng / CELL_DEGREES);
     const oy = Math.floor(lat / CELL_DEGREES);
@@ -404,7 +419,8 @@ class PositionGrid {
     for (let ring = first; ring <= last; ring++) {
       // (ring − 1) cells, less a hundredth of one for the rounding of a coordinate's cell on a boundary
       const bound = Math.max(0, ring - 1.01) * CELL_DEGREES;
-      if (bound * bound > worstKey()) return true;
+      // nothing nearer than the worst kept can be left, or nothing within reach of the radius
+      if (bound * bound > worstKey() || bound > reach) return true;
       if (spent > budget) return false;
       const x0 = Math.max(ox - ring, this.minX);
       const x1 = Math.min(ox + ring, this.maxX);
