@@ -213,7 +213,11 @@ export class PlaceRepository {
     if (this.totals.size >= TOTAL_CACHE_SIZE) this.totals.clear();
     const entry: { at: number; total: Promise<number>; value?: number } = { at: now, total };
     this.totals.set(key, entry);
-    total.then((value) => (entry.value = value), () => this.totals.delete(key));
+    // a failed count drops its own entry, not one a later count put in its place
+    total.then(
+      (value) => (entry.value = value),
+      () => this.totals.get(key) === entry && this.totals.delete(key),
+    );
     return total;
   }
 
