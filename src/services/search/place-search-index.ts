@@ -59,19 +59,17 @@ export class PlaceSearchIndex {
   private readonly names: Postings = new Map();
   private readonly categories: Postings = new Map();
   private readonly amenities: Postings = new Map();
-  /** Per query: slot → stamp of the last set it was marked in (no clearing between sets). */
-  private marks = new Uint32Array(0);
+  /** Per query: the sets of slots a match is built from (text words, categories). */
+  private readonly marks = new SlotMarks();
   /** Per slot, the fields every match is ordered or filtered by, as columns (a scan reads no record). */
   private columns = newColumns(0);
   /** Per slot, its slug's place in bytewise order (ties of every order), computed again after a slug changes. */
   private slugRanks = new Int32Array(0);
   private slugRanksValid = true;
-  private stamp = 0;
   /** Slots by grid cell (see PositionGrid): the nearest-first walk of a distance order. */
   private readonly grid = new PositionGrid();
-  /** Per query: slot → stamp when it is among the matches (the category marks reuse `marks`). */
-  private matchMarks = new Uint32Array(0);
-  private matchStamp = 0;
+  /** Per query: the matches a nearest-first walk tests its places against (the category marks reuse `marks`). */
+  private readonly matchMarks = new SlotMarks();
   /** Searches answered by the nearest-first walk (the rest scanned their matches). */
   walks = 0;
 
@@ -81,14 +79,10 @@ export class PlaceSearchIndex {
 
   /** Adds new places and replaces known ones (by id). */
   apply(records: readonly SearchIndexRecord[]): void {
-    if (this.marks.length < this.records.length + records.length) {
+    if (this.marks.capacity < this.records.length + records.length) {
       const capacity = Math.max(1_024, (this.records.length + records.length) * 2);
-      const marks = new Uint32Array(capacity);
-      marks.set(this.marks);
-      this.marks = marks;
-      const matchMarks = new Uint32Array(capacity);
-      matchMarks.set(this.matchMarks);
-      this.matchMarks = matchMarks;
+      this.marks.grow(capacity);
+      this.matchMarks.grow(capacity);
       const columns = newColumns(capacity);
       for (const name of Object.keys(columns) as (keyof Columns)[]) columns[name].set(this.columns[name]);
       this.columns = columns;
@@ -178,17 +172,9 @@ export class PlaceSearchIndex {
 
   /** Marks with a new stamp every slot of the given postings; returns the stamp. */
   private markAll(lists: Iterable<readonly number[] | undefined>): number {
-    const stamp = this.nextStamp();
-    for (const list of lists) if (list) for (const slot of list) this.marks[slot] = stamp;
+    const stamp = this.marks.next();
+    for (const list of lists) if (list) for (const slot of list) this.marks.set(slot, stamp);
     return stamp;
-  }
-
-  private nextStamp(): number {
-    if (this.stamp === 0xffffffff) {
-      this.marks.fill(0);
-      this.stamp = 0;
-    }
-    return ++this.stamp;
   }
 
   /** The postings a query word matches through (any of them). */
@@ -218,7 +204,7 @@ export class PlaceSearchIndex {
       for (const word of filter.words.slice(1)) {
         if (text.length === 0) break;
         const stamp = this.markAll(this.wordLists(word, filter.typeahead));
-        text = text.filter((slot) => this.marks[slot] === stamp);
+        text = text.filter((slot) => this.marks.has(slot, stamp));
       }
     }
     return meaningLists.length === 0 ? text : this.collect([text, ...meaningLists]);
@@ -226,13 +212,13 @@ export class PlaceSearchIndex {
 
   /** The slots of any of the postings, each once. */
   private collect(lists: Iterable<readonly number[] | undefined>): number[] {
-    const stamp = this.nextStamp();
+    const stamp = this.marks.next();
     const slots: number[] = [];
     for (const list of lists) {
       if (!list) continue;
       for (const slot of list) {
-        if (this.marks[slot] === stamp) continue;
-        this.marks[slot] = stamp;
+        if (this.marks.has(slot, stamp)) continue;
+        this.marks.set(slot, stamp);
         slots.push(slot);
       }
     }
@@ -248,7 +234,7 @@ export class PlaceSearchIndex {
     const radiusKm = origin ? filter.radiusKm : undefined;
     return (slot) => {
       const record = this.records[slot]!;
-      if (categoryStamp !== undefined && this.marks[slot] !== categoryStamp) return false;
+      if (categoryStamp !== undefined && !this.marks.has(slot, categoryStamp)) return false;
       if (prices && (record.priceLevel === null || !prices.has(record.priceLevel))) return false;
       if (minutes) {
         const minute = record.hoursWeekStable ? minutes.get(record.timeZone) : undefined;
@@ -311,9 +297,9 @@ export class PlaceSearchIndex {
     if (matches * matches < WALK_WORTH * filter.limit * this.records.length) return undefined;
     let isMatch: ((slot: number) => boolean) | undefined;
     if (matched) {
-      const stamp = this.nextMatchStamp();
-      for (const slot of matched) this.matchMarks[slot] = stamp;
-      isMatch = (slot) => this.matchMarks[slot] === stamp;
+      const stamp = this.matchMarks.next();
+      for (const slot of matched) this.matchMarks.set(slot, stamp);
+      isMatch = (slot) => this.matchMarks.has(slot, stamp);
     }
     const best = new BestOf(filter, this.columns, slugRanks, exact);
     const finished = this.grid.walk(origin.lat, origin.lng, matches, (slot) => {
@@ -332,13 +318,41 @@ export class PlaceSearchIndex {
     }
     return { sorted: () => best.sorted(), counted: { total: Math.min(total, countCap), totalCapped: total > countCap } };
   }
+}
 
-  private nextMatchStamp(): number {
-    if (this.matchStamp === 0xffffffff) {
-      this.matchMarks.fill(0);
-      this.matchStamp = 0;
+/**
+ * Per slot, the stamp of the last set it was marked in: each set takes a new stamp, so nothing is cleared between
+ * sets (the array is cleared once in 2³² sets).
+ */
+class SlotMarks {
+  private marks = new Uint32Array(0);
+  private stamp = 0;
+
+  get capacity(): number {
+    return this.marks.length;
+  }
+
+  grow(capacity: number): void {
+    const marks = new Uint32Array(capacity);
+    marks.set(this.marks);
+    this.marks = marks;
+  }
+
+  /** A stamp no slot holds yet. */
+  next(): number {
+    if (this.stamp === 0xffffffff) {
+      this.marks.fill(0);
+      this.stamp = 0;
     }
-    return ++this.matchStamp;
+    return ++this.stamp;
+  }
+
+  set(slot: number, stamp: number): void {
+    this.marks[slot] = stamp;
+  }
+
+  has(slot: number, stamp: number): boolean {
+    return this.marks[slot] === stamp;
   }
 }
 
