@@ -271,7 +271,7 @@ export class PlaceSearchIndex {
     };
     if (matched) for (const slot of matched) consider(slot);
     else for (let slot = 0; slot < this.records.length; slot++) consider(slot);
-    return { candidates: best.sorted().map((slot) => this.candidatesOf[slot]!), total: Math.min(total, countCap), totalCapped: total > countCap };
+    return { candidates: best.sorted().map((slot) => this.candidatesOf[slot]!), ...counted(total, countCap) };
   }
 
   /**
@@ -316,7 +316,7 @@ export class PlaceSearchIndex {
     } else {
       for (let slot = 0; slot < this.records.length; slot++) if (keep(slot) && ++total > countCap) break;
     }
-    return { sorted: () => best.sorted(), counted: { total: Math.min(total, countCap), totalCapped: total > countCap } };
+    return { sorted: () => best.sorted(), counted: counted(total, countCap) };
   }
 }
 
@@ -368,6 +368,11 @@ function planarReach(lat: number, radiusKm: number): number {
   if (angle >= Math.PI / 2 || !(sine < 1)) return Infinity;
   const degrees = 180 / Math.PI;
   return Math.hypot(angle * degrees, Math.asin(sine) * degrees) * 1.000_001 + 1e-9;
+}
+
+/** A count as candidates answer it: up to the cap, and whether there were more. */
+function counted(total: number, countCap: number): { total: number; totalCapped: boolean } {
+  return { total: Math.min(total, countCap), totalCapped: total > countCap };
 }
 
 /** The walk is chosen when matches² ≥ WALK_WORTH × limit × places (it then visits about 1/WALK_WORTH of the matches). */
@@ -423,6 +428,8 @@ class PositionGrid {
     const first = Math.max(0, this.minX - ox, ox - this.maxX, this.minY - oy, oy - this.maxY);
     const last = Math.max(ox - this.minX, this.maxX - ox, oy - this.minY, this.maxY - oy);
     let spent = 0;
+    const inY = (y: number) => y >= this.minY && y <= this.maxY;
+    const inX = (x: number) => x >= this.minX && x <= this.maxX;
     const visitCell = (x: number, y: number) => {
       spent++;
       const slots = this.cells.get(cellKey(x, y));
@@ -441,8 +448,6 @@ class PositionGrid {
       const y0 = Math.max(oy - ring + 1, this.minY);
       const y1 = Math.min(oy + ring - 1, this.maxY);
       // the ring's top and bottom rows, then its left and right columns between them (within the filled bounds)
-      const inY = (y: number) => y >= this.minY && y <= this.maxY;
-      const inX = (x: number) => x >= this.minX && x <= this.maxX;
       if (inY(oy - ring)) for (let x = x0; x <= x1; x++) visitCell(x, oy - ring);
       if (ring > 0 && inY(oy + ring)) for (let x = x0; x <= x1; x++) visitCell(x, oy + ring);
       if (inX(ox - ring)) for (let y = y0; y <= y1; y++) visitCell(ox - ring, y);

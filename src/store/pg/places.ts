@@ -186,6 +186,13 @@ export class Query {
 const TOTAL_TTL_MS = 5_000;
 const TOTAL_CACHE_SIZE = 1_000;
 
+/** A cached count: the query's promise, and its number once it has one. */
+interface CountEntry {
+  at: number;
+  total: Promise<number>;
+  value?: number;
+}
+
 export class PlaceRepository {
   /**
    * Sizes of filtered sets (no `near`): `near` without a radius and every list answer `total` with them,
@@ -196,7 +203,7 @@ export class PlaceRepository {
    * at 100 000 places; docs/benchmarks.md "Session 25"). How the await kept it alive was not isolated: a
    * small program awaiting an old settled promise does not do it, with or without async hooks.
    */
-  private readonly totals = new Map<string, { at: number; total: Promise<number>; value?: number }>();
+  private readonly totals = new Map<string, CountEntry>();
 
   constructor(private readonly sql: SqlClient) {}
 
@@ -211,7 +218,7 @@ export class PlaceRepository {
     const where = query.where.length ? `where ${query.where.join(' and ')}` : '';
     const total = this.sql.query<{ total: number | string }>(`select count(*) as total from places p ${where}`, query.params).then((rows) => Number(rows[0]!.total));
     if (this.totals.size >= TOTAL_CACHE_SIZE) this.totals.clear();
-    const entry: { at: number; total: Promise<number>; value?: number } = { at: now, total };
+    const entry: CountEntry = { at: now, total };
     this.totals.set(key, entry);
     // a failed count drops its own entry, not one a later count put in its place
     total.then(
